@@ -1,0 +1,56 @@
+// The abort flag, the per-side failure records and the default deadline shared by every wait
+// of one exchange engine, in mapped memory so kernels read and write them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/errors.hpp"
+#include "haloflag/notify/mapped_allocation.hpp"
+#include "haloflag/notify/wait_control.hpp"
+
+namespace haloflag::notify {
+
+inline constexpr std::chrono::nanoseconds kDefaultWaitTimeout = std::chrono::seconds(30);
+
+class ControlBlock {
+ public:
+  explicit ControlBlock(Backend backend, std::chrono::nanoseconds timeout = kDefaultWaitTimeout);
+
+  Backend backend() const { return memory_.backend(); }
+
+  // Views for waits performed by kernels (device) and by host code.
+  WaitControl device_control() const;
+  WaitControl host_control() const;
+
+  std::chrono::nanoseconds timeout() const { return timeout_; }
+  // Applies to views made afterwards; kernels keep the deadline of the view they were given.
+  void set_timeout(std::chrono::nanoseconds timeout);
+
+  // Ends every current and future wait that uses this block. The abort flag is never lowered:
+  // make a new ControlBlock to start over.
+  void raise_abort();
+  bool abort_raised() const;
+
+  // The first failed wait recorded by `side`, if any.
+  std::optional<WaitFailure> failure(Side side) const;
+  // Throws FlagWaitError for the device side's failure, if one was recorded.
+  void throw_if_device_failed() const;
+
+  // Flag arrays register a name so failure records can name them.
+  std::uint32_t register_array(std::string name);
+  const std::string& array_name(std::uint32_t id) const;
+
+ private:
+  ControlWords* words() const { return static_cast<ControlWords*>(memory_.host()); }
+
+  MappedAllocation memory_;
+  std::chrono::nanoseconds timeout_;
+  std::vector<std::string> array_names_;
+};
+
+}  // namespace haloflag::notify

@@ -1,0 +1,43 @@
+// Exceptions of the flag API. Messages name what failed: the call and file:line for runtime
+// errors; the flag array, index, epochs and side for failed waits.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "haloflag/notify/wait_control.hpp"
+
+namespace haloflag::notify {
+
+class NotifyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A decoded failure record: a wait that timed out or was aborted.
+struct WaitFailure {
+  Side side = Side::host;
+  WaitOutcome outcome = WaitOutcome::timed_out;
+  std::string array_name;
+  std::uint32_t index = 0;
+  std::uint64_t expected_epoch = 0;
+  std::uint64_t last_seen = 0;
+  std::uint64_t waited_ns = 0;
+  std::uint32_t waiter = 0;
+
+  // e.g. "device-side wait on send_ready[3] timed out after 2.000 s: expected epoch >= 42,
+  //       last seen 41 (block 3)"
+  std::string describe() const;
+};
+
+class FlagWaitError : public NotifyError {
+ public:
+  explicit FlagWaitError(WaitFailure failure);
+  const WaitFailure& failure() const { return failure_; }
+
+ private:
+  WaitFailure failure_;
+};
+
+}  // namespace haloflag::notify

@@ -1,0 +1,22 @@
+// One notification flag per 128-byte line (DESIGN.md §4 rule 4): the GPU writes send-ready
+// lines while the CPU writes unpack-ready lines; sharing a line would make each writer's
+// stores invalidate the other's cached copy and, over PCIe, serialise them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace haloflag::notify {
+
+inline constexpr std::size_t kFlagLineBytes = 128;
+
+struct alignas(kFlagLineBytes) FlagLine {
+  // The epoch (exchange number) this flag announces. Monotonic, never reset (rule 2).
+  std::uint64_t epoch;
+  std::uint8_t padding[kFlagLineBytes - sizeof(std::uint64_t)];
+};
+
+static_assert(sizeof(FlagLine) == kFlagLineBytes);
+static_assert(alignof(FlagLine) == kFlagLineBytes);
+
+}  // namespace haloflag::notify

@@ -1,0 +1,102 @@
+// signal / poll / wait on one flag: the operations GPU kernels use, and that the host
+// backend's team threads use unchanged.
+//
+// Protocol (DESIGN.md §4): a writer finishes its payload, makes it visible to the whole group
+// (barrier), then ONE thread calls signal_flag with the exchange's epoch. A reader that sees
+// poll_flag/wait_flag succeed may read the payload: the signal is a system-scope release and
+// success is followed by a system-scope acquire fence. Epochs only grow; waiting means
+// "flag >= epoch", so nothing is ever re-armed.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/notify/clock.hpp"
+#include "haloflag/notify/flag_array_view.hpp"
+#include "haloflag/notify/portability.hpp"
+#include "haloflag/notify/system_atomics.hpp"
+#include "haloflag/notify/wait_control.hpp"
+
+#if !HF_DEVICE_CODE
+#include <thread>
+#endif
+
+namespace haloflag::notify {
+
+// Polls between two checks of the abort flag and the clock. The abort flag is one more trip
+// over PCIe for a GPU, so it is not read on every poll.
+inline constexpr std::uint32_t kPollsPerCheck = 16;
+
+HF_HD inline void signal_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
+  store_release_system(flags.word(index), epoch);
+}
+
+// True when the flag announces `epoch` or a later one; then the payload is visible.
+HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
+  if (load_relaxed_system(flags.word(index)) >= epoch) {
+    fence_acquire_system();
+    return true;
+  }
+  return false;
+}
+
+// Lets other work run between polls: host threads yield (many ranks may share few cores,
+// rule 7); GPU threads sleep briefly to thin out their PCIe reads.
+HF_HD inline void back_off() {
+#if HF_HIP_DEVICE_CODE
+  __builtin_amdgcn_s_sleep(2);
+#elif HF_DEVICE_CODE
+  __nanosleep(200);
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// Records the first failure of `side`; later failures of the same side keep the first one.
+HF_HD inline void record_wait_failure(const WaitControl& control, Side side, WaitOutcome outcome,
+                                      const FlagArrayView& flags, std::uint32_t index,
+                                      std::uint64_t expected, std::uint64_t last_seen,
+                                      std::uint64_t waited_ns, std::uint32_t waiter) {
+  WaitFailureRecord& record = control.words->failure[static_cast<std::uint32_t>(side)];
+  if (!claim_same_side(&record.claimed)) return;
+  record.expected_epoch = expected;
+  record.last_seen = last_seen;
+  record.waited_ns = waited_ns;
+  record.outcome = static_cast<std::uint32_t>(outcome);
+  record.array_id = flags.array_id;
+  record.index = index;
+  record.waiter = waiter;
+  store_release_system(&record.published, 1);
+}
+
+HF_HD inline bool abort_raised(const WaitControl& control) {
+  return load_relaxed_system(&control.words->abort.epoch) != 0;
+}
+
+// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
+// On failure the first failing waiter of `side` is recorded in the control block; the caller
+// (a GPU block) must then stop its work and return.
+HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t index,
+                                   std::uint64_t epoch, const WaitControl& control, Side side,
+                                   std::uint32_t waiter) {
+  if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
+  const std::uint64_t start = clock_ns();
+  for (std::uint32_t polls = 1;; ++polls) {
+    if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
+    if (polls % kPollsPerCheck != 0) continue;
+    const std::uint64_t waited = clock_ns() - start;
+    WaitOutcome outcome = WaitOutcome::ready;
+    if (abort_raised(control)) {
+      outcome = WaitOutcome::aborted;
+    } else if (waited >= control.timeout_ns) {
+      outcome = WaitOutcome::timed_out;
+    }
+    if (outcome != WaitOutcome::ready) {
+      record_wait_failure(control, side, outcome, flags, index, epoch,
+                          load_relaxed_system(flags.word(index)), waited, waiter);
+      return outcome;
+    }
+    back_off();
+  }
+}
+
+}  // namespace haloflag::notify

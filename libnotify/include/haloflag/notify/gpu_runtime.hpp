@@ -1,0 +1,58 @@
+// The one place that knows whether the GPU runtime is CUDA or HIP. GPU sources (*.cu) include
+// this header and spell runtime calls the CUDA way; under HIP the names are mapped here.
+// Checked calls: HF_GPU_CHECK(call) throws NotifyError naming the call, file:line and error.
+#pragma once
+
+#if defined(HALOFLAG_HAVE_HIP)
+#include <hip/hip_runtime.h>
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaErrorNoDevice hipErrorNoDevice
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetLastError hipGetLastError
+#define cudaGetDeviceCount hipGetDeviceCount
+#define cudaGetDevice hipGetDevice
+#define cudaSetDevice hipSetDevice
+#define cudaDeviceProp hipDeviceProp_t
+#define cudaGetDeviceProperties hipGetDeviceProperties
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaHostAlloc hipHostMalloc
+#define cudaHostAllocMapped hipHostMallocMapped
+#define cudaHostAllocPortable hipHostMallocPortable
+#define cudaHostGetDevicePointer hipHostGetDevicePointer
+#define cudaFreeHost hipHostFree
+#define cudaMalloc hipMalloc
+#define cudaFree hipFree
+#define cudaMemcpy hipMemcpy
+#define cudaMemset hipMemset
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaStream_t hipStream_t
+#define cudaStreamCreateWithPriority hipStreamCreateWithPriority
+#define cudaStreamNonBlocking hipStreamNonBlocking
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamQuery hipStreamQuery
+#define cudaErrorNotReady hipErrorNotReady
+#define cudaDeviceGetStreamPriorityRange hipDeviceGetStreamPriorityRange
+#define cudaOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#else
+#include <cuda_runtime.h>
+#endif
+
+#include <string>
+
+#include "haloflag/notify/errors.hpp"
+
+namespace haloflag::notify::detail {
+
+inline void check_gpu(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) {
+    throw NotifyError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                      cudaGetErrorString(status));
+  }
+}
+
+}  // namespace haloflag::notify::detail
+
+#define HF_GPU_CHECK(call) ::haloflag::notify::detail::check_gpu((call), #call, __FILE__, __LINE__)

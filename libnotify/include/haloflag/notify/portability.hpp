@@ -1,0 +1,24 @@
+// Macros that let one source serve the CUDA, HIP and host backends.
+//
+// HF_HD marks functions callable from GPU kernels and from host code (the host backend's
+// "device" is a team of CPU threads that calls the very same functions).
+// HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define HF_HD __host__ __device__
+#else
+#define HF_HD
+#endif
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define HF_DEVICE_CODE 1
+#else
+#define HF_DEVICE_CODE 0
+#endif
+
+#if HF_DEVICE_CODE && defined(__HIP_DEVICE_COMPILE__)
+#define HF_HIP_DEVICE_CODE 1
+#else
+#define HF_HIP_DEVICE_CODE 0
+#endif

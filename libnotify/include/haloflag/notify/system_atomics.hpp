@@ -1,0 +1,87 @@
+// System-scope acquire/release accesses on 64-bit words in host-mapped memory (rule 3).
+//
+// Device code names scope and order explicitly (libcu++'s cuda::atomic_ref on CUDA, the
+// __hip_atomic builtins on HIP); host code uses std::atomic_ref. Only loads and stores are
+// offered on purpose: a flag has a single writer, and CPU<->GPU read-modify-write on mapped
+// memory is not atomic on PCIe hosts (rule 1).
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/notify/portability.hpp"
+
+#if HF_DEVICE_CODE && !HF_HIP_DEVICE_CODE
+#include <cuda/atomic>
+#endif
+#if !HF_DEVICE_CODE
+#include <atomic>
+#endif
+
+namespace haloflag::notify {
+
+HF_HD inline void store_release_system(std::uint64_t* word, std::uint64_t value) {
+#if HF_HIP_DEVICE_CODE
+  __hip_atomic_store(word, value, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif HF_DEVICE_CODE
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*word).store(
+      value, cuda::std::memory_order_release);
+#else
+  std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
+#endif
+}
+
+HF_HD inline std::uint64_t load_acquire_system(const std::uint64_t* word) {
+  // atomic_ref needs a non-const reference; the access itself is a pure load.
+  auto* mutable_word = const_cast<std::uint64_t*>(word);
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_load(mutable_word, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*mutable_word).load(
+      cuda::std::memory_order_acquire);
+#else
+  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_acquire);
+#endif
+}
+
+// Polling loads are relaxed; the acquire happens once, by a fence after the awaited value is
+// seen. An acquire load per poll would invalidate the GPU's L1 on every iteration and slow the
+// other blocks on the same multiprocessor.
+HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
+  auto* mutable_word = const_cast<std::uint64_t*>(word);
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_load(mutable_word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*mutable_word).load(
+      cuda::std::memory_order_relaxed);
+#else
+  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_relaxed);
+#endif
+}
+
+HF_HD inline void fence_acquire_system() {
+#if HF_HIP_DEVICE_CODE
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");  // "" = system scope
+#elif HF_DEVICE_CODE
+  cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_system);
+#else
+  std::atomic_thread_fence(std::memory_order_acquire);
+#endif
+}
+
+// Claims a word that only one side (GPU threads, or host threads) ever modifies: 0 -> 1.
+// Used for the failure record, where the first waiter that fails wins. Returns true if claimed.
+HF_HD inline bool claim_same_side(std::uint64_t* word) {
+  std::uint64_t expected = 0;
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_compare_exchange_strong(word, &expected, std::uint64_t{1}, __ATOMIC_ACQ_REL,
+                                              __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).compare_exchange_strong(
+      expected, std::uint64_t{1}, cuda::std::memory_order_acq_rel);
+#else
+  return std::atomic_ref<std::uint64_t>(*word).compare_exchange_strong(expected, std::uint64_t{1},
+                                                                        std::memory_order_acq_rel);
+#endif
+}
+
+}  // namespace haloflag::notify

@@ -1,0 +1,41 @@
+// What every wait needs besides its flag: a deadline, the abort flag, and where to record a
+// failure. Lives in pinned host memory owned by ControlBlock; this view is trivially copyable.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/notify/flag_line.hpp"
+
+namespace haloflag::notify {
+
+// Which side performed a wait. The host backend's team of CPU threads counts as the device.
+enum class Side : std::uint32_t { device = 0, host = 1 };
+
+enum class WaitOutcome : std::uint32_t { ready = 0, timed_out = 1, aborted = 2 };
+
+// The first failed wait of one side. Each side writes only its own record (rule 1):
+// `claimed` is modified by that side's threads alone; `published` is release-stored last so
+// that the other side reads complete fields.
+struct alignas(kFlagLineBytes) WaitFailureRecord {
+  std::uint64_t claimed;
+  std::uint64_t published;
+  std::uint64_t expected_epoch;
+  std::uint64_t last_seen;
+  std::uint64_t waited_ns;
+  std::uint32_t outcome;  // WaitOutcome
+  std::uint32_t array_id;
+  std::uint32_t index;
+  std::uint32_t waiter;  // block (device) or caller-chosen id (host) that failed
+};
+
+struct ControlWords {
+  FlagLine abort;  // written by the host only; non-zero once raised
+  WaitFailureRecord failure[2];  // indexed by Side
+};
+
+struct WaitControl {
+  ControlWords* words = nullptr;  // valid on the side the view was made for
+  std::uint64_t timeout_ns = 0;
+};
+
+}  // namespace haloflag::notify

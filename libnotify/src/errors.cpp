@@ -1,0 +1,25 @@
+#include "haloflag/notify/errors.hpp"
+
+#include <cstdio>
+#include <utility>
+
+namespace haloflag::notify {
+
+std::string WaitFailure::describe() const {
+  const bool on_device = side == Side::device;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f s", static_cast<double>(waited_ns) * 1e-9);
+  std::string text = on_device ? "device-side wait on " : "host-side wait on ";
+  text += array_name + "[" + std::to_string(index) + "] ";
+  text += outcome == WaitOutcome::aborted ? std::string("aborted after ") + seconds
+                                          : std::string("timed out after ") + seconds;
+  text += ": expected epoch >= " + std::to_string(expected_epoch) + ", last seen " +
+          std::to_string(last_seen) + " (" + (on_device ? "block " : "waiter ") +
+          std::to_string(waiter) + ")";
+  return text;
+}
+
+FlagWaitError::FlagWaitError(WaitFailure failure)
+    : NotifyError(failure.describe()), failure_(std::move(failure)) {}
+
+}  // namespace haloflag::notify

@@ -1,0 +1,53 @@
+// GoogleTest main for tests that run under mpiexec.
+//
+// Every rank runs every test. Only rank 0 prints GoogleTest's report; the other ranks print
+// their failures prefixed with their rank. The process exit code is the same on all ranks:
+// non-zero when any rank failed a test, so mpiexec and CTest see a failure wherever it happened.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdio>
+
+namespace {
+
+// Prints only failed assertions, each prefixed by the rank that saw it.
+class RankFailurePrinter : public testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const testing::TestPartResult& result) override {
+    if (result.failed()) {
+      std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_,
+                   result.file_name() ? result.file_name() : "?", result.line_number(),
+                   result.summary());
+    }
+  }
+
+ private:
+  int rank_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  // Errors must come back as return codes so tests can check them and report the peer/tag.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  testing::InitGoogleTest(&argc, argv);
+
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto& listeners = testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailurePrinter(rank));
+  }
+
+  const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+  int ranks_failed = 0;
+  MPI_Allreduce(&local_failed, &ranks_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0 && ranks_failed > 0) {
+    std::fprintf(stderr, "%d rank(s) failed at least one test\n", ranks_failed);
+  }
+  MPI_Finalize();
+  return ranks_failed > 0 ? 1 : 0;
+}
