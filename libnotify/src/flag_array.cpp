@@ -51,6 +51,7 @@ bool FlagArray::test(std::uint32_t index, std::uint64_t epoch) const {
 void FlagArray::wait(std::uint32_t index, std::uint64_t epoch, std::uint32_t waiter) const {
   check_index(index, "wait");
   const WaitControl control = control_->host_control();
+  const std::uint64_t start = clock_ns();
   const WaitOutcome outcome = wait_flag(view_, index, epoch, control, Side::host, waiter);
   if (outcome == WaitOutcome::ready) return;
   WaitFailure failure;
@@ -60,7 +61,7 @@ void FlagArray::wait(std::uint32_t index, std::uint64_t epoch, std::uint32_t wai
   failure.index = index;
   failure.expected_epoch = epoch;
   failure.last_seen = value(index);
-  failure.waited_ns = control.timeout_ns;
+  failure.waited_ns = clock_ns() - start;
   failure.waiter = waiter;
   throw FlagWaitError(std::move(failure));
 }
