@@ -1,0 +1,28 @@
+// Turning a rank's messages into the plain layouts the pack/unpack kernels consume.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/kernels/message_layout.hpp"
+
+namespace haloflag::halo {
+
+// Layouts of one rank, in the config's message order. Messages lie back to back in one send
+// buffer and one receive buffer: layout.buffer_offset is the running sum of the bytes before.
+struct MessageLayouts {
+  std::vector<kernels::MessageLayout> sends;
+  std::vector<kernels::MessageLayout> recvs;
+  std::int64_t send_buffer_bytes = 0;
+  std::int64_t recv_buffer_bytes = 0;
+};
+
+// Throws ConfigError (naming rank, peer and tag) when the rank is out of range, the config has
+// no data record, element_bytes is not sizeof(double), vars exceeds kernels::kMaxVariables, the
+// rank has no field extent, or a message has no boxes or more than kMaxBoxesPerMessage.
+MessageLayouts make_message_layouts(const ExchangeConfig& config, int rank);
+MessageLayouts make_message_layouts(const Geometry& geometry, int rank);
+
+}  // namespace haloflag::halo

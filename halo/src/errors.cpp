@@ -1,0 +1,26 @@
+#include "haloflag/halo/errors.hpp"
+
+#include <utility>
+
+namespace haloflag::halo {
+
+namespace {
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string joined;
+  for (const std::string& line : lines) {
+    if (!joined.empty()) joined += '\n';
+    joined += line;
+  }
+  return joined;
+}
+
+}  // namespace
+
+ConfigError::ConfigError(const std::string& problem)
+    : std::runtime_error(problem), problems_{problem} {}
+
+ConfigError::ConfigError(std::vector<std::string> problems)
+    : std::runtime_error(join_lines(problems)), problems_(std::move(problems)) {}
+
+}  // namespace haloflag::halo

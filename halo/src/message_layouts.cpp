@@ -1,0 +1,98 @@
+#include "haloflag/halo/message_layouts.hpp"
+
+#include <string>
+#include <utility>
+
+#include "haloflag/halo/config_from_geometry.hpp"
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/kernels/field_set.hpp"
+
+namespace haloflag::halo {
+
+namespace {
+
+std::string describe(int rank, const char* kind, const Message& m) {
+  return "rank " + std::to_string(rank) + " " + kind + " peer=" + std::to_string(m.peer) +
+         " tag=" + std::to_string(m.tag);
+}
+
+// Appends the layouts of `messages` back to back; returns the buffer size they need.
+std::int64_t append_layouts(int rank, const char* kind, const std::vector<Message>& messages,
+                            const Index3& field, const MessageData& data,
+                            std::vector<kernels::MessageLayout>& layouts) {
+  std::int64_t offset = 0;
+  for (const Message& m : messages) {
+    if (m.boxes.empty()) {
+      throw ConfigError(describe(rank, kind, m) + ": the message has no boxes to pack");
+    }
+    if (m.boxes.size() > static_cast<std::size_t>(kernels::kMaxBoxesPerMessage)) {
+      throw ConfigError(describe(rank, kind, m) + ": " + std::to_string(m.boxes.size()) +
+                        " boxes exceed the layout capacity of " +
+                        std::to_string(kernels::kMaxBoxesPerMessage));
+    }
+    kernels::MessageLayout layout{};
+    layout.box_count = static_cast<int>(m.boxes.size());
+    for (std::size_t b = 0; b < m.boxes.size(); ++b) layout.boxes[b] = m.boxes[b];
+    layout.variable_count = data.vars;
+    layout.stride_y = field[0];
+    layout.stride_z = field[0] * field[1];
+    layout.buffer_offset = offset;
+    if (layout.bytes() != m.bytes) {
+      throw ConfigError(describe(rank, kind, m) + ": boxes hold " +
+                        std::to_string(layout.bytes()) + " bytes but the message declares " +
+                        std::to_string(m.bytes));
+    }
+    offset += m.bytes;
+    layouts.push_back(layout);
+  }
+  return offset;
+}
+
+}  // namespace
+
+MessageLayouts make_message_layouts(const ExchangeConfig& config, int rank) {
+  if (rank < 0 || rank >= config.ranks ||
+      static_cast<std::size_t>(rank) >= config.rank_messages.size()) {
+    throw ConfigError("rank " + std::to_string(rank) + " is out of range [0, " +
+                      std::to_string(config.ranks) + ") of the config");
+  }
+  if (!config.data) {
+    throw ConfigError("rank " + std::to_string(rank) +
+                      ": the config has no data record (vars, element_bytes) to build layouts");
+  }
+  if (config.data->element_bytes != static_cast<int>(sizeof(kernels::Element))) {
+    throw ConfigError("rank " + std::to_string(rank) + ": layouts pack doubles of " +
+                      std::to_string(sizeof(kernels::Element)) + " bytes, but the config has " +
+                      std::to_string(config.data->element_bytes) + "-byte elements");
+  }
+  if (config.data->vars > kernels::kMaxVariables) {
+    throw ConfigError("rank " + std::to_string(rank) + ": " + std::to_string(config.data->vars) +
+                      " variables exceed the field capacity of " +
+                      std::to_string(kernels::kMaxVariables));
+  }
+  const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
+  if (!messages.field_extent) {
+    throw ConfigError("rank " + std::to_string(rank) +
+                      ": the config gives no field extent, so boxes cannot be addressed");
+  }
+  MessageLayouts layouts;
+  layouts.send_buffer_bytes =
+      append_layouts(rank, "send", messages.sends, *messages.field_extent, *config.data,
+                     layouts.sends);
+  layouts.recv_buffer_bytes =
+      append_layouts(rank, "recv", messages.recvs, *messages.field_extent, *config.data,
+                     layouts.recvs);
+  return layouts;
+}
+
+MessageLayouts make_message_layouts(const Geometry& geometry, int rank) {
+  RankMessages messages = rank_messages(geometry, rank);  // checks the rank first
+  ExchangeConfig config;
+  config.ranks = geometry.ranks();
+  config.data = MessageData{geometry.spec().vars, geometry.spec().element_bytes};
+  config.rank_messages.resize(static_cast<std::size_t>(geometry.ranks()));
+  config.rank_messages[static_cast<std::size_t>(rank)] = std::move(messages);
+  return make_message_layouts(config, rank);
+}
+
+}  // namespace haloflag::halo

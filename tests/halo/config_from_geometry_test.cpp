@@ -1,0 +1,210 @@
+// Configs built from geometry: per-rank messages, the two-rank reduction, the geometry record,
+// and the message layouts handed to the pack/unpack kernels.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "haloflag/halo/config_from_geometry.hpp"
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/halo/message_layouts.hpp"
+
+namespace {
+
+using namespace haloflag::halo;
+
+GeometrySpec paper_spec(std::int64_t cube) {
+  GeometrySpec spec;
+  spec.global_size = {cube, cube, cube};
+  spec.ranks = 64;
+  spec.divide = RankGrid{4, 4, 4};
+  spec.periodic = {true, true, true};
+  spec.vars = 3;
+  return spec;
+}
+
+template <class Error, class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no exception of the expected type>";
+}
+
+void expect_contains(const std::string& text, const std::string& part) {
+  EXPECT_NE(text.find(part), std::string::npos) << "'" << text << "' lacks '" << part << "'";
+}
+
+TEST(ConfigFromGeometry, CarriesDataAndGeometryRecords) {
+  const Geometry geometry(paper_spec(200));
+  const ExchangeConfig config = make_exchange_config(geometry);
+  EXPECT_EQ(config.ranks, 64);
+  ASSERT_TRUE(config.data.has_value());
+  EXPECT_EQ(*config.data, (MessageData{3, 8}));
+  ASSERT_TRUE(config.geometry.has_value());
+  EXPECT_EQ(config.geometry->divide, (RankGrid{4, 4, 4}));
+  EXPECT_FALSE(config.geometry->reduced_from_rank.has_value());
+  EXPECT_EQ(geometry_spec_of(config), geometry.spec());
+}
+
+TEST(ConfigFromGeometry, AutoDivideIsRecordedResolved) {
+  GeometrySpec spec = paper_spec(200);
+  spec.divide.reset();
+  spec.ranks = 8;
+  const ExchangeConfig config = make_exchange_config(Geometry(spec));
+  EXPECT_EQ(config.geometry->divide, (RankGrid{2, 2, 2}));
+}
+
+TEST(ConfigFromGeometry, RankMessagesFollowNeighbourOrderAndTagRule) {
+  const Geometry geometry(paper_spec(200));
+  const RankMessages messages = rank_messages(geometry, 21);
+  const auto neighbours = geometry.neighbours(21);
+  ASSERT_EQ(messages.sends.size(), neighbours.size());
+  for (std::size_t i = 0; i < neighbours.size(); ++i) {
+    EXPECT_EQ(messages.sends[i].tag, static_cast<int>(i));
+    EXPECT_EQ(messages.recvs[i].tag, 25 - static_cast<int>(i));
+    EXPECT_EQ(messages.sends[i].peer, neighbours[i].peer);
+    EXPECT_EQ(messages.sends[i].boxes.front(), neighbours[i].send_box);
+    EXPECT_EQ(messages.recvs[i].boxes.front(), neighbours[i].recv_box);
+  }
+}
+
+TEST(TwoRankConfig, BothRanksSendAndReceive26MessagesToEachOther) {
+  for (const std::int64_t cube : {200, 400, 800}) {
+    const Geometry geometry(paper_spec(cube));
+    const ExchangeConfig config = make_two_rank_config(geometry, 21);
+    EXPECT_EQ(config.ranks, 2);
+    ASSERT_TRUE(config.geometry.has_value());
+    EXPECT_EQ(config.geometry->reduced_from_rank, 21);
+    const std::int64_t sub = cube / 4;
+    for (int rank = 0; rank < 2; ++rank) {
+      const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
+      EXPECT_EQ(messages.field_extent, (Index3{sub + 2, sub + 2, sub + 2}));
+      ASSERT_EQ(messages.sends.size(), 26u);
+      ASSERT_EQ(messages.recvs.size(), 26u);
+      std::map<std::int64_t, int> sizes;
+      std::set<int> send_tags;
+      std::set<int> recv_tags;
+      for (const Message& m : messages.sends) {
+        EXPECT_EQ(m.peer, 1 - rank);
+        ++sizes[m.bytes];
+        send_tags.insert(m.tag);
+      }
+      for (const Message& m : messages.recvs) {
+        EXPECT_EQ(m.peer, 1 - rank);
+        recv_tags.insert(m.tag);
+      }
+      EXPECT_EQ(sizes, (std::map<std::int64_t, int>{
+                           {sub * sub * 24, 6}, {sub * 24, 12}, {24, 8}}));
+      EXPECT_EQ(send_tags.size(), 26u);
+      EXPECT_EQ(recv_tags.size(), 26u);
+    }
+    // The other rank's send with my receive's tag has my receive's size.
+    for (const Message& recv : config.rank_messages[0].recvs) {
+      int matches = 0;
+      for (const Message& send : config.rank_messages[1].sends) {
+        if (send.tag == recv.tag) {
+          ++matches;
+          EXPECT_EQ(send.bytes, recv.bytes);
+          EXPECT_EQ(send.boxes.front().cells(), recv.boxes.front().cells());
+        }
+      }
+      EXPECT_EQ(matches, 1);
+    }
+    EXPECT_EQ(geometry_spec_of(config), geometry.spec());
+  }
+}
+
+TEST(TwoRankConfig, RejectsBoundaryAndOutOfRangeSourceRanks) {
+  GeometrySpec spec = paper_spec(200);
+  spec.periodic = {false, false, false};
+  const Geometry geometry(spec);
+  expect_contains(error_of<GeometryError>([&] { make_two_rank_config(geometry, 0); }),
+                  "source rank 0 has 7 of 26 neighbours");
+  expect_contains(error_of<GeometryError>([&] { make_two_rank_config(geometry, 64); }),
+                  "source rank 64 is out of range [0, 64)");
+  EXPECT_NO_THROW(make_two_rank_config(geometry, 21));
+}
+
+TEST(GeometrySpecOf, NeedsTheRecords) {
+  ExchangeConfig config;
+  config.ranks = 1;
+  expect_contains(error_of<ConfigError>([&] { geometry_spec_of(config); }),
+                  "no geometry or data record");
+}
+
+TEST(MessageLayouts, BackToBackOffsetsStridesAndBytes) {
+  const Geometry geometry(paper_spec(200));
+  const MessageLayouts layouts = make_message_layouts(geometry, 5);
+  const RankMessages messages = rank_messages(geometry, 5);
+  ASSERT_EQ(layouts.sends.size(), 26u);
+  ASSERT_EQ(layouts.recvs.size(), 26u);
+  std::int64_t offset = 0;
+  for (std::size_t i = 0; i < layouts.sends.size(); ++i) {
+    const auto& layout = layouts.sends[i];
+    EXPECT_EQ(layout.buffer_offset, offset);
+    EXPECT_EQ(layout.bytes(), messages.sends[i].bytes);
+    EXPECT_EQ(layout.box_count, 1);
+    EXPECT_EQ(layout.variable_count, 3);
+    EXPECT_EQ(layout.stride_y, 52);
+    EXPECT_EQ(layout.stride_z, 52 * 52);
+    offset += layout.bytes();
+  }
+  EXPECT_EQ(layouts.send_buffer_bytes, offset);
+  EXPECT_EQ(offset, 6 * 60000 + 12 * 1200 + 8 * 24);
+  EXPECT_EQ(layouts.recv_buffer_bytes, offset);
+}
+
+TEST(MessageLayouts, ErrorsNameRankPeerAndTag) {
+  const Geometry geometry(paper_spec(200));
+  const ExchangeConfig good = make_exchange_config(geometry);
+
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(good, 64); }),
+                  "rank 64 is out of range [0, 64)");
+  expect_contains(error_of<GeometryError>([&] { make_message_layouts(geometry, -1); }),
+                  "rank -1 is out of range");
+
+  ExchangeConfig no_data = good;
+  no_data.data.reset();
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(no_data, 0); }),
+                  "rank 0: the config has no data record");
+
+  ExchangeConfig floats = good;
+  floats.data->element_bytes = 4;
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(floats, 0); }),
+                  "4-byte elements");
+
+  ExchangeConfig too_many_vars = good;
+  too_many_vars.data->vars = 17;
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(too_many_vars, 0); }),
+                  "17 variables exceed");
+
+  ExchangeConfig no_field = good;
+  no_field.rank_messages[3].field_extent.reset();
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(no_field, 3); }),
+                  "rank 3: the config gives no field extent");
+
+  ExchangeConfig no_boxes = good;
+  no_boxes.rank_messages[2].sends[4].boxes.clear();
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(no_boxes, 2); }),
+                  "rank 2 send peer=" + std::to_string(good.rank_messages[2].sends[4].peer) +
+                      " tag=4: the message has no boxes");
+
+  ExchangeConfig many_boxes = good;
+  auto& boxes = many_boxes.rank_messages[2].recvs[0].boxes;
+  boxes.assign(9, haloflag::kernels::Box{{0, 0, 0}, {1, 1, 1}});
+  many_boxes.rank_messages[2].recvs[0].bytes = 9 * 24;
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(many_boxes, 2); }),
+                  "tag=25: 9 boxes exceed the layout capacity of 8");
+
+  ExchangeConfig wrong_bytes = good;
+  wrong_bytes.rank_messages[1].sends[0].bytes = 48;
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(wrong_bytes, 1); }),
+                  "tag=0: boxes hold 24 bytes but the message declares 48");
+}
+
+}  // namespace
