@@ -2,11 +2,14 @@
 //
 // Every rank runs every test. Only rank 0 prints GoogleTest's report; the other ranks print
 // their failures prefixed with their rank. The process exit code is the same on all ranks:
-// non-zero when any rank failed a test, so mpiexec and CTest see a failure wherever it happened.
+// 1 when any rank failed a test, so mpiexec and CTest see a failure wherever it happened;
+// the "skipped" code of test_exit_code.hpp only when every rank skipped everything.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdio>
+
+#include "test_exit_code.hpp"
 
 namespace {
 
@@ -42,12 +45,23 @@ int main(int argc, char** argv) {
     listeners.Append(new RankFailurePrinter(rank));
   }
 
-  const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+  using haloflag::test::RunVerdict;
+  const bool run_failed = RUN_ALL_TESTS() != 0;
+  const RunVerdict local = run_failed ? RunVerdict::failed
+                                      : haloflag::test::verdict_of(*testing::UnitTest::GetInstance());
+  const int local_failed = local == RunVerdict::failed ? 1 : 0;
+  const int local_all_skipped = local == RunVerdict::all_skipped ? 1 : 0;
   int ranks_failed = 0;
+  int ranks_all_skipped = 0;
   MPI_Allreduce(&local_failed, &ranks_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&local_all_skipped, &ranks_all_skipped, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank == 0 && ranks_failed > 0) {
     std::fprintf(stderr, "%d rank(s) failed at least one test\n", ranks_failed);
   }
   MPI_Finalize();
-  return ranks_failed > 0 ? 1 : 0;
+  if (ranks_failed > 0) return 1;
+  return haloflag::test::exit_code_of(ranks_all_skipped == size ? RunVerdict::all_skipped
+                                                                : RunVerdict::passed);
 }

@@ -1,0 +1,10 @@
+# cmake -P script: runs COMMAND with ARGS (a ;-list) and passes only if it exits non-zero AND
+# its stderr matches the regular expression EXPECT. (CTest alone cannot require both.)
+execute_process(COMMAND ${COMMAND} ${ARGS} RESULT_VARIABLE result ERROR_VARIABLE err OUTPUT_VARIABLE out)
+if(result EQUAL 0)
+  message(FATAL_ERROR "expected a non-zero exit, got 0\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(NOT err MATCHES "${EXPECT}")
+  message(FATAL_ERROR "exit ${result}, but stderr does not match '${EXPECT}':\n${err}")
+endif()
+message("exit ${result} with the expected message:\n${err}")
