@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "field_exchange.hpp"
+#include "mpi_world.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/geometry.hpp"
@@ -39,17 +40,8 @@ const std::vector<std::string> kRunnableConfigs = {
     "comb_200_np2_reduced.cfg", "comb_400_np2_reduced.cfg", "comb_800_np2_reduced.cfg",
     "comb_200_np4.cfg", "comb_200_np8.cfg"};
 
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
 
 // Exchanges the config once with a team of group_size and returns "" or a mismatch report.
 std::string exchange_and_check(const ExchangeConfig& config, int group_size) {

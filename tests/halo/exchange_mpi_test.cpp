@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "field_exchange.hpp"
+#include "mpi_world.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/message_layouts.hpp"
@@ -22,17 +23,8 @@ using namespace haloflag::halo;
 using haloflag::test::check_field;
 using haloflag::test::check_mpi;
 
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
 
 struct Case {
   std::string name;
