@@ -42,6 +42,11 @@ elseif(HALOFLAG_GPU_BACKEND STREQUAL "hip")
   # hipcc compiles every *.cpp as HIP unless told otherwise; plain sources stay plain C++ and
   # the GPU sources' own "-x hip" (a source option, so later on the line) overrides this.
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-xc++>)
+  # Without targets in its environment hipcc asks rocm_agent_enumerator for the local GPUs on
+  # every call (none here: a traceback each time); name ours instead.
+  string(REPLACE ";" "," hip_targets "${HALOFLAG_HIP_ARCHITECTURES}")
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env HCC_AMDGPU_TARGET=${hip_targets})
+  set(CMAKE_CXX_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env HCC_AMDGPU_TARGET=${hip_targets})
 endif()
 
 # Marks the listed *.cu sources of <target> for the GPU backend in use and links its runtime.
