@@ -16,3 +16,5 @@ export HALOFLAG_CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$root/.deps/root/usr ${HALOFLAG_
 } | tee "$out/machine.txt"
 set -o pipefail
 "$root/scripts/test.sh" "$root/build-gpu" 2>&1 | tee "$out/test.log"
+# The round-trip figure the ping-pong test prints (ctest keeps test output to itself).
+"$root/build-gpu/tests/notify/notify_gpu_pingpong_test" --gtest_filter='*PingPong*' | tee "$out/pingpong.log"
