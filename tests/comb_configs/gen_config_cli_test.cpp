@@ -2,7 +2,6 @@
 // on stdout); good input writes a config the parser accepts; every shipped file is exactly what
 // the generator writes for the arguments recorded in it.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "haloflag/halo/config_file.hpp"
+#include "run_command.hpp"
 
 #ifndef HALOFLAG_GEN_CONFIG
 #error "HALOFLAG_GEN_CONFIG must name the haloflag_gen_config executable"
@@ -28,34 +28,12 @@ namespace fs = std::filesystem;
 const fs::path kScratch =
     fs::temp_directory_path() / ("haloflag_gen_config_test_" + std::to_string(::getpid()));
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using haloflag::test::read_text;
+using haloflag::test::RunResult;
 
 // Runs the generator with `arguments` (a shell word list), capturing stdout and stderr.
 RunResult run_generator(const std::string& arguments) {
-  fs::create_directories(kScratch);
-  const fs::path out = kScratch / "stdout.txt";
-  const fs::path err = kScratch / "stderr.txt";
-  // Appended piece by piece: `"'" + std::string(...)` trips GCC 12's false -Wrestrict.
-  std::string command = "'";
-  command.append(HALOFLAG_GEN_CONFIG).append("' ").append(arguments);
-  command.append(" >'").append(out.string()).append("' 2>'").append(err.string()).append("'");
-  const int status = std::system(command.c_str());
-  RunResult result;
-  result.exit_code = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
-  result.out = read_text(out);
-  result.err = read_text(err);
-  return result;
+  return haloflag::test::run_command(HALOFLAG_GEN_CONFIG, arguments, kScratch);
 }
 
 void expect_rejected(const std::string& arguments, const std::string& message) {
