@@ -17,10 +17,10 @@ std::string join_lines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-ConfigError::ConfigError(const std::string& problem)
+ProblemListError::ProblemListError(const std::string& problem)
     : std::runtime_error(problem), problems_{problem} {}
 
-ConfigError::ConfigError(std::vector<std::string> problems)
+ProblemListError::ProblemListError(std::vector<std::string> problems)
     : std::runtime_error(join_lines(problems)), problems_(std::move(problems)) {}
 
 }  // namespace haloflag::halo

@@ -15,17 +15,24 @@ class GeometryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A communication config that is malformed or inconsistent. A parser collects every problem it
-// finds (each "file:line: reason") so that one run shows them all; what() joins them by newlines.
-class ConfigError : public std::runtime_error {
+// An input file with one or more problems. Readers collect every problem they find (each naming
+// its place, e.g. "file:line: reason") so that one run shows them all; what() joins them by
+// newlines. Also the base of the model library's parameter-file errors.
+class ProblemListError : public std::runtime_error {
  public:
-  explicit ConfigError(const std::string& problem);
-  explicit ConfigError(std::vector<std::string> problems);
+  explicit ProblemListError(const std::string& problem);
+  explicit ProblemListError(std::vector<std::string> problems);
 
   const std::vector<std::string>& problems() const noexcept { return problems_; }
 
  private:
   std::vector<std::string> problems_;
+};
+
+// A communication config that is malformed or inconsistent.
+class ConfigError : public ProblemListError {
+ public:
+  using ProblemListError::ProblemListError;
 };
 
 }  // namespace haloflag::halo
