@@ -1,0 +1,87 @@
+// haloflag_calibrate_merge: a full parameter file from a ping-pong file, a concurrent-bandwidth
+// file and a pack/unpack table (or a base parameter file whose other classes are kept).
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+
+#include "haloflag/model/params_file.hpp"
+#include "merge.hpp"
+
+using namespace haloflag::model;
+using namespace haloflag::model::calibration;
+
+int main(int argc, char** argv) {
+  CLI::App app{"Writes a model parameter file (docs/model.md) from calibration results."};
+  std::string pingpong_path;
+  std::string concurrent_path;
+  std::string table_path;
+  std::string base_path;
+  std::string target_name = "all";
+  std::optional<int> ranks_per_node;
+  std::optional<int> ranks_per_socket;
+  std::optional<int> nodes;
+  std::string machine;
+  std::string out_path;
+  app.add_option("--pingpong", pingpong_path, "haloflag_calibrate_pingpong output")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--concurrent", concurrent_path, "haloflag_calibrate_concurrent output")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--pack-unpack", table_path, "pack/unpack table (haloflag-pack-unpack-table)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--base", base_path, "parameter file whose other classes are kept")
+      ->check(CLI::ExistingFile);
+  app.add_option("--class", target_name,
+                 "link class measured: all, intra_socket, inter_socket or inter_node")->capture_default_str();
+  app.add_option("--ranks-per-node", ranks_per_node, "mapping to record: ranks per node")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--ranks-per-socket", ranks_per_socket, "mapping to record: ranks per socket")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--nodes", nodes, "mapping to record: nodes")->check(CLI::PositiveNumber);
+  app.add_option("--machine", machine, "machine name for the provenance (default: the host)");
+  app.add_option("-o,--out", out_path, "parameter file to write")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    MergeInputs inputs;
+    inputs.target = parse_target_class(target_name);
+    inputs.pingpong = read_pingpong_fit(pingpong_path);
+    inputs.concurrent = read_concurrent_fit(concurrent_path);
+    if (!table_path.empty()) {
+      inputs.pack_unpack = read_pack_unpack_table_file(table_path);
+      inputs.pack_unpack_source = table_path;
+    }
+    if (!base_path.empty()) {
+      inputs.base = read_params_file(base_path);
+      inputs.base_source = base_path;
+    }
+    if (ranks_per_node || ranks_per_socket) {
+      if (!ranks_per_node || !ranks_per_socket) {
+        throw std::invalid_argument("give both --ranks-per-node and --ranks-per-socket");
+      }
+      inputs.mapping = RankMapping::consecutive(*ranks_per_node, *ranks_per_socket, nodes);
+    } else if (nodes) {
+      throw std::invalid_argument("--nodes needs --ranks-per-node and --ranks-per-socket");
+    }
+    inputs.machine = machine;
+
+    const MachineParams params = merge_calibration(inputs);
+    write_params_file(out_path, params);
+    read_params_file(out_path);  // what was written must read back
+    std::printf("wrote %s: threshold %lld B, intra_socket eager alpha %.3e s beta %.3e s/B, "
+                "inter_node rendezvous alpha %.3e s R_Cb %.3e B/s R_Ci %.3e B/s\n",
+                out_path.c_str(), static_cast<long long>(params.eager_threshold_bytes),
+                params.intra_socket.eager.alpha, params.intra_socket.eager.beta,
+                params.inter_node.rendezvous.alpha, params.inter_node.rendezvous.r_cb,
+                params.inter_node.rendezvous.r_ci);
+    for (const std::string& note : params.provenance.notes) std::printf("note: %s\n", note.c_str());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "haloflag_calibrate_merge: error: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,235 @@
+#include "calibration_files.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "haloflag/model/errors.hpp"
+#include "json_fields.hpp"
+
+namespace haloflag::model::calibration {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+using detail::Json;
+using detail::ObjectReader;
+using detail::Problems;
+
+OrderedJson run_json(const RunInfo& run) {
+  OrderedJson json;
+  json["tool"] = run.tool;
+  json["date"] = run.date;
+  json["mpi_library"] = run.mpi_library;
+  json["ranks"] = run.ranks;
+  json["hosts"] = run.hosts;
+  return json;
+}
+
+OrderedJson summary_json(const SampleSummary& s, std::string_view unit) {
+  OrderedJson json;
+  json["count"] = s.count;
+  json["median" + std::string(unit)] = s.median;
+  json["p10" + std::string(unit)] = s.p10;
+  json["p90" + std::string(unit)] = s.p90;
+  json["min" + std::string(unit)] = s.min;
+  json["max" + std::string(unit)] = s.max;
+  return json;
+}
+
+OrderedJson postal_fit_json(const PostalFit& fit) {
+  OrderedJson json;
+  json["alpha"] = fit.params.alpha;
+  json["beta"] = fit.params.beta;
+  json["points"] = fit.points;
+  json["min_bytes"] = fit.min_bytes;
+  json["max_bytes"] = fit.max_bytes;
+  json["rms_relative_residual"] = fit.rms_relative_residual;
+  json["clamped"] = fit.clamped;
+  json["clamp_reason"] = fit.clamp_reason;
+  json["borrowed"] = fit.borrowed;
+  return json;
+}
+
+std::optional<PostalParams> read_postal_fit(ObjectReader& fit, const std::string& side,
+                                            std::vector<std::string>& notes) {
+  auto reader = fit.object(side);
+  if (!reader) return std::nullopt;
+  const auto alpha = reader->positive_number("alpha");
+  const auto beta = reader->positive_number("beta");
+  if (reader->boolean("clamped", false).value_or(false)) {
+    notes.push_back("ping-pong " + side + " fit clamped: " +
+                    reader->string("clamp_reason", false).value_or("?"));
+  }
+  if (reader->boolean("borrowed", false).value_or(false)) {
+    notes.push_back("ping-pong: no size measured on the " + side +
+                    " side of the threshold; its alpha and beta are the other side's");
+  }
+  if (!alpha || !beta) return std::nullopt;
+  return PostalParams{*alpha, *beta};
+}
+
+}  // namespace
+
+std::string pingpong_to_json(const PingPongResult& result) {
+  OrderedJson json;
+  json["format"] = std::string(kPingPongFormat);
+  json["version"] = kCalibrationFormatVersion;
+  json["run"] = run_json(result.run);
+  OrderedJson options;
+  options["pair"] = {result.options.rank_a, result.options.rank_b};
+  options["iterations"] = result.options.iterations;
+  options["warmup"] = result.options.warmup;
+  options["quick"] = result.options.quick;
+  options["sizes"] = result.options.sizes;
+  options["threshold_given"] = result.options.threshold ? OrderedJson(*result.options.threshold)
+                                                        : OrderedJson(nullptr);
+  json["options"] = std::move(options);
+
+  OrderedJson measurements = OrderedJson::array();
+  for (const SizeTiming& timing : result.timings) {
+    OrderedJson entry;
+    entry["bytes"] = timing.bytes;
+    entry["one_way"] = summary_json(timing.one_way_seconds, "_s");
+    measurements.push_back(std::move(entry));
+  }
+  json["measurements"] = std::move(measurements);
+
+  OrderedJson fit;
+  fit["model"] = "T = alpha + beta * n on each side of the threshold (weights 1/T^2)";
+  fit["method"] = result.fit.method;
+  fit["threshold_bytes"] = result.fit.threshold_bytes;
+  fit["single_line_rms_relative_residual"] = result.fit.single_line_rms_relative_residual;
+  fit["two_line_rms_relative_residual"] = result.fit.two_line_rms_relative_residual;
+  fit["eager"] = postal_fit_json(result.fit.eager);
+  fit["rendezvous"] = postal_fit_json(result.fit.rendezvous);
+  json["fit"] = std::move(fit);
+  return json.dump(2) + "\n";
+}
+
+std::string concurrent_to_json(const ConcurrentResult& result) {
+  OrderedJson json;
+  json["format"] = std::string(kConcurrentFormat);
+  json["version"] = kCalibrationFormatVersion;
+  json["run"] = run_json(result.run);
+  OrderedJson options;
+  options["sizes"] = result.options.sizes;
+  options["max_flows"] = result.options.max_flows;
+  options["window"] = result.options.window;
+  options["iterations"] = result.options.iterations;
+  options["warmup"] = result.options.warmup;
+  options["quick"] = result.options.quick;
+  json["options"] = std::move(options);
+  json["pairs_available"] = result.pairs_available;
+  json["flows_emulated"] = result.flows_emulated;
+  json["flows"] = result.flows_emulated
+                      ? "emulated: one pair (ranks 0 -> 1) with f windows of messages in flight"
+                      : "flow i: rank i sends to rank i + pairs_available";
+
+  OrderedJson sizes = OrderedJson::array();
+  for (const SizeBandwidth& size : result.sizes) {
+    OrderedJson entry;
+    entry["bytes"] = size.bytes;
+    OrderedJson points = OrderedJson::array();
+    for (const FlowMeasurement& point : size.points) {
+      OrderedJson p;
+      p["flows"] = point.flows;
+      p["messages_per_flow"] = point.messages_per_flow;
+      p["round_time"] = summary_json(point.seconds, "_s");
+      p["aggregate_bandwidth"] = summary_json(point.bandwidth, "_bytes_per_s");
+      points.push_back(std::move(p));
+    }
+    entry["measurements"] = std::move(points);
+    OrderedJson fit;
+    fit["model"] = "aggregate(f) = R_Cb + (f - 1) * R_Ci over median bandwidths";
+    fit["R_Cb"] = size.fit.r_cb;
+    fit["R_Ci"] = size.fit.r_ci;
+    fit["points"] = size.fit.points;
+    fit["rms_relative_residual"] = size.fit.rms_relative_residual;
+    fit["R_Ci_clamped"] = size.fit.r_ci_clamped;
+    fit["clamp_reason"] = size.fit.clamp_reason;
+    entry["fit"] = std::move(fit);
+    sizes.push_back(std::move(entry));
+  }
+  json["sizes"] = std::move(sizes);
+  return json.dump(2) + "\n";
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(path.string() + ": write failed");
+}
+
+PingPongFit read_pingpong_fit(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  PingPongFit result;
+  result.source = source;
+  if (const auto format = top.string("format"); format && *format != kPingPongFormat) {
+    problems.add("format", "must be \"" + std::string(kPingPongFormat) + "\" (got \"" + *format + "\")");
+  }
+  if (auto run = top.object("run")) {
+    result.date = run->string("date").value_or("");
+    if (const Json* hosts = run->array("hosts"); hosts != nullptr && !hosts->empty() &&
+                                                 (*hosts)[0].is_string()) {
+      result.host = (*hosts)[0].get<std::string>();
+    }
+  }
+  std::optional<PostalParams> eager;
+  std::optional<PostalParams> rendezvous;
+  if (auto fit = top.object("fit")) {
+    result.method = fit->string("method").value_or("");
+    result.threshold_bytes = fit->integer("threshold_bytes", 0).value_or(0);
+    eager = read_postal_fit(*fit, "eager", result.notes);
+    rendezvous = read_postal_fit(*fit, "rendezvous", result.notes);
+  }
+  problems.throw_if_any();
+  result.postal = {*eager, *rendezvous};
+  return result;
+}
+
+ConcurrentFit read_concurrent_fit(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  ConcurrentFit result;
+  result.source = source;
+  if (const auto format = top.string("format"); format && *format != kConcurrentFormat) {
+    problems.add("format", "must be \"" + std::string(kConcurrentFormat) + "\" (got \"" + *format + "\")");
+  }
+  result.flows_emulated = top.boolean("flows_emulated").value_or(false);
+  if (result.flows_emulated) {
+    result.notes.push_back(
+        "R_Ci is a stand-in: concurrent flows were emulated by messages in flight from one pair "
+        "(run haloflag_calibrate_concurrent with >= 4 ranks to measure it)");
+  }
+  if (const Json* sizes = top.array("sizes")) {
+    if (sizes->empty()) problems.add("sizes", "must hold at least one size");
+    for (std::size_t i = 0; i < sizes->size(); ++i) {
+      ObjectReader size((*sizes)[i], "sizes[" + std::to_string(i) + "]", problems);
+      const auto bytes = size.integer("bytes", 1);
+      std::optional<double> r_cb;
+      std::optional<double> r_ci;
+      if (auto fit = size.object("fit")) {
+        r_cb = fit->positive_number("R_Cb");
+        r_ci = fit->positive_number("R_Ci");
+        if (fit->boolean("R_Ci_clamped", false).value_or(false) && bytes) {
+          result.notes.push_back("concurrent fit at " + std::to_string(*bytes) +
+                                 " B clamped: " + fit->string("clamp_reason", false).value_or("?"));
+        }
+      }
+      if (bytes && r_cb && r_ci) result.sizes.push_back({*bytes, *r_cb, *r_ci});
+    }
+  }
+  problems.throw_if_any();
+  return result;
+}
+
+}  // namespace haloflag::model::calibration

@@ -1,0 +1,24 @@
+// Checking MPI return codes (the tools set MPI_ERRORS_RETURN so that a failure names its call).
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace haloflag::model::calibration {
+
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw MpiError(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+}  // namespace haloflag::model::calibration

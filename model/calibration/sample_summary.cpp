@@ -1,0 +1,33 @@
+#include "sample_summary.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace haloflag::model::calibration {
+
+namespace {
+
+double percentile(const std::vector<double>& sorted, double fraction) {
+  const double position = fraction * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  const double weight = position - static_cast<double>(below);
+  return sorted[below] + weight * (sorted[above] - sorted[below]);
+}
+
+}  // namespace
+
+SampleSummary summarize(std::vector<double> samples) {
+  if (samples.empty()) throw std::invalid_argument("summary of no samples");
+  std::sort(samples.begin(), samples.end());
+  SampleSummary summary;
+  summary.count = static_cast<int>(samples.size());
+  summary.median = percentile(samples, 0.5);
+  summary.p10 = percentile(samples, 0.1);
+  summary.p90 = percentile(samples, 0.9);
+  summary.min = samples.front();
+  summary.max = samples.back();
+  return summary;
+}
+
+}  // namespace haloflag::model::calibration

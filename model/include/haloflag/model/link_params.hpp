@@ -1,0 +1,41 @@
+// Parameter sets of one link class. Units are SI throughout: seconds, bytes, bytes per second.
+#pragma once
+
+#include "haloflag/model/message_class.hpp"
+
+namespace haloflag::model {
+
+// Postal model (Eq. 2): T = alpha + beta * n.
+struct PostalParams {
+  double alpha = 0.0;  // s, one-time cost of a message
+  double beta = 0.0;   // s/B, cost per byte
+
+  bool operator==(const PostalParams&) const = default;
+};
+
+// K-model (Eq. 3-4): T = alpha + N * n * beta, beta = 1 / (R_Cb + (N - 1) * R_Ci),
+// with N = (K_inter / K_total) * k' concurrent off-node senders of the node.
+struct KModelParams {
+  double alpha = 0.0;  // s
+  double r_cb = 0.0;   // B/s, R_Cb: bandwidth one process sustains alone
+  double r_ci = 0.0;   // B/s, R_Ci: bandwidth each further concurrent process adds
+
+  bool operator==(const KModelParams&) const = default;
+};
+
+// One set per protocol. A class the paper gives a single set for holds it twice.
+template <class Params>
+struct ProtocolParams {
+  Params eager;
+  Params rendezvous;
+
+  static ProtocolParams both(const Params& params) { return {params, params}; }
+  const Params& for_protocol(Protocol protocol) const {
+    return protocol == Protocol::eager ? eager : rendezvous;
+  }
+  bool is_single_set() const { return eager == rendezvous; }
+
+  bool operator==(const ProtocolParams&) const = default;
+};
+
+}  // namespace haloflag::model

@@ -1,0 +1,39 @@
+// Everything the model knows about a machine: the parameter sets of each link class, the
+// eager/rendezvous threshold, the pack/unpack table, optionally the usual rank placement, and
+// where the numbers came from. Files of this are described in docs/model.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "haloflag/model/link_params.hpp"
+#include "haloflag/model/pack_unpack_table.hpp"
+#include "haloflag/model/rank_mapping.hpp"
+
+namespace haloflag::model {
+
+struct Provenance {
+  std::string source;   // paper, tool or person the numbers come from
+  std::string machine;  // the system they describe
+  std::string date;     // when they were measured or written
+  std::string units;    // a reminder of the units used in the file
+  std::vector<std::string> notes;
+
+  bool operator==(const Provenance&) const = default;
+};
+
+struct MachineParams {
+  Provenance provenance;
+  std::int64_t eager_threshold_bytes = 0;  // n <= threshold: eager
+  std::optional<RankMapping> mapping;      // the placement to assume when none is given
+  ProtocolParams<PostalParams> intra_socket;
+  ProtocolParams<KModelParams> inter_socket;
+  ProtocolParams<KModelParams> inter_node;
+  PackUnpackTable pack_unpack;
+
+  bool operator==(const MachineParams&) const = default;
+};
+
+}  // namespace haloflag::model

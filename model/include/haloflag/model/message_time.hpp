@@ -1,0 +1,54 @@
+// Time of one message per the paper's §6.4: the postal model within a socket (Eq. 2) and the
+// K-model across sockets and nodes (Eq. 3-4), with the parameter set picked by protocol.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/model/link_params.hpp"
+#include "haloflag/model/machine_params.hpp"
+#include "haloflag/model/message_class.hpp"
+
+namespace haloflag::model {
+
+// Eq. 2: alpha + beta * n.
+double postal_time(const PostalParams& params, double bytes);
+
+// Eq. 4: 1 / (R_Cb + (N - 1) * R_Ci), N the concurrency (K_inter / K_total) * k'.
+// Throws ModelError when the denominator is not > 0 (possible only for N < 1).
+double kmodel_beta(const KModelParams& params, double concurrency);
+
+// Eq. 3: alpha + N * n * beta(N).
+double kmodel_time(const KModelParams& params, double bytes, double concurrency);
+
+// The counts behind the K-model's concurrency, for the rank that sends the message.
+struct ContentionCounts {
+  int k_inter = 0;  // messages the rank sends off its node
+  int k_total = 0;  // messages the rank sends
+  int k_prime = 0;  // ranks on the rank's node that send at least one message
+
+  // (K_inter / K_total) * k' as in the paper (0 when the rank sends nothing).
+  double concurrency() const noexcept;
+  // The value used: at least 1. A message in flight is at least one flow, and below 1 Eq. 3
+  // would shrink its byte cost toward zero (all-on-node runs have K_inter = 0) and Eq. 4's
+  // denominator could turn negative. For the paper's runs (24/26 * 4 = 3.69) it changes nothing.
+  double effective_concurrency() const noexcept;
+
+  bool operator==(const ContentionCounts&) const = default;
+};
+
+// n <= threshold is eager.
+Protocol protocol_for(std::int64_t bytes, std::int64_t eager_threshold_bytes) noexcept;
+
+struct MessageTime {
+  MessageClass message_class = MessageClass::intra_socket;
+  Protocol protocol = Protocol::eager;
+  double concurrency = 1.0;  // N used in Eq. 3-4 (1 for intra-socket, where it does not apply)
+  double beta = 0.0;         // s/B used: the postal beta, or Eq. 4
+  double seconds = 0.0;      // T_comm
+};
+
+// The time of an n-byte message of the given class sent by a rank with the given counts.
+MessageTime message_time(const MachineParams& params, MessageClass message_class,
+                         std::int64_t bytes, const ContentionCounts& counts);
+
+}  // namespace haloflag::model

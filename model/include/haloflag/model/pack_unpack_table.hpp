@@ -1,0 +1,54 @@
+// Measured GPU pack and unpack times by message size (the paper's Table 3), read by size with
+// linear interpolation between measured sizes.
+//
+// Outside the measured range (a choice, documented in docs/model.md):
+//  - below the smallest size the time is clamped to the smallest size's time: small-message
+//    kernels cost their launch and synchronisation, which a line through larger sizes would
+//    underestimate and could even drive negative;
+//  - above the largest size the line through the last two points is extended (never below the
+//    last measured time): pack/unpack of big halos is bandwidth bound, so time keeps growing
+//    with bytes and clamping would understate it.
+// A table of one size gives that size's times everywhere.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace haloflag::model {
+
+struct PackUnpackPoint {
+  std::int64_t bytes = 0;
+  double pack_seconds = 0.0;
+  double unpack_seconds = 0.0;
+
+  bool operator==(const PackUnpackPoint&) const = default;
+};
+
+// Where a looked-up size fell relative to the measured sizes.
+enum class TableRange { inside, below_clamped, above_extrapolated };
+
+struct TableLookup {
+  double seconds = 0.0;
+  TableRange range = TableRange::inside;
+};
+
+class PackUnpackTable {
+ public:
+  PackUnpackTable() = default;
+  // Throws std::invalid_argument naming the entry when the table is empty, a size is < 1 or not
+  // strictly increasing, or a time is not > 0.
+  explicit PackUnpackTable(std::vector<PackUnpackPoint> points);
+
+  TableLookup pack_time(std::int64_t bytes) const;
+  TableLookup unpack_time(std::int64_t bytes) const;
+
+  const std::vector<PackUnpackPoint>& points() const noexcept { return points_; }
+  bool empty() const noexcept { return points_.empty(); }
+
+  bool operator==(const PackUnpackTable&) const = default;
+
+ private:
+  std::vector<PackUnpackPoint> points_;
+};
+
+}  // namespace haloflag::model

@@ -1,0 +1,49 @@
+// Parameter files (JSON, "haloflag-model-params" version 1) and pack/unpack table files
+// ("haloflag-pack-unpack-table" version 1): readers that reject anything they do not fully
+// understand, naming the file and key path, and writers. Every key: docs/model.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "haloflag/model/machine_params.hpp"
+#include "haloflag/model/pack_unpack_table.hpp"
+
+namespace haloflag::model {
+
+inline constexpr std::string_view kParamsFormat = "haloflag-model-params";
+inline constexpr std::string_view kPackUnpackTableFormat = "haloflag-pack-unpack-table";
+inline constexpr int kParamsFormatVersion = 1;
+inline constexpr std::string_view kStandardUnits =
+    "seconds (alpha), seconds per byte (beta), bytes per second (R_Cb, R_Ci), bytes (sizes, "
+    "thresholds), microseconds (pack_us, unpack_us)";
+
+// Reads and validates a whole parameter file. Every problem is collected as
+// "<source>: <key.path>: reason" (missing key, unknown key, wrong type, a rate, time or
+// threshold out of range, unsorted or duplicate table sizes, a bad mapping); if there is any,
+// throws ParamsError with all of them.
+MachineParams parse_params(std::string_view json_text, const std::string& source_name);
+MachineParams read_params_file(const std::filesystem::path& path);
+
+// Writes the file form: a class whose eager and rendezvous sets are equal is written as one
+// set; reading it back gives an equal MachineParams.
+std::string params_to_json(const MachineParams& params);
+void write_params_file(const std::filesystem::path& path, const MachineParams& params);
+
+// A standalone pack/unpack table, as the GPU pack/unpack timing writes it.
+struct PackUnpackTableFile {
+  Provenance provenance;
+  PackUnpackTable table;
+
+  bool operator==(const PackUnpackTableFile&) const = default;
+};
+
+PackUnpackTableFile parse_pack_unpack_table(std::string_view json_text,
+                                            const std::string& source_name);
+PackUnpackTableFile read_pack_unpack_table_file(const std::filesystem::path& path);
+std::string pack_unpack_table_to_json(const PackUnpackTableFile& file);
+void write_pack_unpack_table_file(const std::filesystem::path& path,
+                                  const PackUnpackTableFile& file);
+
+}  // namespace haloflag::model

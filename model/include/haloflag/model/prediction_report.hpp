@@ -1,0 +1,34 @@
+// Reports of a prediction: a human table (the CLI's output) and a JSON document.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "haloflag/model/machine_params.hpp"
+#include "haloflag/model/prediction.hpp"
+#include "haloflag/model/rank_mapping.hpp"
+
+namespace haloflag::model {
+
+struct ReportContext {
+  std::string config_source;  // the config file
+  std::string params_source;  // the parameter file
+  const MachineParams* params = nullptr;
+  const RankMapping* mapping = nullptr;
+};
+
+struct ReportOptions {
+  int detail_rank = -1;     // rank whose messages are listed; -1: the critical rank
+  bool all_ranks = false;   // also a one-line summary per rank
+};
+
+// Lists the detail rank's messages, optionally every rank's summary, then the total as
+// "total lower bound: ... us".
+void print_prediction(std::ostream& out, const ExchangePrediction& prediction,
+                      const ReportContext& context, const ReportOptions& options);
+
+// Every rank with every message, the totals, the inputs (config, parameter file provenance,
+// mapping). Times in seconds.
+std::string prediction_to_json(const ExchangePrediction& prediction, const ReportContext& context);
+
+}  // namespace haloflag::model

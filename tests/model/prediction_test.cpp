@@ -1,0 +1,248 @@
+// The lower bound SP + max T_comm + LUP on the shipped configs with the Power9+V100 file, the
+// K-model counts it derives from the mapping, and configs that do not fit the mapping.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "haloflag/halo/config_file.hpp"
+#include "haloflag/model/errors.hpp"
+#include "haloflag/model/params_file.hpp"
+#include "haloflag/model/prediction.hpp"
+
+#ifndef HALOFLAG_COMB_CONFIG_DIR
+#error "HALOFLAG_COMB_CONFIG_DIR must name comb_configs"
+#endif
+#ifndef HALOFLAG_MODEL_PARAMS_DIR
+#error "HALOFLAG_MODEL_PARAMS_DIR must name model/params"
+#endif
+
+namespace {
+
+using namespace haloflag::model;
+namespace halo = haloflag::halo;
+namespace fs = std::filesystem;
+
+const fs::path kConfigs = HALOFLAG_COMB_CONFIG_DIR;
+const fs::path kPower9 = fs::path(HALOFLAG_MODEL_PARAMS_DIR) / "power9_v100.json";
+
+struct Fixture {
+  MachineParams params = read_params_file(kPower9);
+  RankMapping mapping = *params.mapping;
+};
+
+ExchangePrediction predict(const std::string& config_name) {
+  const Fixture f;
+  return predict_exchange(halo::read_config_file(kConfigs / config_name), f.params, f.mapping);
+}
+
+int count_class(const RankPrediction& rank, MessageClass message_class) {
+  int count = 0;
+  for (const MessagePrediction& m : rank.sends) count += m.time.message_class == message_class;
+  return count;
+}
+
+// The 64-rank configs: a 4x4x4 rank grid, x fastest (rank = x + 4y + 16z), periodic on every
+// axis, 26 neighbours. With 4 consecutive ranks per node, a node holds one x-row (y, z fixed).
+// Since the row is periodic and 4 long, a rank's -x and +x neighbours are the other ends of its
+// own row, so exactly 2 of its 26 messages stay on the node: K_inter = 24, K_total = 26, for
+// every rank (all are "interior" on a periodic grid). All 4 ranks of a node send, so k' = 4.
+// With 2 ranks per socket (x = 0,1 | x = 2,3), one of the two on-node messages stays on the
+// socket and the other crosses sockets (rank 0: +x is rank 1, same socket; -x is rank 3,
+// other socket). The inter-socket message is not counted in K_inter: it does not leave the node.
+TEST(Prediction, SixtyFourRankCountsMatchThePaper) {
+  for (const char* name : {"comb_200_np64.cfg", "comb_400_np64.cfg", "comb_800_np64.cfg"}) {
+    SCOPED_TRACE(name);
+    const ExchangePrediction prediction = predict(name);
+    ASSERT_EQ(prediction.ranks.size(), 64u);
+    for (const RankPrediction& rank : prediction.ranks) {
+      SCOPED_TRACE("rank " + std::to_string(rank.rank));
+      EXPECT_EQ(rank.counts.k_inter, 24);
+      EXPECT_EQ(rank.counts.k_total, 26);
+      EXPECT_EQ(rank.counts.k_prime, 4);
+      EXPECT_EQ(count_class(rank, MessageClass::inter_node), 24);
+      EXPECT_EQ(count_class(rank, MessageClass::inter_socket), 1);
+      EXPECT_EQ(count_class(rank, MessageClass::intra_socket), 1);
+    }
+    // Rank 0 sits at x = 0: its +x neighbour (tag 13) is rank 1, its -x neighbour (tag 12) rank 3.
+    const RankPrediction& rank0 = prediction.ranks[0];
+    EXPECT_EQ(rank0.sends[13].peer, 1);
+    EXPECT_EQ(rank0.sends[13].time.message_class, MessageClass::intra_socket);
+    EXPECT_EQ(rank0.sends[12].peer, 3);
+    EXPECT_EQ(rank0.sends[12].time.message_class, MessageClass::inter_socket);
+  }
+}
+
+// Hand-computed bounds (N = 48/13, times from message_time_test.cpp):
+//  200^3: faces 60000 B (eager). Inter-node 2.224813e-5, inter-socket 1.146639e-5, intra-socket
+//         5.014e-6 -> T_comm = 22.24813 us. SP = pack(24) = 1.75, LUP = unpack(60000) = 12.00.
+//         Bound = 1.75 + 22.24813 + 12.00 = 35.99813 us.
+//  400^3: faces 240000 B (rendezvous). Inter-node 2.200933e-5, inter-socket 3.563558e-5 ->
+//         T_comm = 35.63558 us (the inter-socket face: R_Cb 8.41e9 < 1.79e10). Edges 2400 B
+//         eager inter-node 3.155525 us. LUP = unpack(240000) = 30.40.
+//         Bound = 1.75 + 35.63558 + 30.40 = 67.78558 us.
+//  800^3: faces 960000 B: inter-node 5.623732e-5, inter-socket 3.41e-6 + 3.5454545e6 *
+//         3.636567e-11 = 1.3231232e-4 -> T_comm = 132.31232 us. LUP = unpack(960000) = 105.
+//         Bound = 1.75 + 132.31232 + 105 = 239.06232 us.
+TEST(Prediction, SixtyFourRankBoundsByHand) {
+  const double expected_us[] = {35.99813, 67.78558, 239.06232};
+  const char* names[] = {"comb_200_np64.cfg", "comb_400_np64.cfg", "comb_800_np64.cfg"};
+  double previous = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const ExchangePrediction prediction = predict(names[i]);
+    const double bound_us = prediction.bound * 1e6;
+    std::printf("[ model    ] %s with power9_v100.json: lower bound %.3f us (rank %d: SP %.3f + "
+                "T_comm %.3f + LUP %.3f)\n",
+                names[i], bound_us, prediction.critical_rank,
+                prediction.critical().sp.seconds * 1e6, prediction.critical().t_comm * 1e6,
+                prediction.critical().lup.seconds * 1e6);
+    EXPECT_TRUE(std::isfinite(bound_us));
+    EXPECT_GT(bound_us, 0.0);
+    EXPECT_GT(bound_us, previous) << "bound must grow with the cube size";
+    EXPECT_NEAR(bound_us, expected_us[i], 1e-4 * expected_us[i]) << names[i];
+    EXPECT_TRUE(prediction.notes.empty());  // every SP and LUP size is in Table 3
+    // Every rank has the same pattern, so every rank has the same bound.
+    for (const RankPrediction& rank : prediction.ranks) {
+      EXPECT_NEAR(rank.bound, prediction.bound, 1e-15);
+    }
+    previous = bound_us;
+  }
+}
+
+TEST(Prediction, SixtyFourRankBreakdownOfRankZero) {
+  const RankPrediction& r = predict("comb_200_np64.cfg").ranks[0];
+  EXPECT_EQ(r.shortest_send_bytes, 24);
+  EXPECT_EQ(r.longest_recv_bytes, 60000);
+  EXPECT_NEAR(r.sp.seconds, 1.75e-6, 1e-15);
+  EXPECT_NEAR(r.lup.seconds, 12.0e-6, 1e-15);
+  ASSERT_GE(r.slowest_send, 0);
+  const MessagePrediction& slowest = r.sends[static_cast<std::size_t>(r.slowest_send)];
+  EXPECT_EQ(slowest.bytes, 60000);
+  EXPECT_EQ(slowest.time.message_class, MessageClass::inter_node);
+  EXPECT_EQ(slowest.time.protocol, Protocol::eager);
+  EXPECT_NEAR(slowest.time.seconds, 2.224813e-5, 1e-10);
+  // The 24-byte corner to rank 63: inter-node eager, 2.36e-6 + 48/13 * 24 * 8.977281e-11 s.
+  EXPECT_EQ(r.sends[0].peer, 63);
+  EXPECT_NEAR(r.sends[0].time.seconds, 2.36e-6 + 48.0 / 13.0 * 24 * 8.977281e-11, 1e-12);
+}
+
+// The two-rank reductions: both ranks on one socket of one node, so all 26 messages are
+// intra-socket (Eq. 2) and the largest face dominates.
+//  200: 1.75 + (2.92 + 0.0349 * 60) + 12.00  = 1.75 + 5.014  + 12.00 = 18.764 us
+//  400: 1.75 + (2.92 + 0.0349 * 240) + 30.40 = 1.75 + 11.296 + 30.40 = 43.446 us
+//  800: 1.75 + (2.92 + 0.0349 * 960) + 105   = 1.75 + 36.424 + 105   = 143.174 us
+TEST(Prediction, TwoRankReductionsByHand) {
+  const double expected_us[] = {18.764, 43.446, 143.174};
+  const char* names[] = {"comb_200_np2_reduced.cfg", "comb_400_np2_reduced.cfg",
+                         "comb_800_np2_reduced.cfg"};
+  for (int i = 0; i < 3; ++i) {
+    const ExchangePrediction prediction = predict(names[i]);
+    std::printf("[ model    ] %s with power9_v100.json: lower bound %.3f us\n", names[i],
+                prediction.bound * 1e6);
+    EXPECT_NEAR(prediction.bound * 1e6, expected_us[i], 1e-6);
+    for (const RankPrediction& rank : prediction.ranks) {
+      EXPECT_EQ(count_class(rank, MessageClass::intra_socket), 26);
+      EXPECT_EQ(rank.counts.k_inter, 0);
+      EXPECT_EQ(rank.counts.k_prime, 2);
+    }
+  }
+}
+
+TEST(Prediction, ConfigsThatDoNotFitTheMappingAreRejected) {
+  const Fixture f;
+  const halo::ExchangeConfig config = halo::read_config_file(kConfigs / "comb_200_np64.cfg");
+  try {
+    predict_exchange(config, f.params, RankMapping::consecutive(4, 2, 8));
+    FAIL() << "accepted 64 ranks on 8 nodes of 4";
+  } catch (const ModelError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("64 ranks"), std::string::npos) << what;
+    EXPECT_NE(what.find("holds 32"), std::string::npos) << what;
+  }
+  EXPECT_THROW(predict_exchange(config, f.params, RankMapping::explicit_locations({{0, 0}, {0, 0}})),
+               ModelError);
+  EXPECT_NO_THROW(predict_exchange(config, f.params, RankMapping::consecutive(4, 2, 16)));
+}
+
+halo::Message message(int peer, int tag, std::int64_t bytes) {
+  halo::Message m;
+  m.peer = peer;
+  m.tag = tag;
+  m.bytes = bytes;
+  return m;
+}
+
+TEST(Prediction, KPrimeCountsOnlyRanksThatSend) {
+  // Four ranks on one node (4 per node, 2 per socket); rank 3 sends nothing, rank 0 also sends
+  // to itself. k' = 3 on the node; rank 3's SP and T_comm are 0.
+  halo::ExchangeConfig config;
+  config.ranks = 4;
+  config.rank_messages.resize(4);
+  config.rank_messages[0].sends = {message(1, 0, 60000), message(2, 1, 60000), message(0, 2, 24)};
+  config.rank_messages[1].sends = {message(0, 0, 60000)};
+  config.rank_messages[2].sends = {message(3, 0, 60000)};
+  config.rank_messages[1].recvs = {message(0, 0, 60000)};
+  config.rank_messages[0].recvs = {message(1, 0, 60000), message(0, 2, 24)};
+  config.rank_messages[2].recvs = {message(0, 1, 60000)};
+  config.rank_messages[3].recvs = {message(2, 0, 60000)};
+  const Fixture f;
+  const ExchangePrediction prediction = predict_exchange(config, f.params, f.mapping);
+  EXPECT_EQ(prediction.ranks[0].counts, (ContentionCounts{0, 3, 3}));
+  EXPECT_EQ(prediction.ranks[0].sends[2].time.message_class, MessageClass::intra_socket);
+  // Rank 0's message to rank 2 crosses sockets with K_inter = 0: N = 0 is used as 1, so
+  // T = 3.41e-6 + 60000 / 8.41e9 = 1.054436e-5 s.
+  EXPECT_NEAR(prediction.ranks[0].sends[1].time.seconds, 1.054436e-5, 1e-10);
+  const RankPrediction& silent = prediction.ranks[3];
+  EXPECT_EQ(silent.counts.k_total, 0);
+  EXPECT_EQ(silent.slowest_send, -1);
+  EXPECT_DOUBLE_EQ(silent.sp.seconds, 0.0);
+  EXPECT_DOUBLE_EQ(silent.t_comm, 0.0);
+  EXPECT_NEAR(silent.lup.seconds, 12.0e-6, 1e-15);
+}
+
+TEST(Prediction, SizesOutsideTheTableAreNoted) {
+  halo::ExchangeConfig config;
+  config.ranks = 2;
+  config.rank_messages.resize(2);
+  config.rank_messages[0].sends = {message(1, 0, 8)};
+  config.rank_messages[1].recvs = {message(0, 0, 8)};
+  config.rank_messages[1].sends = {message(0, 1, 1920000)};
+  config.rank_messages[0].recvs = {message(1, 1, 1920000)};
+  const Fixture f;
+  const ExchangePrediction prediction = predict_exchange(config, f.params, f.mapping);
+  EXPECT_EQ(prediction.ranks[0].sp.range, TableRange::below_clamped);
+  EXPECT_EQ(prediction.ranks[0].lup.range, TableRange::above_extrapolated);
+  // Rank 0 packs 8 B (clamped) and unpacks 1920000 B (extrapolated); rank 1 the other way round.
+  EXPECT_EQ(prediction.ranks[1].sp.range, TableRange::above_extrapolated);
+  EXPECT_EQ(prediction.ranks[1].lup.range, TableRange::below_clamped);
+  ASSERT_EQ(prediction.notes.size(), 4u);
+  EXPECT_EQ(prediction.notes[0],
+            "pack time of 1920000 B: above the table's largest size (960000 B), extrapolated from "
+            "the last two sizes");
+  EXPECT_EQ(prediction.notes[1],
+            "pack time of 8 B: below the table's smallest size (24 B), clamped to its time");
+  EXPECT_NE(prediction.notes[2].find("unpack time of 1920000 B"), std::string::npos);
+  EXPECT_NE(prediction.notes[3].find("unpack time of 8 B"), std::string::npos);
+  // SP of rank 0 is pack(24) = 1.75 us; LUP is 105 + 960000 * 74.6 / 720000 = 204.4667 us.
+  EXPECT_NEAR(prediction.ranks[0].sp.seconds, 1.75e-6, 1e-15);
+  EXPECT_NEAR(prediction.ranks[0].lup.seconds, (105.0 + 960000.0 * 74.6 / 720000.0) * 1e-6, 1e-12);
+}
+
+TEST(Prediction, InconsistentConfigsAreRejected) {
+  halo::ExchangeConfig config;
+  config.ranks = 2;
+  config.rank_messages.resize(2);
+  config.rank_messages[0].sends = {message(5, 3, 8)};
+  const Fixture f;
+  try {
+    predict_exchange(config, f.params, f.mapping);
+    FAIL() << "accepted";
+  } catch (const ModelError& error) {
+    EXPECT_NE(std::string(error.what()).find("rank 0 sends to peer 5 (tag 3)"), std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
