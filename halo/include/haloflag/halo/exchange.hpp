@@ -1,0 +1,80 @@
+// One rank's halo exchange: a config (or geometry), the fields, a strategy and a backend, reused
+// for many exchanges.
+//
+//   halo::Exchange exchange(config, fields, options);   // collective over options.comm
+//   for (...) {
+//     exchange.start();                  // exchange number epoch() begins
+//     while (!exchange.progress()) { /* the caller's own CPU work */ }
+//     // or exchange.finish();           // blocks until done
+//   }
+//
+// `fields` are the rank's variables in the backend's device memory (host memory on the host
+// backend), laid out as the config's field extent says (x fastest, ghosts included). start()
+// may only be called when the fields are ready to be read (the caller's kernels that write them
+// have finished); after finish() or a true progress() the ghost cells hold the neighbours'
+// data and the exchange's kernels no longer touch the fields until the next start().
+//
+// Errors: the constructor throws ConfigError (bad config), kernels::CoResidencyError (a
+// persistent or cooperative grid that cannot be resident) or notify::NotifyError (memory). An
+// exchange throws ExchangeError naming the rank, epoch, strategy and every message still
+// pending (peer, tag, bytes, direction when known) on a missed deadline, a device-side wait
+// failure, an MPI error or a size mismatch; the Exchange is then unusable and its destructor
+// stops its kernels.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/kernels/field_set.hpp"
+
+namespace haloflag::halo {
+
+class ExchangeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Exchange {
+ public:
+  // This rank's messages are config.rank_messages[rank in options.comm]; the config must carry
+  // boxes and a data record. Collective over options.comm.
+  Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
+           const ExchangeOptions& options);
+  Exchange(const Geometry& geometry, const kernels::FieldSet& fields,
+           const ExchangeOptions& options);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  // Begins the next exchange (epoch() + 1). Throws if one is still in progress.
+  void start();
+  // Advances the exchange without blocking; true once it is complete.
+  bool progress();
+  // Blocks until the exchange completes (calling progress).
+  void finish();
+  // start() then finish().
+  void run();
+
+  // Number of the last exchange started (0 before the first).
+  std::uint64_t epoch() const;
+  Strategy strategy() const;
+  notify::Backend backend() const;
+  int rank() const;
+  const RankMessages& messages() const;
+  // How the kernels are launched, e.g. "pack: 26 blocks x 1024 threads; unpack: ...".
+  std::string launch_description() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace haloflag::halo

@@ -1,0 +1,29 @@
+// How an Exchange runs: strategy, backend, communicator, deadline, launch shapes.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/kernels/launch_settings.hpp"
+#include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/control_block.hpp"
+
+namespace haloflag::halo {
+
+struct ExchangeOptions {
+  Strategy strategy = Strategy::stream_notify;
+  notify::Backend backend = notify::Backend::host;
+  // Duplicated by the Exchange, so its tags never meet the caller's messages.
+  MPI_Comm comm = MPI_COMM_WORLD;
+  // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
+  // Resident kernels also wait at most this long for the next exchange to start.
+  std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
+  kernels::LaunchSettings launch;
+  // stacked_notify: messages of at least this many bytes are packed by the whole grid; 0 picks
+  // half the largest message, so the faces of a cube are long and its edges and corners short.
+  std::int64_t long_message_bytes = 0;
+};
+
+}  // namespace haloflag::halo

@@ -1,0 +1,68 @@
+#include "exchange_resources.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace haloflag::halo::detail {
+
+namespace {
+
+// Flag arrays and allocations hold at least one entry, so a rank without sends or receives
+// still has valid views; the kernels never index past the message counts.
+std::uint32_t at_least_one(std::size_t count) {
+  return static_cast<std::uint32_t>(std::max<std::size_t>(count, 1));
+}
+
+kernels::DeviceMemory upload_layouts(notify::Backend backend,
+                                     const std::vector<kernels::MessageLayout>& layouts) {
+  const std::size_t bytes = sizeof(kernels::MessageLayout) * at_least_one(layouts.size());
+  kernels::DeviceMemory memory(backend, bytes);
+  memory.copy_from_host(layouts.data(), sizeof(kernels::MessageLayout) * layouts.size());
+  return memory;
+}
+
+std::int64_t largest_message(const MessageLayouts& layouts) {
+  std::int64_t largest = 0;
+  for (const auto& layout : layouts.sends) largest = std::max(largest, layout.bytes());
+  for (const auto& layout : layouts.recvs) largest = std::max(largest, layout.bytes());
+  return largest;
+}
+
+}  // namespace
+
+ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
+                                     const kernels::FieldSet& fields,
+                                     const ExchangeOptions& options)
+    : layouts(std::move(message_layouts)),
+      send_layouts(upload_layouts(options.backend, layouts.sends)),
+      recv_layouts(upload_layouts(options.backend, layouts.recvs)),
+      send_buffer(options.backend,
+                  static_cast<std::size_t>(std::max<std::int64_t>(layouts.send_buffer_bytes, 1))),
+      recv_buffer(options.backend,
+                  static_cast<std::size_t>(std::max<std::int64_t>(layouts.recv_buffer_bytes, 1))),
+      control(options.backend, options.timeout),
+      send_ready(control, at_least_one(layouts.sends.size()), notify::FlagWriter::device,
+                 "send_ready"),
+      unpack_ready(control, at_least_one(layouts.recvs.size()), notify::FlagWriter::host,
+                   "unpack_ready"),
+      unpack_done(control, at_least_one(layouts.recvs.size()), notify::FlagWriter::device,
+                  "unpack_done"),
+      pack_start(control, 1, notify::FlagWriter::host, "pack_start") {
+  plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
+  plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
+  plan.send_count = static_cast<std::uint32_t>(layouts.sends.size());
+  plan.recv_count = static_cast<std::uint32_t>(layouts.recvs.size());
+  plan.fields = fields;
+  plan.send_buffer = static_cast<std::byte*>(send_buffer.device());
+  plan.recv_buffer = static_cast<const std::byte*>(recv_buffer.device());
+  plan.send_ready = send_ready.device_view();
+  plan.unpack_ready = unpack_ready.device_view();
+  plan.unpack_done = unpack_done.device_view();
+  plan.pack_start = pack_start.device_view();
+  plan.control = control.device_control();
+  plan.long_message_bytes = options.long_message_bytes > 0
+                                ? options.long_message_bytes
+                                : std::max<std::int64_t>(largest_message(layouts) / 2, 1);
+}
+
+}  // namespace haloflag::halo::detail

@@ -1,0 +1,38 @@
+// Internal: the memory one Exchange owns and the plan its kernels receive: message layouts in
+// device memory, send and receive buffers in pinned mapped host memory (zero-copy: kernels
+// write and read them directly, MPI sends and receives from them), and the flags.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/kernels/device_memory.hpp"
+#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/notify/control_block.hpp"
+#include "haloflag/notify/flag_array.hpp"
+#include "haloflag/notify/mapped_allocation.hpp"
+
+namespace haloflag::halo::detail {
+
+struct ExchangeResources {
+  ExchangeResources(MessageLayouts message_layouts, const kernels::FieldSet& fields,
+                    const ExchangeOptions& options);
+
+  std::byte* send_buffer_host() const { return static_cast<std::byte*>(send_buffer.host()); }
+  std::byte* recv_buffer_host() const { return static_cast<std::byte*>(recv_buffer.host()); }
+
+  MessageLayouts layouts;
+  kernels::DeviceMemory send_layouts;
+  kernels::DeviceMemory recv_layouts;
+  notify::MappedAllocation send_buffer;
+  notify::MappedAllocation recv_buffer;
+  notify::ControlBlock control;
+  notify::FlagArray send_ready;    // device -> host: message packed
+  notify::FlagArray unpack_ready;  // host -> device: message received
+  notify::FlagArray unpack_done;   // device -> host: message unpacked
+  notify::FlagArray pack_start;    // host -> device: fields ready (resident kernels)
+  kernels::ExchangePlan plan;
+};
+
+}  // namespace haloflag::halo::detail

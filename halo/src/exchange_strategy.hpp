@@ -1,0 +1,41 @@
+// Internal: what each strategy does at start() and on every progress() call. The memory, the
+// kernel runner and the MPI requests are the Exchange's; a strategy only sequences them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "exchange_resources.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/kernels/kernel_runner.hpp"
+#include "message_requests.hpp"
+
+namespace haloflag::halo::detail {
+
+struct StrategyContext {
+  ExchangeResources& resources;
+  kernels::KernelRunner& runner;
+  MessageRequests& requests;
+};
+
+class ExchangeStrategy {
+ public:
+  virtual ~ExchangeStrategy() = default;
+  // Posts the receives and starts the pack work of exchange `epoch`.
+  virtual void start(std::uint64_t epoch) = 0;
+  // Advances without blocking; true once every send completed and every message is unpacked.
+  virtual bool progress() = 0;
+  // Where the GPU side stands, for deadline errors (the MPI side is requests.pending()).
+  virtual std::string pending() const = 0;
+  // Ends kernels that outlive an exchange (resident); waits for the lanes to drain.
+  virtual void shut_down() noexcept = 0;
+  virtual std::string launch_description() const = 0;
+};
+
+// The strategies that synchronise at kernel boundaries: comb_fused, comb_graph, stream_base.
+std::unique_ptr<ExchangeStrategy> make_bulk_strategy(Strategy strategy, StrategyContext context);
+// The flag-driven ones: stream_notify, stacked_notify, resident.
+std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context);
+
+}  // namespace haloflag::halo::detail

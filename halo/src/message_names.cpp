@@ -1,0 +1,29 @@
+#include "message_names.hpp"
+
+#include "haloflag/halo/direction.hpp"
+
+namespace haloflag::halo::detail {
+
+std::string MessageNames::send(std::size_t index) const {
+  return describe(messages_->sends.at(index), true);
+}
+
+std::string MessageNames::recv(std::size_t index) const {
+  return describe(messages_->recvs.at(index), false);
+}
+
+std::string MessageNames::describe(const Message& m, bool is_send) const {
+  std::string text = is_send ? "send to peer " : "receive from peer ";
+  text += std::to_string(m.peer) + " tag " + std::to_string(m.tag) + " (" +
+          std::to_string(m.bytes) + " bytes";
+  if (tags_are_directions_ && m.tag >= 0 && m.tag < kDirectionCount) {
+    // A send's tag is its direction; a receive's tag is the direction the sender sent towards,
+    // so the sender sits at the opposite side.
+    const Direction sent_towards = direction_from_index(m.tag);
+    text += is_send ? ", towards " + direction_name(sent_towards)
+                    : ", from " + direction_name(opposite(sent_towards));
+  }
+  return text + ")";
+}
+
+}  // namespace haloflag::halo::detail

@@ -1,0 +1,139 @@
+#include "message_requests.hpp"
+
+#include <algorithm>
+
+#include "haloflag/halo/exchange.hpp"
+
+namespace haloflag::halo::detail {
+
+namespace {
+
+std::string mpi_error_text(int status) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+}  // namespace
+
+MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
+                                 const MessageLayouts& layouts, std::byte* send_buffer,
+                                 std::byte* recv_buffer, const MessageNames& names)
+    : comm_(comm),
+      messages_(&messages),
+      layouts_(&layouts),
+      send_buffer_(send_buffer),
+      recv_buffer_(recv_buffer),
+      names_(&names),
+      send_requests_(messages.sends.size(), MPI_REQUEST_NULL),
+      recv_requests_(messages.recvs.size(), MPI_REQUEST_NULL),
+      send_posted_(messages.sends.size(), false),
+      completed_indexes_(std::max(messages.sends.size(), messages.recvs.size())),
+      statuses_(std::max(messages.sends.size(), messages.recvs.size())) {}
+
+MessageRequests::~MessageRequests() { cancel(); }
+
+void MessageRequests::check(int status, const std::string& what) const {
+  if (status != MPI_SUCCESS) throw ExchangeError(what + " failed: " + mpi_error_text(status));
+}
+
+void MessageRequests::post_receives() {
+  for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
+    const Message& m = messages_->recvs[r];
+    check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
+                    MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
+          "MPI_Irecv for " + names_->recv(r));
+  }
+  receives_pending_ = recv_requests_.size();
+  std::fill(send_posted_.begin(), send_posted_.end(), false);
+  sends_pending_ = send_requests_.size();
+}
+
+void MessageRequests::send(std::size_t index) {
+  const Message& m = messages_->sends[index];
+  check(MPI_Isend(send_buffer_ + layouts_->sends[index].buffer_offset, static_cast<int>(m.bytes),
+                  MPI_BYTE, m.peer, m.tag, comm_, &send_requests_[index]),
+        "MPI_Isend for " + names_->send(index));
+  send_posted_[index] = true;
+}
+
+void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
+  if (receives_pending_ == 0) return;
+  int count = 0;
+  const int status = MPI_Testsome(static_cast<int>(recv_requests_.size()), recv_requests_.data(),
+                                  &count, completed_indexes_.data(), statuses_.data());
+  if (status != MPI_SUCCESS && status != MPI_ERR_IN_STATUS) {
+    check(status, "MPI_Testsome on the receives");
+  }
+  if (count == MPI_UNDEFINED) return;
+  for (int i = 0; i < count; ++i) {
+    const auto r = static_cast<std::size_t>(completed_indexes_[static_cast<std::size_t>(i)]);
+    const MPI_Status& s = statuses_[static_cast<std::size_t>(i)];
+    if (status == MPI_ERR_IN_STATUS) check(s.MPI_ERROR, "the " + names_->recv(r));
+    int received = 0;
+    MPI_Get_count(&s, MPI_BYTE, &received);
+    if (received != messages_->recvs[r].bytes) {
+      throw ExchangeError("the " + names_->recv(r) + " brought " + std::to_string(received) +
+                          " bytes: the peer disagrees on the message size");
+    }
+    completed.push_back(r);
+  }
+  receives_pending_ -= static_cast<std::size_t>(count);
+}
+
+bool MessageRequests::test_sends() {
+  if (sends_pending_ == 0) return true;
+  int count = 0;
+  const int status = MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(),
+                                  &count, completed_indexes_.data(), statuses_.data());
+  if (status != MPI_SUCCESS && status != MPI_ERR_IN_STATUS) {
+    check(status, "MPI_Testsome on the sends");
+  }
+  if (count != MPI_UNDEFINED) {
+    for (int i = 0; i < count; ++i) {
+      const auto m = static_cast<std::size_t>(completed_indexes_[static_cast<std::size_t>(i)]);
+      if (status == MPI_ERR_IN_STATUS) {
+        check(statuses_[static_cast<std::size_t>(i)].MPI_ERROR, "the " + names_->send(m));
+      }
+    }
+    sends_pending_ -= static_cast<std::size_t>(count);
+  }
+  return sends_pending_ == 0;
+}
+
+std::string MessageRequests::pending() const {
+  std::string text;
+  for (std::size_t m = 0; m < send_requests_.size(); ++m) {
+    if (!send_posted_[m]) {
+      text += "\n  " + names_->send(m) + ": not posted (not packed yet)";
+    } else if (send_requests_[m] != MPI_REQUEST_NULL) {
+      text += "\n  " + names_->send(m) + ": posted, not complete";
+    }
+  }
+  for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
+    if (recv_requests_[r] != MPI_REQUEST_NULL) {
+      text += "\n  " + names_->recv(r) + ": not received";
+    }
+  }
+  return text;
+}
+
+void MessageRequests::cancel() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  for (MPI_Request& request : recv_requests_) {
+    if (request == MPI_REQUEST_NULL) continue;
+    MPI_Cancel(&request);
+    MPI_Request_free(&request);
+  }
+  // A send cannot be cancelled reliably; freeing lets MPI finish or drop it.
+  for (MPI_Request& request : send_requests_) {
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+  }
+  receives_pending_ = 0;
+  sends_pending_ = 0;
+}
+
+}  // namespace haloflag::halo::detail

@@ -1,0 +1,65 @@
+// Internal: the MPI side of one rank's exchange: a receive per incoming message and a send per
+// outgoing one, straight from the pinned buffers, tested without blocking. Every MPI error and
+// every size mismatch becomes an ExchangeError naming the message.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/message_layouts.hpp"
+#include "message_names.hpp"
+
+namespace haloflag::halo::detail {
+
+class MessageRequests {
+ public:
+  MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
+                  std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names);
+  ~MessageRequests();  // cancels and frees whatever is still pending
+  MessageRequests(const MessageRequests&) = delete;
+  MessageRequests& operator=(const MessageRequests&) = delete;
+
+  std::size_t send_count() const { return send_requests_.size(); }
+  std::size_t recv_count() const { return recv_requests_.size(); }
+
+  // Posts every receive; the previous exchange's requests must all have completed.
+  void post_receives();
+  void send(std::size_t index);
+  bool posted(std::size_t send_index) const { return send_posted_[send_index]; }
+
+  // Appends the receives that completed since the last call to `completed` (sizes checked).
+  void test_receives(std::vector<std::size_t>& completed);
+  // True when every receive has completed.
+  bool receives_complete() const { return receives_pending_ == 0; }
+  // Tests the posted sends; true when every send was posted and has completed.
+  bool test_sends();
+
+  // The messages not yet done, for deadline errors: "send to peer 1 tag 3 (...) not posted".
+  std::string pending() const;
+  // Cancels pending receives and frees every request (after a failure).
+  void cancel() noexcept;
+
+ private:
+  void check(int status, const std::string& what) const;
+
+  MPI_Comm comm_;
+  const RankMessages* messages_;
+  const MessageLayouts* layouts_;
+  std::byte* send_buffer_;
+  std::byte* recv_buffer_;
+  const MessageNames* names_;
+  std::vector<MPI_Request> send_requests_;
+  std::vector<MPI_Request> recv_requests_;
+  std::vector<bool> send_posted_;
+  std::size_t sends_pending_ = 0;     // posted and not yet complete, or not yet posted
+  std::size_t receives_pending_ = 0;
+  std::vector<int> completed_indexes_;  // scratch for MPI_Testsome
+  std::vector<MPI_Status> statuses_;
+};
+
+}  // namespace haloflag::halo::detail

@@ -1,0 +1,142 @@
+// stream_notify, stacked_notify and resident: the CPU state machine of the paper's Fig. 5.
+// start() posts every receive and then starts the pack work (a launch, or for resident a flag);
+// progress() sends each message as soon as its send_ready flag shows the epoch, sets
+// unpack_ready for each receive that completed, and is done when every send completed and
+// every unpack_done flag shows the epoch.
+#include "exchange_strategy.hpp"
+
+namespace haloflag::halo::detail {
+namespace {
+
+using kernels::KernelOp;
+using kernels::Lane;
+
+class NotifyStrategy final : public ExchangeStrategy {
+ public:
+  NotifyStrategy(Strategy strategy, StrategyContext context)
+      : strategy_(strategy), context_(context) {
+    // Refuse a grid that cannot be resident now, before any exchange starts.
+    context_.runner.check_co_residency(strategy_ == Strategy::stacked_notify ? KernelOp::stacked
+                                       : strategy_ == Strategy::resident   ? KernelOp::resident_pack
+                                                                           : KernelOp::notify_pack);
+    if (strategy_ == Strategy::resident) {
+      // Resident kernels start now and serve exchange 1, 2, ... until shut_down().
+      context_.runner.launch(KernelOp::resident_pack, 1);
+      context_.runner.launch(KernelOp::resident_unpack, 1);
+      resident_running_ = true;
+    }
+  }
+
+  void start(std::uint64_t epoch) override {
+    epoch_ = epoch;
+    unsent_.clear();
+    for (std::size_t m = 0; m < context_.requests.send_count(); ++m) unsent_.push_back(m);
+    not_unpacked_.clear();
+    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) not_unpacked_.push_back(r);
+
+    context_.requests.post_receives();
+    switch (strategy_) {
+      case Strategy::stream_notify:
+        context_.runner.launch(KernelOp::notify_pack, epoch);
+        context_.runner.launch(KernelOp::notify_unpack, epoch);
+        break;
+      case Strategy::stacked_notify:
+        context_.runner.launch(KernelOp::stacked, epoch);
+        break;
+      default:
+        context_.resources.pack_start.signal(0, epoch);
+        break;
+    }
+  }
+
+  bool progress() override {
+    ExchangeResources& resources = context_.resources;
+    MessageRequests& requests = context_.requests;
+
+    // Sends: each one as soon as the GPU has packed it.
+    std::erase_if(unsent_, [&](std::size_t m) {
+      if (!resources.send_ready.test(static_cast<std::uint32_t>(m), epoch_)) return false;
+      requests.send(m);
+      return true;
+    });
+    // Receives: each completed one may be unpacked now.
+    completed_.clear();
+    requests.test_receives(completed_);
+    for (std::size_t r : completed_) resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
+    const bool sends_done = unsent_.empty() && requests.test_sends();
+    std::erase_if(not_unpacked_, [&](std::size_t r) {
+      return resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_);
+    });
+    if (!sends_done || !not_unpacked_.empty()) return false;
+    // Every block has signalled; a launched kernel exits right after its last signal.
+    if (strategy_ == Strategy::resident) return true;
+    return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack);
+  }
+
+  std::string pending() const override {
+    std::string text;
+    for (std::size_t m : unsent_) {
+      text += "\n  send_ready[" + std::to_string(m) + "] = " +
+              std::to_string(context_.resources.send_ready.value(static_cast<std::uint32_t>(m))) +
+              ", waiting for " + std::to_string(epoch_);
+    }
+    for (std::size_t r : not_unpacked_) {
+      text += "\n  unpack_done[" + std::to_string(r) + "] = " +
+              std::to_string(context_.resources.unpack_done.value(static_cast<std::uint32_t>(r))) +
+              " (unpack_ready " +
+              std::to_string(context_.resources.unpack_ready.value(static_cast<std::uint32_t>(r))) +
+              "), waiting for " + std::to_string(epoch_);
+    }
+    return text;
+  }
+
+  void shut_down() noexcept override {
+    try {
+      if (resident_running_) {
+        // kStopEpoch satisfies every wait and tells the blocks to return.
+        context_.resources.pack_start.signal(0, kernels::kStopEpoch);
+        for (std::uint32_t r = 0; r < context_.requests.recv_count(); ++r) {
+          context_.resources.unpack_ready.signal(r, kernels::kStopEpoch);
+        }
+        resident_running_ = false;
+      }
+      context_.runner.synchronize(Lane::pack);
+      context_.runner.synchronize(Lane::unpack);
+    } catch (...) {  // a kernel fault was already reported, or the exchange is being abandoned
+    }
+  }
+
+  std::string launch_description() const override {
+    switch (strategy_) {
+      case Strategy::stacked_notify:
+        return "one cooperative kernel of " + context_.runner.launch_shape(KernelOp::stacked) +
+               ", messages of at least " +
+               std::to_string(context_.resources.plan.long_message_bytes) +
+               " bytes packed by the whole grid";
+      case Strategy::resident:
+        return "resident pack " + context_.runner.launch_shape(KernelOp::resident_pack) +
+               ", resident unpack " + context_.runner.launch_shape(KernelOp::resident_unpack) +
+               ", launched once";
+      default:
+        return "pack " + context_.runner.launch_shape(KernelOp::notify_pack) + ", unpack " +
+               context_.runner.launch_shape(KernelOp::notify_unpack) + " on a second stream";
+    }
+  }
+
+ private:
+  Strategy strategy_;
+  StrategyContext context_;
+  std::uint64_t epoch_ = 0;
+  std::vector<std::size_t> unsent_;
+  std::vector<std::size_t> not_unpacked_;
+  std::vector<std::size_t> completed_;
+  bool resident_running_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context) {
+  return std::make_unique<NotifyStrategy>(strategy, context);
+}
+
+}  // namespace haloflag::halo::detail

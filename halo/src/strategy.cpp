@@ -1,0 +1,43 @@
+#include "haloflag/halo/strategy.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace haloflag::halo {
+
+namespace {
+constexpr std::array kStrategies{Strategy::comb_fused,    Strategy::comb_graph,
+                                 Strategy::stream_base,   Strategy::stream_notify,
+                                 Strategy::stacked_notify, Strategy::resident};
+}
+
+std::string_view to_string(Strategy strategy) {
+  switch (strategy) {
+    case Strategy::comb_fused: return "comb_fused";
+    case Strategy::comb_graph: return "comb_graph";
+    case Strategy::stream_base: return "stream_base";
+    case Strategy::stream_notify: return "stream_notify";
+    case Strategy::stacked_notify: return "stacked_notify";
+    case Strategy::resident: return "resident";
+  }
+  return "unknown";
+}
+
+Strategy parse_strategy(std::string_view name) {
+  std::string valid;
+  for (Strategy strategy : kStrategies) {
+    if (to_string(strategy) == name) return strategy;
+    valid.append(valid.empty() ? "" : ", ").append(to_string(strategy));
+  }
+  throw std::invalid_argument("unknown strategy '" + std::string(name) + "' (valid: " + valid + ")");
+}
+
+std::span<const Strategy> all_strategies() { return kStrategies; }
+
+bool uses_flags(Strategy strategy) {
+  return strategy == Strategy::stream_notify || strategy == Strategy::stacked_notify ||
+         strategy == Strategy::resident;
+}
+
+}  // namespace haloflag::halo

@@ -1,0 +1,43 @@
+// Everything the pack and unpack work of one rank touches, as plain views: the message layouts,
+// the fields, the send and receive buffers, and the flags. Trivially copyable, so kernels take
+// it by value; host-team threads get the same struct with host addresses.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "haloflag/kernels/field_set.hpp"
+#include "haloflag/kernels/message_layout.hpp"
+#include "haloflag/notify/flag_array_view.hpp"
+#include "haloflag/notify/wait_control.hpp"
+
+namespace haloflag::kernels {
+
+// The value the host stores into every host-written flag to end resident kernels: it is larger
+// than any epoch, so every wait succeeds, and the reader sees it is the end.
+inline constexpr std::uint64_t kStopEpoch = std::numeric_limits<std::uint64_t>::max();
+
+struct ExchangePlan {
+  const MessageLayout* sends = nullptr;  // send_count layouts (device-readable memory)
+  const MessageLayout* recvs = nullptr;  // recv_count layouts
+  std::uint32_t send_count = 0;
+  std::uint32_t recv_count = 0;
+  FieldSet fields{};                  // the variables, in device memory
+  std::byte* send_buffer = nullptr;        // mapped host memory: kernels write it directly
+  const std::byte* recv_buffer = nullptr;  // mapped host memory: kernels read it directly
+
+  notify::FlagArrayView send_ready;    // [send_count], device writes: message packed
+  notify::FlagArrayView unpack_ready;  // [recv_count], host writes: message received
+  notify::FlagArrayView unpack_done;   // [recv_count], device writes: message unpacked
+  notify::FlagArrayView pack_start;    // [1], host writes: fields ready to pack (resident)
+  notify::WaitControl control;         // deadline, abort flag, failure record
+
+  // stacked_notify: messages of at least this many bytes are packed and unpacked by the whole
+  // grid, one after another; shorter ones by single blocks.
+  std::int64_t long_message_bytes = 0;
+};
+
+static_assert(std::is_trivially_copyable_v<ExchangePlan>);
+
+}  // namespace haloflag::kernels

@@ -1,0 +1,58 @@
+// Launches the exchange kernels of one rank on its backend: CUDA or HIP streams on a GPU, or
+// lanes of CPU threads that run the very same block programs (block_programs.hpp) on the host
+// backend. One runner per Exchange; it owns its streams (or threads) and graphs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/kernel_op.hpp"
+#include "haloflag/kernels/launch_settings.hpp"
+#include "haloflag/notify/backend.hpp"
+
+namespace haloflag::kernels {
+
+// A launch whose blocks must all be resident at once (persistent or cooperative) but cannot be.
+class CoResidencyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A kernel failed, or launch arguments were invalid.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class KernelRunner {
+ public:
+  virtual ~KernelRunner() = default;
+
+  // Starts `op` for `epoch` on its lane, after the lane's earlier work; returns at once.
+  // Flag-driven persistent ops (notify_*, stacked, resident_*) are checked for co-residency and
+  // refused with CoResidencyError when their blocks cannot all run at once.
+  virtual void launch(KernelOp op, std::uint64_t epoch) = 0;
+  // The same work as launch(op, 0), recorded once as a graph and replayed (comb_graph). Only for
+  // the non-flag ops. The host backend has no graphs and runs the op directly.
+  virtual void launch_graph(KernelOp op) = 0;
+  // True when everything launched on the lane has finished. Throws KernelError on a fault.
+  virtual bool lane_idle(Lane lane) = 0;
+  // Blocks until the lane is idle. Throws KernelError on a fault.
+  virtual void synchronize(Lane lane) = 0;
+  // Grid and block size of `op`, for reports: e.g. "26 blocks x 1024 threads".
+  virtual std::string launch_shape(KernelOp op) const = 0;
+  // Throws CoResidencyError when the blocks of `op` (with its partner on the other lane for
+  // notify_* and resident_*) cannot all be resident at once; a no-op for the other ops.
+  virtual void check_co_residency(KernelOp op) = 0;
+  // The blocks a cooperative stacked launch uses.
+  virtual int stacked_blocks() const = 0;
+};
+
+// `plan` must stay valid (its memory alive) for the runner's lifetime.
+std::unique_ptr<KernelRunner> make_kernel_runner(notify::Backend backend, const ExchangePlan& plan,
+                                                 const LaunchSettings& settings);
+
+}  // namespace haloflag::kernels

@@ -1,0 +1,417 @@
+// The CUDA/HIP KernelRunner: __global__ wrappers around the block programs, two high-priority
+// streams (pack lane, unpack lane), graphs for comb_graph, and co-residency checks for the
+// persistent and cooperative launches (DESIGN.md §4 rule 6).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/notify/gpu_runtime.hpp"
+#include "runner_factories.hpp"
+
+#if defined(HALOFLAG_HAVE_HIP)
+#include <hip/hip_cooperative_groups.h>
+#else
+#include <cooperative_groups.h>
+#endif
+
+namespace haloflag::kernels::detail {
+namespace {
+
+namespace cg = cooperative_groups;
+
+// One thread block as a group (block_programs.hpp). The host branches are never taken: these
+// types are only used inside kernels, but the programs are __host__ __device__ templates.
+struct GpuBlock {
+  HF_HD int thread() const {
+#if HF_DEVICE_CODE
+    return static_cast<int>(threadIdx.x);
+#else
+    return 0;
+#endif
+  }
+  HF_HD int size() const {
+#if HF_DEVICE_CODE
+    return static_cast<int>(blockDim.x);
+#else
+    return 1;
+#endif
+  }
+  HF_HD void sync() const {
+#if HF_DEVICE_CODE
+    __syncthreads();
+#endif
+  }
+  HF_HD int from_leader(int value) const {
+#if HF_DEVICE_CODE
+    __shared__ int slot;
+    if (threadIdx.x == 0) slot = value;
+    __syncthreads();
+    const int result = slot;
+    __syncthreads();  // nobody overwrites the slot before everyone read it
+    return result;
+#else
+    return value;
+#endif
+  }
+};
+
+// The whole cooperative grid as one group.
+struct GpuGrid {
+  HF_HD int thread() const {
+#if HF_DEVICE_CODE
+    return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+#else
+    return 0;
+#endif
+  }
+  HF_HD int size() const {
+#if HF_DEVICE_CODE
+    return static_cast<int>(gridDim.x * blockDim.x);
+#else
+    return 1;
+#endif
+  }
+  HF_HD void sync() const {
+#if HF_DEVICE_CODE
+    cg::this_grid().sync();
+#endif
+  }
+};
+
+// Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
+// gridDim.x blocks along x share it.
+__global__ void pack_kernel(ExchangePlan plan) {
+  pack_message(plan.sends[blockIdx.y], plan.fields, plan.send_buffer,
+               static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+               static_cast<int>(gridDim.x * blockDim.x));
+}
+
+__global__ void unpack_kernel(ExchangePlan plan) {
+  unpack_message(plan.recvs[blockIdx.y], plan.fields, plan.recv_buffer,
+                 static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                 static_cast<int>(gridDim.x * blockDim.x));
+}
+
+__global__ void notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
+  pack_and_signal(GpuBlock{}, plan, blockIdx.x, epoch);
+}
+
+__global__ void notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
+  wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x);
+}
+
+__global__ void stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
+  stacked_exchange(GpuBlock{}, GpuGrid{}, plan, blockIdx.x, gridDim.x, epoch);
+}
+
+__global__ void resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+  for (std::uint64_t epoch = first_epoch;; ++epoch) {
+    if (resident_pack_step(GpuBlock{}, plan, blockIdx.x, epoch) != block_ok) return;
+  }
+}
+
+__global__ void resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+  for (std::uint64_t epoch = first_epoch;; ++epoch) {
+    if (wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x) != block_ok) return;
+  }
+}
+
+void check_launch(KernelOp op) {
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    throw KernelError("launch of " + std::string(to_string(op)) + " failed: " +
+                      cudaGetErrorString(status));
+  }
+}
+
+int blocks_per_multiprocessor(const void* kernel, int threads) {
+  int blocks = 0;
+  HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+  return blocks;
+}
+
+template <class Kernel>
+const void* kernel_address(Kernel kernel) {
+  return reinterpret_cast<const void*>(kernel);
+}
+
+class GpuKernelRunner final : public KernelRunner {
+ public:
+  GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
+      : plan_(plan), settings_(settings) {
+    for (int threads : {settings.fused_threads, settings.message_threads, settings.stacked_threads}) {
+      if (threads < 32 || threads > 1024 || threads % 32 != 0) {
+        throw KernelError("threads per block must be a multiple of 32 in [32, 1024] (got " +
+                          std::to_string(threads) + ")");
+      }
+    }
+    HF_GPU_CHECK(cudaGetDevice(&device_));
+    HF_GPU_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device_));
+    int least = 0;
+    int greatest = 0;
+    HF_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    // Both lanes get the highest priority: the exchange's kernels are the communication path;
+    // a user's compute kernels on default-priority streams yield to them.
+    for (cudaStream_t& stream : streams_) {
+      HF_GPU_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+    }
+    std::int64_t largest = 0;
+    for (std::uint32_t m = 0; m < plan.send_count; ++m) {
+      largest = std::max(largest, cells_of_send(m));
+    }
+    for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
+      largest = std::max(largest, cells_of_recv(r));
+    }
+    // Comb's fused kernels give each message enough blocks for one element per thread.
+    const std::int64_t blocks = (largest + settings.fused_threads - 1) / settings.fused_threads;
+    fused_blocks_ = static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 4096));
+  }
+
+  ~GpuKernelRunner() override {
+    for (cudaStream_t stream : streams_) (void)cudaStreamSynchronize(stream);
+    for (auto& [op, graph] : graphs_) {
+      (void)cudaGraphExecDestroy(graph.exec);
+      (void)cudaGraphDestroy(graph.graph);
+    }
+    for (cudaStream_t stream : streams_) (void)cudaStreamDestroy(stream);
+  }
+
+  void launch(KernelOp op, std::uint64_t epoch) override {
+    cudaStream_t stream = streams_[static_cast<int>(lane_of(op))];
+    const dim3 message_block(static_cast<unsigned>(settings_.message_threads));
+    switch (op) {
+      case KernelOp::fused_pack:
+      case KernelOp::per_message_pack:
+        if (plan_.send_count == 0) return;
+        pack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.send_count),
+                      threads_of(op), 0, stream>>>(plan_);
+        break;
+      case KernelOp::fused_unpack:
+      case KernelOp::per_message_unpack:
+        if (plan_.recv_count == 0) return;
+        unpack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.recv_count),
+                        threads_of(op), 0, stream>>>(plan_);
+        break;
+      case KernelOp::notify_pack:
+        require_stream_residency("stream_notify");
+        if (plan_.send_count > 0) {
+          notify_pack_kernel<<<plan_.send_count, message_block, 0, stream>>>(plan_, epoch);
+        }
+        break;
+      case KernelOp::notify_unpack:
+        require_stream_residency("stream_notify");
+        if (plan_.recv_count > 0) {
+          notify_unpack_kernel<<<plan_.recv_count, message_block, 0, stream>>>(plan_, epoch);
+        }
+        break;
+      case KernelOp::resident_pack:
+        require_stream_residency("resident");
+        if (plan_.send_count > 0) {
+          resident_pack_kernel<<<plan_.send_count, message_block, 0, stream>>>(plan_, epoch);
+        }
+        break;
+      case KernelOp::resident_unpack:
+        require_stream_residency("resident");
+        if (plan_.recv_count > 0) {
+          resident_unpack_kernel<<<plan_.recv_count, message_block, 0, stream>>>(plan_, epoch);
+        }
+        break;
+      case KernelOp::stacked: {
+        const int blocks = stacked_blocks();
+        void* arguments[] = {&plan_, &epoch};
+        HF_GPU_CHECK(cudaLaunchCooperativeKernel(kernel_address(stacked_kernel),
+                                                 dim3(static_cast<unsigned>(blocks)),
+                                                 dim3(static_cast<unsigned>(settings_.stacked_threads)),
+                                                 arguments, 0, stream));
+        break;
+      }
+    }
+    check_launch(op);
+  }
+
+  void launch_graph(KernelOp op) override {
+    if (op != KernelOp::fused_pack && op != KernelOp::fused_unpack &&
+        op != KernelOp::per_message_pack && op != KernelOp::per_message_unpack) {
+      throw KernelError("only fused and per-message kernels are captured as graphs (asked for " +
+                        std::string(to_string(op)) + ")");
+    }
+    cudaStream_t stream = streams_[static_cast<int>(lane_of(op))];
+    auto found = graphs_.find(op);
+    if (found == graphs_.end()) found = graphs_.emplace(op, capture(op, stream)).first;
+    HF_GPU_CHECK(cudaGraphLaunch(found->second.exec, stream));
+  }
+
+  bool lane_idle(Lane lane) override {
+    const cudaError_t status = cudaStreamQuery(streams_[static_cast<int>(lane)]);
+    if (status == cudaSuccess) return true;
+    if (status == cudaErrorNotReady) return false;
+    throw KernelError(std::string("kernel fault on the ") +
+                      (lane == Lane::pack ? "pack" : "unpack") + " stream: " +
+                      cudaGetErrorString(status));
+  }
+
+  void synchronize(Lane lane) override {
+    const cudaError_t status = cudaStreamSynchronize(streams_[static_cast<int>(lane)]);
+    if (status != cudaSuccess) {
+      throw KernelError(std::string("kernel fault on the ") +
+                        (lane == Lane::pack ? "pack" : "unpack") + " stream: " +
+                        cudaGetErrorString(status));
+    }
+  }
+
+  std::string launch_shape(KernelOp op) const override {
+    std::int64_t blocks = 0;
+    switch (op) {
+      case KernelOp::fused_pack:
+      case KernelOp::per_message_pack:
+        blocks = std::int64_t{blocks_per_message(op)} * plan_.send_count;
+        break;
+      case KernelOp::fused_unpack:
+      case KernelOp::per_message_unpack:
+        blocks = std::int64_t{blocks_per_message(op)} * plan_.recv_count;
+        break;
+      case KernelOp::notify_pack:
+      case KernelOp::resident_pack:
+        blocks = plan_.send_count;
+        break;
+      case KernelOp::notify_unpack:
+      case KernelOp::resident_unpack:
+        blocks = plan_.recv_count;
+        break;
+      case KernelOp::stacked:
+        blocks = stacked_blocks();
+        break;
+    }
+    return std::to_string(blocks) + " blocks x " + std::to_string(threads_of(op)) + " threads";
+  }
+
+  void check_co_residency(KernelOp op) override {
+    switch (op) {
+      case KernelOp::notify_pack:
+      case KernelOp::notify_unpack:
+        require_stream_residency("stream_notify");
+        break;
+      case KernelOp::resident_pack:
+      case KernelOp::resident_unpack:
+        require_stream_residency("resident");
+        break;
+      case KernelOp::stacked:
+        (void)stacked_blocks();
+        break;
+      default:
+        break;
+    }
+  }
+
+  int stacked_blocks() const override {
+    if (stacked_blocks_ == 0) stacked_blocks_ = resolve_stacked_blocks();
+    return stacked_blocks_;
+  }
+
+ private:
+  struct Graph {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+  };
+
+  std::int64_t cells_of_send(std::uint32_t m) const { return host_layout(plan_.sends, m).element_count(); }
+  std::int64_t cells_of_recv(std::uint32_t r) const { return host_layout(plan_.recvs, r).element_count(); }
+
+  // Layouts live in device memory; the sizes the launch shape needs are read once per message.
+  static MessageLayout host_layout(const MessageLayout* device_layouts, std::uint32_t index) {
+    MessageLayout layout{};
+    HF_GPU_CHECK(cudaMemcpy(&layout, device_layouts + index, sizeof layout, cudaMemcpyDeviceToHost));
+    return layout;
+  }
+
+  int threads_of(KernelOp op) const {
+    if (op == KernelOp::fused_pack || op == KernelOp::fused_unpack) return settings_.fused_threads;
+    if (op == KernelOp::stacked) return settings_.stacked_threads;
+    return settings_.message_threads;
+  }
+
+  int blocks_per_message(KernelOp op) const {
+    return op == KernelOp::fused_pack || op == KernelOp::fused_unpack ? fused_blocks_ : 1;
+  }
+
+  // The pack and unpack kernels of one exchange run side by side and wait on each other through
+  // MPI: every block of both must be resident at once.
+  void require_stream_residency(const char* strategy) {
+    if (stream_residency_checked_) return;
+    const bool resident = std::string(strategy) == "resident";
+    const int per_sm = std::min(
+        blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
+                                           : kernel_address(notify_pack_kernel),
+                                  settings_.message_threads),
+        blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
+                                           : kernel_address(notify_unpack_kernel),
+                                  settings_.message_threads));
+    const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_;
+    const std::int64_t asked = std::int64_t{plan_.send_count} + plan_.recv_count;
+    if (asked > fit) {
+      throw CoResidencyError(std::string(strategy) + " needs " + std::to_string(asked) +
+                             " blocks of " + std::to_string(settings_.message_threads) +
+                             " threads resident at once (" + std::to_string(plan_.send_count) +
+                             " pack + " + std::to_string(plan_.recv_count) +
+                             " unpack); GPU " + std::to_string(device_) + " fits " +
+                             std::to_string(fit) + " (" + std::to_string(per_sm) + " per SM x " +
+                             std::to_string(multiprocessors_) + " SMs)");
+    }
+    stream_residency_checked_ = true;
+  }
+
+  int resolve_stacked_blocks() const {
+    int cooperative = 0;
+    HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_));
+    if (!cooperative) {
+      throw CoResidencyError("stacked_notify needs cooperative launches; GPU " +
+                             std::to_string(device_) + " does not support them");
+    }
+    const int per_sm = blocks_per_multiprocessor(kernel_address(stacked_kernel),
+                                                 settings_.stacked_threads);
+    const int fit = per_sm * multiprocessors_;
+    const int asked = settings_.stacked_blocks > 0 ? settings_.stacked_blocks : fit;
+    if (asked > fit || fit == 0) {
+      throw CoResidencyError("stacked_notify asked for " + std::to_string(asked) + " blocks of " +
+                             std::to_string(settings_.stacked_threads) +
+                             " threads; GPU " + std::to_string(device_) + " fits " +
+                             std::to_string(fit) + " at once (" + std::to_string(per_sm) +
+                             " per SM x " + std::to_string(multiprocessors_) + " SMs)");
+    }
+    return asked;
+  }
+
+  Graph capture(KernelOp op, cudaStream_t stream) {
+    Graph graph;
+    HF_GPU_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    launch(op, 0);
+    HF_GPU_CHECK(cudaStreamEndCapture(stream, &graph.graph));
+#if defined(HALOFLAG_HAVE_HIP)
+    HF_GPU_CHECK(hipGraphInstantiate(&graph.exec, graph.graph, nullptr, nullptr, 0));
+#else
+    HF_GPU_CHECK(cudaGraphInstantiate(&graph.exec, graph.graph, 0));
+#endif
+    return graph;
+  }
+
+  ExchangePlan plan_;
+  LaunchSettings settings_;
+  int device_ = 0;
+  int multiprocessors_ = 0;
+  int fused_blocks_ = 1;
+  mutable int stacked_blocks_ = 0;
+  bool stream_residency_checked_ = false;
+  cudaStream_t streams_[2] = {nullptr, nullptr};
+  std::map<KernelOp, Graph> graphs_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan& plan,
+                                                     const LaunchSettings& settings) {
+  return std::make_unique<GpuKernelRunner>(plan, settings);
+}
+
+}  // namespace haloflag::kernels::detail

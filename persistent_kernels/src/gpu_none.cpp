@@ -1,0 +1,23 @@
+// Host-only builds: the GPU entry points exist and say there is no GPU backend.
+#include "gpu_memory_ops.hpp"
+#include "runner_factories.hpp"
+
+namespace haloflag::kernels::detail {
+namespace {
+
+[[noreturn]] void no_gpu_backend(const char* what) {
+  throw KernelError(std::string(what) + ": this build has no GPU backend (HALOFLAG_GPU=none)");
+}
+
+}  // namespace
+
+void* gpu_allocate(std::size_t) { no_gpu_backend("device allocation"); }
+void gpu_free(void*) noexcept {}
+void gpu_copy_to_device(void*, const void*, std::size_t) { no_gpu_backend("device copy"); }
+void gpu_copy_to_host(void*, const void*, std::size_t) { no_gpu_backend("device copy"); }
+
+std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan&, const LaunchSettings&) {
+  no_gpu_backend("GPU kernel runner");
+}
+
+}  // namespace haloflag::kernels::detail

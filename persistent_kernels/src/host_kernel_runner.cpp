@@ -1,0 +1,152 @@
+// The host backend's KernelRunner: two lanes of CPU threads run the block programs. A "block"
+// is one thread; a lane of T threads runs blocks t, t + T, ... in order, so flag-driven blocks
+// that wait in turn never deadlock and need no co-residency. Only the stacked grid needs all
+// its blocks at once: it uses exactly the lane's T threads, with a barrier as grid barrier.
+#include <barrier>
+#include <memory>
+#include <string>
+
+#include "haloflag/kernels/block_programs.hpp"
+#include "host_lane.hpp"
+#include "runner_factories.hpp"
+
+namespace haloflag::kernels::detail {
+namespace {
+
+struct HostBlock {
+  int thread() const { return 0; }
+  int size() const { return 1; }
+  void sync() const {}
+  int from_leader(int value) const { return value; }
+};
+
+struct HostGrid {
+  std::barrier<>* barrier;
+  int block;
+  int blocks;
+  int thread() const { return block; }
+  int size() const { return blocks; }
+  void sync() const { barrier->arrive_and_wait(); }
+};
+
+class HostKernelRunner final : public KernelRunner {
+ public:
+  HostKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
+      : plan_(plan),
+        pack_lane_("host pack lane", settings.host_threads),
+        unpack_lane_("host unpack lane", settings.host_threads) {}
+
+  void launch(KernelOp op, std::uint64_t epoch) override {
+    lane(lane_of(op)).submit(job(op, epoch));
+  }
+
+  void launch_graph(KernelOp op) override { launch(op, 0); }
+
+  bool lane_idle(Lane which) override { return lane(which).idle(); }
+  void synchronize(Lane which) override { lane(which).synchronize(); }
+
+  std::string launch_shape(KernelOp op) const override {
+    const int threads = pack_lane_.threads();
+    if (op == KernelOp::stacked) {
+      return std::to_string(threads) + " host threads (grid barrier)";
+    }
+    return std::to_string(threads) + " host threads, one block = one thread";
+  }
+
+  // A lane runs its blocks in turn on its threads, so only the stacked grid needs its blocks at
+  // once, and it is sized to the lane.
+  void check_co_residency(KernelOp) override {}
+
+  int stacked_blocks() const override { return pack_lane_.threads(); }
+
+ private:
+  HostLane& lane(Lane which) { return which == Lane::pack ? pack_lane_ : unpack_lane_; }
+
+  // Runs body(message) for the messages [0, count) this thread owns.
+  template <class Body>
+  static void for_my_blocks(std::uint32_t count, int thread, int threads, Body body) {
+    for (std::uint32_t m = static_cast<std::uint32_t>(thread); m < count;
+         m += static_cast<std::uint32_t>(threads)) {
+      body(m);
+    }
+  }
+
+  HostLane::Job job(KernelOp op, std::uint64_t epoch) {
+    const ExchangePlan plan = plan_;
+    const HostBlock block;
+    switch (op) {
+      case KernelOp::fused_pack:
+      case KernelOp::per_message_pack:
+        return [plan](int thread, int threads) {
+          for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
+            pack_message(plan.sends[m], plan.fields, plan.send_buffer, 0, 1);
+          });
+        };
+      case KernelOp::fused_unpack:
+      case KernelOp::per_message_unpack:
+        return [plan](int thread, int threads) {
+          for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
+            unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, 0, 1);
+          });
+        };
+      case KernelOp::notify_pack:
+        return [plan, block, epoch](int thread, int threads) {
+          for_my_blocks(plan.send_count, thread, threads,
+                        [&](std::uint32_t m) { pack_and_signal(block, plan, m, epoch); });
+        };
+      case KernelOp::notify_unpack:
+        return [plan, block, epoch](int thread, int threads) {
+          bool failed = false;
+          for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
+            if (!failed) failed = wait_and_unpack(block, plan, r, epoch, r) != block_ok;
+          });
+        };
+      case KernelOp::stacked: {
+        auto barrier = std::make_shared<std::barrier<>>(pack_lane_.threads());
+        return [plan, block, epoch, barrier](int thread, int threads) {
+          const HostGrid grid{barrier.get(), thread, threads};
+          stacked_exchange(block, grid, plan, static_cast<std::uint32_t>(thread),
+                           static_cast<std::uint32_t>(threads), epoch);
+        };
+      }
+      // A thread without blocks has nothing to wait for and must not spin through epochs.
+      case KernelOp::resident_pack:
+        return [plan, block, epoch](int thread, int threads) {
+          if (static_cast<std::uint32_t>(thread) >= plan.send_count) return;
+          for (std::uint64_t e = epoch;; ++e) {
+            int status = block_ok;
+            for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
+              if (status == block_ok) status = resident_pack_step(block, plan, m, e);
+            });
+
+            if (status != block_ok) return;
+          }
+        };
+      case KernelOp::resident_unpack:
+        return [plan, block, epoch](int thread, int threads) {
+          if (static_cast<std::uint32_t>(thread) >= plan.recv_count) return;
+          for (std::uint64_t e = epoch;; ++e) {
+            int status = block_ok;
+            for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
+              if (status == block_ok) status = wait_and_unpack(block, plan, r, e, r);
+            });
+            if (status != block_ok) return;
+          }
+        };
+    }
+    throw KernelError("unknown kernel op");
+  }
+
+  ExchangePlan plan_;
+  HostLane pack_lane_;
+  HostLane unpack_lane_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelRunner> make_host_kernel_runner(const ExchangePlan& plan,
+                                                      const LaunchSettings& settings) {
+  return std::make_unique<HostKernelRunner>(plan, settings);
+}
+
+}  // namespace haloflag::kernels::detail

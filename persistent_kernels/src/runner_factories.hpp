@@ -1,0 +1,16 @@
+// Internal: the runner factories of each backend, chosen by make_kernel_runner.
+#pragma once
+
+#include <memory>
+
+#include "haloflag/kernels/kernel_runner.hpp"
+
+namespace haloflag::kernels::detail {
+
+std::unique_ptr<KernelRunner> make_host_kernel_runner(const ExchangePlan& plan,
+                                                      const LaunchSettings& settings);
+// Throws KernelError in builds without a GPU backend.
+std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan& plan,
+                                                     const LaunchSettings& settings);
+
+}  // namespace haloflag::kernels::detail

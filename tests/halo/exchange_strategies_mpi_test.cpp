@@ -1,0 +1,251 @@
+// Every strategy through halo::Exchange with real MPI ranks: the shipped configs of this rank
+// count and decompositions with 1 to 3 variables, periodic and not, ghost widths 1 and 2, each
+// over many consecutive exchanges, with every ghost cell (and every cell that is sent) of every
+// rank verified after every exchange, and the whole field after the last one. Values change
+// with the epoch, so stale data is caught.
+//
+// The backend comes from HALOFLAG_TEST_BACKEND (host when unset; "cuda"/"hip" bind one GPU per
+// node-local rank). A GPU backend without a GPU skips every case, saying why.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mpi_world.hpp"
+#include "haloflag/halo/config_file.hpp"
+#include "haloflag/halo/config_from_geometry.hpp"
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/notify/backend.hpp"
+
+#ifndef HALOFLAG_COMB_CONFIG_DIR
+#error "HALOFLAG_COMB_CONFIG_DIR must name the folder of the shipped configs"
+#endif
+
+namespace {
+
+using namespace haloflag::halo;
+using haloflag::notify::Backend;
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
+
+constexpr int kExchanges = 50;
+
+Backend test_backend() {
+  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
+  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
+}
+
+// Why this run cannot use its backend ("" when it can); binds the GPU once.
+const std::string& backend_unavailable() {
+  static const std::string why = [] {
+    const Backend backend = test_backend();
+    if (backend == Backend::host) return std::string();
+    if (!haloflag::notify::backend_compiled(backend)) {
+      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
+    }
+    std::string reason;
+    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
+    const GpuBinding binding = bind_gpu(MPI_COMM_WORLD);
+    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
+    return std::string();
+  }();
+  return why;
+}
+
+#define SKIP_WITHOUT_BACKEND()                                            \
+  do {                                                                    \
+    if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
+  } while (0)
+
+// Runs `exchanges` verified exchanges. Half use start() + progress() polling, half run(). An
+// exchange error ends the job at once (every rank would otherwise wait for its deadline).
+void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier,
+                  Strategy strategy, int exchanges, const std::string& label) {
+  ExchangeOptions options;
+  options.strategy = strategy;
+  options.backend = test_backend();
+  options.timeout = std::chrono::seconds(60);
+  DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
+  HostField host(verifier.field_extent(), verifier.vars());
+  std::string first_report;
+  int wrong_exchanges = 0;
+  try {
+    Exchange exchange(config, fields.view(), options);
+    for (int i = 0; i < exchanges; ++i) {
+      const std::uint64_t epoch = exchange.epoch() + 1;
+      if (i == 0) {
+        verifier.fill(host, epoch);
+      } else {
+        verifier.refresh(host, epoch);
+      }
+      fields.upload(host);
+      if (i % 2 == 0) {
+        exchange.run();
+      } else {
+        exchange.start();
+        while (!exchange.progress()) {
+        }
+      }
+      EXPECT_EQ(exchange.epoch(), epoch);
+      fields.download(host);
+      // Every ghost cell every time; the whole field after the last exchange.
+      const std::string report =
+          i + 1 < exchanges ? verifier.check(host, epoch) : verifier.check_all(host, epoch);
+      if (!report.empty() && wrong_exchanges++ == 0) first_report = report;
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "[rank %d] %s, %s: %s\n", world_rank(), label.c_str(),
+                 std::string(to_string(strategy)).c_str(), error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  EXPECT_EQ(wrong_exchanges, 0) << label << ", " << to_string(strategy) << ", rank "
+                                << world_rank() << ": " << wrong_exchanges << " of " << exchanges
+                                << " exchanges wrong; first: " << first_report;
+}
+
+struct GeometryCase {
+  std::string name;
+  Index3 size;
+  std::optional<RankGrid> divide;
+  std::array<bool, 3> periodic;
+  Index3 ghost;
+  int vars;
+  Stencil stencil;
+};
+
+std::vector<GeometryCase> geometry_cases() {
+  const std::array<bool, 3> all{true, true, true};
+  const std::array<bool, 3> none{false, false, false};
+  const int p = world_size();
+  return {
+      {"cube_periodic_1var", {12, 12, 12}, std::nullopt, all, {1, 1, 1}, 1, Stencil::all26},
+      {"uneven_nonperiodic_2vars", {13, 11, 9}, std::nullopt, none, {1, 1, 1}, 2, Stencil::all26},
+      {"mixed_periodic_ghost2_3vars", {10, 9, 14}, std::nullopt, {true, false, true}, {2, 2, 2},
+       3, Stencil::all26},
+      {"slabs_periodic_ghost2_3vars", {16, 8, 8}, RankGrid{p, 1, 1}, all, {2, 2, 2}, 3,
+       Stencil::all26},
+      {"faces_only_nonperiodic_ghost2", {14, 14, 14}, std::nullopt, none, {2, 2, 2}, 1,
+       Stencil::faces6},
+  };
+}
+
+class EveryStrategy : public testing::TestWithParam<Strategy> {};
+
+TEST_P(EveryStrategy, GeometriesStayCorrectOverManyExchanges) {
+  SKIP_WITHOUT_BACKEND();
+  for (const GeometryCase& c : geometry_cases()) {
+    GeometrySpec spec;
+    spec.global_size = c.size;
+    spec.ranks = world_size();
+    spec.divide = c.divide;
+    spec.periodic = c.periodic;
+    spec.ghost = c.ghost;
+    spec.vars = c.vars;
+    spec.stencil = c.stencil;
+    const Geometry geometry(spec);
+    run_verified(make_exchange_config(geometry), ExchangeVerifier(geometry, world_rank()),
+                 GetParam(), kExchanges, c.name);
+  }
+}
+
+// The shipped configs made for this rank count (the 200 cube; 400 and 800 have the same
+// pattern with larger fields, exchanged fewer times to keep the host run short).
+TEST_P(EveryStrategy, ShippedConfigsStayCorrectOverManyExchanges) {
+  SKIP_WITHOUT_BACKEND();
+  struct Shipped {
+    std::string file;
+    int exchanges;
+  };
+  std::vector<Shipped> shipped;
+  if (world_size() == 2) {
+    const bool gpu = test_backend() != Backend::host;
+    shipped = {{"comb_200_np2_reduced.cfg", kExchanges},
+               {"comb_400_np2_reduced.cfg", gpu ? kExchanges : 4},
+               {"comb_800_np2_reduced.cfg", gpu ? 10 : 2}};
+  } else if (world_size() == 4 || world_size() == 8) {
+    shipped = {{"comb_200_np" + std::to_string(world_size()) + ".cfg", kExchanges}};
+  } else {
+    GTEST_SKIP() << "no shipped config for " << world_size() << " ranks";
+  }
+  for (const Shipped& s : shipped) {
+    const ExchangeConfig config =
+        read_config_file(std::filesystem::path(HALOFLAG_COMB_CONFIG_DIR) / s.file);
+    const auto verifier = ExchangeVerifier::for_config(config, world_rank());
+    ASSERT_TRUE(verifier.has_value()) << s.file << " has no geometry record to verify against";
+    run_verified(config, *verifier, GetParam(), s.exchanges, s.file);
+  }
+}
+
+// A rank that never takes part: its peers' exchanges end with an error that names what is
+// missing, within the deadline, and nothing hangs.
+TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
+  SKIP_WITHOUT_BACKEND();
+  if (world_size() < 2) GTEST_SKIP() << "needs a peer";
+  GeometrySpec spec;
+  spec.global_size = {8, 8, 8};
+  spec.ranks = world_size();
+  spec.periodic = {true, true, true};
+  const Geometry geometry(spec);
+  ExchangeOptions options;
+  options.strategy = GetParam();
+  options.backend = test_backend();
+  options.timeout = std::chrono::seconds(2);
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
+  {
+    Exchange exchange(geometry, fields.view(), options);
+    if (world_rank() != 0) {
+      const auto started = std::chrono::steady_clock::now();
+      std::string message;
+      try {
+        exchange.run();
+      } catch (const ExchangeError& error) {
+        message = error.what();
+      }
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      EXPECT_NE(message.find("rank " + std::to_string(world_rank())), std::string::npos) << message;
+      EXPECT_NE(message.find("receive from peer 0 tag"), std::string::npos) << message;
+      EXPECT_LT(seconds, 20.0) << message;
+      // The Exchange is unusable after a failure, and says so.
+      EXPECT_THROW(exchange.start(), ExchangeError);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, testing::ValuesIn(all_strategies().begin(),
+                                                                       all_strategies().end()),
+                         [](const testing::TestParamInfo<Strategy>& param) {
+                           return std::string(to_string(param.param));
+                         });
+
+// A config for another rank count is refused on every rank, before any exchange.
+TEST(ExchangeSetUp, ConfigForAnotherRankCountIsRefusedEverywhere) {
+  SKIP_WITHOUT_BACKEND();
+  GeometrySpec spec;
+  spec.global_size = {8, 8, 8};
+  spec.ranks = world_size() + 1;
+  const ExchangeConfig config = make_exchange_config(Geometry(spec));
+  ExchangeOptions options;
+  options.backend = test_backend();
+  DeviceFields fields(options.backend, {4, 4, 4}, 1);
+  try {
+    Exchange exchange(config, fields.view(), options);
+    ADD_FAILURE() << "an Exchange was built from a config for " << spec.ranks << " ranks";
+  } catch (const ExchangeError& error) {
+    EXPECT_NE(std::string(error.what()).find("ranks"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
