@@ -48,6 +48,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       unpack_done(control, at_least_one(layouts.recvs.size()), notify::FlagWriter::device,
                   "unpack_done"),
       pack_start(control, 1, notify::FlagWriter::host, "pack_start") {
+  control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
   plan.send_count = static_cast<std::uint32_t>(layouts.sends.size());

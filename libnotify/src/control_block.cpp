@@ -23,11 +23,13 @@ ControlBlock::ControlBlock(Backend backend, std::chrono::nanoseconds timeout)
 }
 
 WaitControl ControlBlock::device_control() const {
-  return WaitControl{static_cast<ControlWords*>(memory_.device()), to_timeout_ns(timeout_)};
+  return WaitControl{static_cast<ControlWords*>(memory_.device()), to_timeout_ns(timeout_),
+                     static_cast<std::uint32_t>(poll_backoff_.count())};
 }
 
 WaitControl ControlBlock::host_control() const {
-  return WaitControl{words(), to_timeout_ns(timeout_)};
+  return WaitControl{words(), to_timeout_ns(timeout_),
+                     static_cast<std::uint32_t>(poll_backoff_.count())};
 }
 
 void ControlBlock::set_timeout(std::chrono::nanoseconds timeout) {
@@ -36,6 +38,14 @@ void ControlBlock::set_timeout(std::chrono::nanoseconds timeout) {
 }
 
 void ControlBlock::raise_abort() { store_release_system(&words()->abort.epoch, 1); }
+
+void ControlBlock::set_poll_backoff(std::chrono::nanoseconds backoff) {
+  if (backoff.count() < 0 || backoff > std::chrono::milliseconds(1)) {
+    throw NotifyError("poll back-off must be 0 to 1 ms (got " + std::to_string(backoff.count()) +
+                      " ns)");
+  }
+  poll_backoff_ = backoff;
+}
 
 bool ControlBlock::abort_raised() const { return load_acquire_system(&words()->abort.epoch) != 0; }
 

@@ -1,5 +1,6 @@
 #include "haloflag/model/rank_mapping.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 

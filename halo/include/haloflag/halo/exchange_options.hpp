@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdint>
 
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
@@ -20,6 +21,9 @@ struct ExchangeOptions {
   // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
   // Resident kernels also wait at most this long for the next exchange to start.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
+  // Pause of a GPU thread between two polls of a flag in pinned host memory (see
+  // notify::WaitControl): shorter reacts sooner, longer disturbs the host's memory traffic less.
+  std::chrono::nanoseconds poll_backoff = notify::kDefaultPollBackoff;
   kernels::LaunchSettings launch;
   // stacked_notify: messages of at least this many bytes are packed by the whole grid; 0 picks
   // half the largest message, so the faces of a cube are long and its edges and corners short.

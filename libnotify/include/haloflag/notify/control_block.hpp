@@ -16,6 +16,8 @@
 namespace haloflag::notify {
 
 inline constexpr std::chrono::nanoseconds kDefaultWaitTimeout = std::chrono::seconds(30);
+// Pause of a GPU thread between two polls of a flag (WaitControl::poll_backoff_ns).
+inline constexpr std::chrono::nanoseconds kDefaultPollBackoff = std::chrono::nanoseconds(200);
 
 class ControlBlock {
  public:
@@ -30,6 +32,9 @@ class ControlBlock {
   std::chrono::nanoseconds timeout() const { return timeout_; }
   // Applies to views made afterwards; kernels keep the deadline of the view they were given.
   void set_timeout(std::chrono::nanoseconds timeout);
+  std::chrono::nanoseconds poll_backoff() const { return poll_backoff_; }
+  // Applies to views made afterwards; 0 to 1 ms.
+  void set_poll_backoff(std::chrono::nanoseconds backoff);
 
   // Ends every current and future wait that uses this block. The abort flag is never lowered:
   // make a new ControlBlock to start over.
@@ -50,6 +55,7 @@ class ControlBlock {
 
   MappedAllocation memory_;
   std::chrono::nanoseconds timeout_;
+  std::chrono::nanoseconds poll_backoff_ = kDefaultPollBackoff;
   std::vector<std::string> array_names_;
 };
 

@@ -40,13 +40,16 @@ HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std
 }
 
 // Lets other work run between polls: host threads yield (many ranks may share few cores,
-// rule 7); GPU threads sleep briefly to thin out their PCIe reads.
-HF_HD inline void back_off() {
+// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads.
+HF_HD inline void back_off(const WaitControl& control) {
 #if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_s_sleep(2);
+  // s_sleep(n) pauses about 64 * n clock cycles; at 1.5-2 GHz that is about 40 ns per step.
+  const std::uint32_t steps = control.poll_backoff_ns / 40 + 1;
+  for (std::uint32_t i = 0; i < steps; i += 127) __builtin_amdgcn_s_sleep(127);
 #elif HF_DEVICE_CODE
-  __nanosleep(200);
+  if (control.poll_backoff_ns > 0) __nanosleep(control.poll_backoff_ns);
 #else
+  (void)control;
   std::this_thread::yield();
 #endif
 }
@@ -81,6 +84,7 @@ HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t ind
   if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
   for (std::uint32_t polls = 1;; ++polls) {
+    back_off(control);
     if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
@@ -95,7 +99,6 @@ HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t ind
                           load_relaxed_system(flags.word(index)), waited, waiter);
       return outcome;
     }
-    back_off();
   }
 }
 

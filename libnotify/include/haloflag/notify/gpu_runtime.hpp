@@ -29,6 +29,9 @@
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define cudaStream_t hipStream_t
 #define cudaStreamCreateWithPriority hipStreamCreateWithPriority
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaMemcpyAsync hipMemcpyAsync
+#define cudaMemsetAsync hipMemsetAsync
 #define cudaStreamNonBlocking hipStreamNonBlocking
 #define cudaStreamDestroy hipStreamDestroy
 #define cudaStreamSynchronize hipStreamSynchronize

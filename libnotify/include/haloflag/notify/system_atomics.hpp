@@ -68,19 +68,6 @@ HF_HD inline void fence_acquire_system() {
 #endif
 }
 
-// Orders this thread's earlier writes (payload in device or mapped memory) before its later
-// ones at system scope: each member of a group fences before the group barrier that precedes
-// the leader's signal, so the payload is visible wherever the flag is.
-HF_HD inline void fence_release_system() {
-#if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
-#elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_system);
-#else
-  std::atomic_thread_fence(std::memory_order_release);
-#endif
-}
-
 // Claims a word that only one side (GPU threads, or host threads) ever modifies: 0 -> 1.
 // Used for the failure record, where the first waiter that fails wins. Returns true if claimed.
 HF_HD inline bool claim_same_side(std::uint64_t* word) {

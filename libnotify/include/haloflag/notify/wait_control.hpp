@@ -36,6 +36,10 @@ struct ControlWords {
 struct WaitControl {
   ControlWords* words = nullptr;  // valid on the side the view was made for
   std::uint64_t timeout_ns = 0;
+  // Pause between two polls of a flag by a GPU thread. Every poll of pinned host memory is a
+  // read across the bus; many blocks polling back to back slow the host's own memory traffic
+  // (MPI copies included), so waits trade a little latency for far fewer reads.
+  std::uint32_t poll_backoff_ns = 0;
 };
 
 }  // namespace haloflag::notify

@@ -9,8 +9,8 @@
 // A GPU block is a group (threadIdx, __syncthreads); so is the whole cooperative grid (grid
 // barrier); on the host a block is a single thread and the stacked grid is a team of threads.
 //
-// Flag protocol (DESIGN.md §4): every member fences its payload writes, the group meets at a
-// barrier, then member 0 alone signals. Waits are done by member 0 with the plan's deadline and
+// Flag protocol (DESIGN.md §4): the group's members write the payload, meet at a barrier, then
+// member 0 alone signals with a system-scope release store. Waits are done by member 0 with the plan's deadline and
 // abort flag; the outcome reaches the other members through from_leader.
 #pragma once
 
@@ -30,10 +30,13 @@ enum BlockStatus : int {
   block_failed = 2,  // deadline or abort: recorded in the control block; the block ends
 };
 
+// The barrier orders every member's payload writes before member 0's system-scope release
+// store, and release is cumulative: what member 0 has observed is published with the flag. One
+// fence per group, not per thread: a system-scope fence in each of a whole grid's threads cost
+// milliseconds per exchange.
 template <class Group>
 HF_HD void publish(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
                    std::uint64_t epoch) {
-  notify::fence_release_system();
   group.sync();
   if (group.thread() == 0) notify::signal_flag(flags, index, epoch);
 }
@@ -128,7 +131,8 @@ HF_HD void stacked_exchange(const Block& block, const Grid& grid, const Exchange
       failed = leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0) != block_ok;
     }
     grid.sync();
-    if (device_wait_failed(plan.control)) return;
+    // One read of the failure record per block (it lives in host memory), shared by its threads.
+    if (block.from_leader(block.thread() == 0 && device_wait_failed(plan.control))) return;
     unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, grid.thread(), grid.size());
     publish(grid, plan.unpack_done, r, epoch);
   }

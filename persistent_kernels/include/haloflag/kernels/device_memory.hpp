@@ -1,5 +1,6 @@
 // Device memory of a backend: cudaMalloc/hipMalloc on a GPU, 128-byte aligned host memory on the
-// host backend. Owns the allocation; copies to and from host memory are synchronous.
+// host backend. Owns the allocation. Copies to and from host memory are synchronous: when they
+// return, the data is in place for any kernel, running or not, and for the host.
 #pragma once
 
 #include <cstddef>
