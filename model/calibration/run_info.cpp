@@ -25,7 +25,8 @@ RunInfo collect_run_info(MPI_Comm comm, const std::string& tool) {
   char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
   check_mpi(MPI_Get_library_version(library, &length), "MPI_Get_library_version");
-  info.mpi_library = std::string(library, static_cast<std::size_t>(length));
+  // Open MPI counts the terminating NUL in length; the text ends at the first NUL either way.
+  info.mpi_library = std::string(library, static_cast<std::size_t>(length)).c_str();
   if (const auto end = info.mpi_library.find_first_of("\r\n"); end != std::string::npos) {
     info.mpi_library.resize(end);
   }
