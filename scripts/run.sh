@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The README's main command: the halo exchange benchmark on the best backend present, with the
-# model's prediction beside it.
-#   scripts/run.sh [halo_bench arguments...]
-# Builds first (scripts/test.sh's configuration, without running the tests).
+# The README's main command: the halo exchange benchmark (bench/halo_bench) on the best backend
+# present, with the model's prediction beside it.
+#   scripts/run.sh [halo_bench arguments...]        e.g. --strategy stream_notify --iterations 1000
+#   HALOFLAG_RANKS=4 scripts/run.sh                 ranks (default 2: the paper's 2-rank config)
+# Builds halo_bench first (scripts/test.sh's configuration). Options: bench/README.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HALOFLAG_BUILD_DIR:-$root/build}
@@ -13,14 +14,16 @@ fi
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
   ${HALOFLAG_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "$(nproc)" >/dev/null
+cmake --build "$build" -j "$(nproc)" --target halo_bench >/dev/null
 
 bench=$build/bench/halo_bench
 if [[ ! -x "$bench" ]]; then
-  echo "run: $bench is not part of this version yet: the exchange engine and halo_bench" >&2
-  echo "     arrive with the engine milestone (see README, 'Status'). Nothing was measured." >&2
+  echo "run: the build did not produce $bench" >&2
   exit 1
 fi
 ranks=${HALOFLAG_RANKS:-2}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# More ranks than cores and running as root are refused by Open MPI unless allowed (4.x: the
+# OMPI_ variables; 5.x: PRRTE's mapping policy); MPICH ignores all of them.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
 exec mpiexec -n "$ranks" "$bench" "$@"

@@ -1,0 +1,191 @@
+#include "bench_options.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "build_info.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+// A readable "must be >= N" (CLI::PositiveNumber's message prints DBL_MAX).
+CLI::Validator at_least(long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& text) -> std::string {
+        try {
+          std::size_t end = 0;
+          const long value = std::stol(text, &end);
+          if (end == text.size() && value >= minimum) return {};
+        } catch (const std::exception&) {
+          // reported below like any other bad value
+        }
+        return "must be an integer >= " + std::to_string(minimum) + ", got '" + text + "'";
+      },
+      ">=" + std::to_string(minimum));
+}
+
+// CLI11's ExistingFile without its ":FILE" tag in the help (the type name says it already).
+CLI::Validator existing_file() { return CLI::Validator(CLI::ExistingFile).description(""); }
+
+// N means N,N,N; anything but one or three values is refused.
+template <class T>
+std::array<T, 3> as_triple(const std::vector<T>& values, const std::string& option) {
+  if (values.size() == 1) return {values[0], values[0], values[0]};
+  if (values.size() == 3) return {values[0], values[1], values[2]};
+  throw CLI::ValidationError(option, "takes N or X,Y,Z, got " + std::to_string(values.size()) +
+                                         " values");
+}
+
+std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
+  const auto all = halo::all_strategies();
+  if (text == "all") return {all.begin(), all.end()};
+  std::vector<bool> chosen(all.size(), false);
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    try {
+      const halo::Strategy strategy = halo::parse_strategy(text.substr(begin, end - begin));
+      chosen[static_cast<std::size_t>(std::find(all.begin(), all.end(), strategy) - all.begin())] =
+          true;
+    } catch (const std::invalid_argument& error) {
+      throw CLI::ValidationError("--strategy", std::string(error.what()) + " or 'all'");
+    }
+    begin = end + 1;
+  }
+  // all_strategies() order puts comb_fused, the baseline of the ratios, first.
+  std::vector<halo::Strategy> strategies;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (chosen[i]) strategies.push_back(all[i]);
+  }
+  return strategies;
+}
+
+}  // namespace
+
+BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
+  BenchOptions options;
+  options.params_path = (source_dir() / "model" / "params" / "power9_v100.json").string();
+
+  std::vector<std::int64_t> size;
+  std::vector<int> divide;
+  std::vector<int> periodic{1};
+  std::vector<std::int64_t> ghost{1};
+  GeometryArguments& geometry = options.geometry;
+
+  auto* config = app.add_option("--config", options.config_path,
+                                "communication config file (comb_configs/*.cfg); default: "
+                                "comb_configs/comb_200_np2_reduced.cfg on 2 ranks, else the "
+                                "geometry --size 200 for the number of ranks")
+                     ->check(existing_file())
+                     ->type_name("FILE");
+  auto* size_option = app.add_option("--size", size, "Comb-style geometry: global cells")
+                          ->delimiter(',')
+                          ->expected(1, 3)
+                          ->type_name("N|NX,NY,NZ")
+                          ->excludes(config);
+  app.add_option("--divide", divide, "rank grid (default: the most cubic for the rank count)")
+      ->delimiter(',')
+      ->expected(1, 3)
+      ->type_name("P|PX,PY,PZ")
+      ->needs(size_option);
+  app.add_option("--periodic", periodic, "periodic axes, 0 or 1 each")
+      ->delimiter(',')
+      ->expected(1, 3)
+      ->check(CLI::Range(0, 1).description(""))
+      ->type_name("P|PX,PY,PZ")
+      ->default_str("1")
+      ->needs(size_option);
+  app.add_option("--ghost", ghost, "ghost width in cells")
+      ->delimiter(',')
+      ->expected(1, 3)
+      ->type_name("G|GX,GY,GZ")
+      ->default_str("1")
+      ->needs(size_option);
+  app.add_option("--vars", geometry.vars, "variables per cell")
+      ->check(at_least(1))
+      ->needs(size_option)
+      ->capture_default_str();
+  app.add_flag("--faces-only", geometry.faces_only,
+               "exchange with the 6 face neighbours only (default: all 26)")
+      ->needs(size_option);
+
+  app.add_option("--strategy", options.strategy_argument,
+                 "strategy to run, a comma-separated list, or all")
+      ->type_name("NAME[,NAME...]|all")
+      ->capture_default_str();
+  app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")
+      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
+      ->type_name("auto|host|cuda|hip")
+      ->capture_default_str();
+  app.add_option("--warmup", options.warmup, "exchanges run before timing, not counted")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--iterations", options.iterations, "timed exchanges per strategy")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--verify", options.verify,
+                 "verified exchanges before timing (one more always follows the timed ones)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--timeout", options.timeout_seconds,
+                 "deadline in seconds of every wait inside an exchange")
+      ->check(CLI::Range(1e-3, 86400.0).description(""))
+      ->type_name("SECONDS")
+      ->capture_default_str();
+  app.add_option("--json", options.json_path, "JSON report file; '' for none")
+      ->type_name("FILE")
+      ->capture_default_str();
+  app.add_option("--params", options.params_path, "model parameter file for the prediction")
+      ->check(existing_file())
+      ->type_name("FILE")
+      ->capture_default_str();
+  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
+      ->type_name("N")
+      ->check(at_least(0));
+
+  kernels::LaunchSettings& launch = options.launch;
+  app.add_option("--fused-threads", launch.fused_threads, "threads per block, fused kernels")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--message-threads", launch.message_threads,
+                 "threads of the one block per message (stream kernels)")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--stacked-threads", launch.stacked_threads,
+                 "threads per block of the stacked cooperative kernel")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--stacked-blocks", launch.stacked_blocks,
+                 "blocks of the stacked kernel; 0: as many as can be resident")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--host-threads", launch.host_threads,
+                 "host backend: threads per lane and blocks of the stacked grid")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--long-message-bytes", options.long_message_bytes,
+                 "stacked_notify: messages of at least this size are packed by the whole grid; "
+                 "0: half the largest message")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
+                 "pause of a GPU thread between two polls of a flag in pinned host memory")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+
+  app.parse(argc, argv);
+
+  options.geometry_given = !size.empty();
+  if (options.geometry_given) {
+    geometry.size = as_triple(size, "--size");
+    if (!divide.empty()) geometry.divide = as_triple(divide, "--divide");
+    const std::array<int, 3> periodic_axes = as_triple(periodic, "--periodic");
+    for (int axis = 0; axis < 3; ++axis) geometry.periodic[axis] = periodic_axes[axis] == 1;
+    geometry.ghost = as_triple(ghost, "--ghost");
+  }
+  options.strategies = parse_strategy_list(options.strategy_argument);
+  return options;
+}
+
+}  // namespace haloflag::bench

@@ -1,0 +1,54 @@
+// halo_bench's command line. Every rank parses the same argv the same way, so a bad option is
+// found by all of them at once and no rank is left waiting in a collective.
+#pragma once
+
+#include "haloflag/notify/control_block.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/index3.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/kernels/launch_settings.hpp"
+
+namespace haloflag::bench {
+
+// Comb-style geometry (as haloflag_gen_config takes it, with the shipped configs' defaults).
+struct GeometryArguments {
+  halo::Index3 size{200, 200, 200};
+  std::optional<halo::RankGrid> divide;  // empty: chosen for the number of ranks
+  std::array<bool, 3> periodic{true, true, true};
+  halo::Index3 ghost{1, 1, 1};
+  int vars = 3;
+  bool faces_only = false;
+};
+
+struct BenchOptions {
+  std::string config_path;          // --config; empty: geometry or the default workload
+  bool geometry_given = false;      // --size was given
+  GeometryArguments geometry;
+  std::vector<halo::Strategy> strategies;  // in all_strategies() order, no repeats
+  std::string strategy_argument = "all";   // as given, for the report
+  std::string backend_name = "auto";       // auto, host, cuda or hip
+  int warmup = 20;
+  int iterations = 200;
+  int verify = 5;                   // verified exchanges before timing
+  double timeout_seconds = 30.0;    // deadline of every wait inside an exchange
+  std::string json_path = "halo_bench.json";  // empty: no JSON file
+  std::string params_path;          // model parameter file
+  int gpu = -1;                     // -1: by node-local rank
+  kernels::LaunchSettings launch;
+  std::int64_t long_message_bytes = 0;  // stacked_notify; 0: the engine's choice
+  std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
+};
+
+// Declares the options on `app`, parses argv and checks what CLI11 cannot (triples, strategy
+// names). Throws CLI::ParseError (CLI::CallForHelp for --help) for the caller to report.
+BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv);
+
+}  // namespace haloflag::bench

@@ -1,0 +1,57 @@
+#include "machine_info.hpp"
+
+#include <fstream>
+
+#include "gather_strings.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+// The "model name" line of /proc/cpuinfo (Linux x86 and most others); empty elsewhere.
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) != 0 && line.rfind("cpu\t", 0) != 0) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::size_t start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return {};
+}
+
+// One clean line: Open MPI counts the terminating NUL in MPI_Get_library_version's length (and
+// its one-line text has no newline to cut at), MPICH puts a tab after "MPICH Version:".
+std::string tidy_library_line(std::string text) {
+  while (!text.empty() && (text.back() == '\0' || text.back() == ' ' || text.back() == '\t')) {
+    text.pop_back();
+  }
+  for (char& c : text) {
+    if (c == '\t') c = ' ';
+  }
+  return text;
+}
+
+}  // namespace
+
+MachineInfo collect_machine_info(MPI_Comm comm, const halo::GpuBinding* binding) {
+  MachineInfo info;
+  info.run = model::calibration::collect_run_info(comm, "halo_bench");
+  info.run.mpi_library = tidy_library_line(info.run.mpi_library);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) info.cpu_model = cpu_model_name();
+  if (binding == nullptr) return info;
+
+  const std::vector<std::string> descriptions = gather_strings(comm, binding->describe());
+  const std::vector<std::string> names = gather_strings(comm, binding->device.name);
+  const std::vector<std::string> bus_ids = gather_strings(comm, binding->device.pci_bus_id);
+  for (std::size_t r = 0; r < descriptions.size(); ++r) {
+    info.gpus.push_back({descriptions[r], names[r], bus_ids[r]});
+  }
+  return info;
+}
+
+}  // namespace haloflag::bench

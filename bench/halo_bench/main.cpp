@@ -1,0 +1,192 @@
+// halo_bench: the time of one halo exchange per strategy, on a communication config or on
+// Comb-style geometry, with the K-model's lower bound beside it. Run under mpiexec; rank 0
+// prints the table and writes the JSON report. Options and output: bench/README.md.
+//
+// Exit status: 0 when every verified exchange was right; 1 when one was wrong or the set-up
+// failed; 2 for bad options or a request that cannot run here. A failure inside an exchange
+// (a missed deadline, an MPI error) aborts every rank with MPI_Abort, so none is left waiting.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench_options.hpp"
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/halo/host_field.hpp"
+#include "report_json.hpp"
+#include "report_table.hpp"
+#include "run_context.hpp"
+#include "setup_agreement.hpp"
+#include "strategy_benchmark.hpp"
+#include "usage_error.hpp"
+
+namespace {
+
+using namespace haloflag;
+using namespace haloflag::bench;
+
+struct WorldRank {
+  int rank = 0;
+  int ranks = 1;
+};
+
+WorldRank world() {
+  WorldRank world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world.ranks);
+  return world;
+}
+
+// Every rank parses; only rank 0 speaks. Empty on success, else the exit status.
+std::optional<int> parse_everywhere(CLI::App& app, int argc, char** argv, int rank,
+                                    BenchOptions& options) {
+  try {
+    options = parse_bench_options(app, argc, argv);
+    return std::nullopt;
+  } catch (const CLI::CallForHelp& help) {
+    if (rank == 0) app.exit(help);
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    if (rank == 0) {
+      std::cerr << "halo_bench: " << error.what() << "\nRun with --help for more information.\n";
+    }
+    return kUsageExitCode;
+  }
+}
+
+// The parts of the config the fields need; UsageError when the config lacks them.
+halo::Index3 field_extent_of(const halo::ExchangeConfig& config, int rank) {
+  const halo::RankMessages& messages = config.rank_messages.at(static_cast<std::size_t>(rank));
+  if (!messages.field_extent || !config.data) {
+    throw UsageError("the config carries no field boxes or no data record for rank " +
+                     std::to_string(rank) + ": halo_bench needs them to pack real data");
+  }
+  return *messages.field_extent;
+}
+
+[[noreturn]] void abort_run(int rank, const std::string& what) {
+  std::fprintf(stderr, "[rank %d] halo_bench: %s\n", rank, what.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);  // MPI_Abort does not return; this keeps [[noreturn]] honest
+}
+
+int run_halo_bench(int argc, char** argv) {
+  const WorldRank me = world();
+  const MPI_Comm comm = MPI_COMM_WORLD;
+
+  CLI::App app{"halo_bench: time of one halo exchange per strategy (median, p10, p90 over "
+               "iterations; slowest rank per exchange) with the K-model's lower bound beside it."};
+  RunContext context;
+  if (const auto exit_code = parse_everywhere(app, argc, argv, me.rank, context.options)) {
+    return *exit_code;
+  }
+  const BenchOptions& options = context.options;
+  context.command_line.assign(argv, argv + argc);
+
+  // Reading inputs: no collective inside, so the ranks can agree on the outcome afterwards.
+  std::optional<halo::ExchangeVerifier> verifier;
+  halo::Index3 extent{0, 0, 0};
+  if (const auto exit_code = run_agreed_setup(comm, [&] {
+        context.backend = choose_backend(options.backend_name);
+        context.workload = resolve_workload(options, me.ranks);
+        extent = field_extent_of(context.workload.config, me.rank);
+        context.messages = summarize_messages(context.workload.config);
+        context.model = estimate_exchange(context.workload.config, options.params_path);
+        verifier = halo::ExchangeVerifier::for_config(context.workload.config, me.rank);
+        if (!verifier) {
+          context.unverifiable_reason =
+              "the config has no geometry record: only generated configs can be verified";
+        }
+      })) {
+    return *exit_code;
+  }
+  const halo::ExchangeConfig& config = context.workload.config;
+  const int vars = config.data->vars;
+
+  // The GPU is chosen before any device memory exists. bind_gpu's collectives run on every
+  // rank before it can throw, so this step can be agreed on too.
+  std::optional<halo::GpuBinding> binding;
+  std::optional<halo::DeviceFields> fields;
+  if (const auto exit_code = run_agreed_setup(comm, [&] {
+        if (!context.backend.emulated()) binding = halo::bind_gpu(comm, options.gpu);
+        fields.emplace(context.backend.backend, extent, vars);
+      })) {
+    return *exit_code;
+  }
+  context.machine = collect_machine_info(comm, binding ? &*binding : nullptr);
+  if (me.rank == 0) print_run_heading(std::cout, context);
+
+  BenchRunSettings settings;
+  settings.comm = comm;
+  settings.config = &config;
+  settings.verifier = verifier ? &*verifier : nullptr;
+  settings.unverifiable_reason = context.unverifiable_reason;
+  settings.exchange_options.backend = context.backend.backend;
+  settings.exchange_options.comm = comm;
+  settings.exchange_options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(options.timeout_seconds));
+  settings.exchange_options.launch = options.launch;
+  settings.exchange_options.long_message_bytes = options.long_message_bytes;
+  settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
+  settings.warmup = options.warmup;
+  settings.iterations = options.iterations;
+  settings.verify = options.verify;
+
+  halo::HostField scratch(extent, vars);
+  std::vector<StrategyResult> results;
+  std::optional<double> baseline_median_us;
+  if (me.rank == 0) print_table_heading(std::cout);
+  for (const halo::Strategy strategy : options.strategies) {
+    try {
+      results.push_back(benchmark_strategy(settings, strategy, *fields, scratch));
+    } catch (const std::exception& error) {
+      abort_run(me.rank, std::string(halo::to_string(strategy)) + ": " + error.what());
+    }
+    const StrategyResult& result = results.back();
+    if (strategy == halo::Strategy::comb_fused && result.summary_us) {
+      baseline_median_us = result.summary_us->median;
+    }
+    if (me.rank == 0) print_table_row(std::cout, result, baseline_median_us, context.model);
+  }
+
+  bool all_verified = true;
+  for (const StrategyResult& result : results) all_verified = all_verified && result.verification.passed;
+  if (me.rank != 0) return all_verified ? 0 : 1;
+
+  print_run_footer(std::cout, context, results);
+  if (!options.json_path.empty()) {
+    try {
+      write_json_file(options.json_path, make_report_json(context, results));
+      std::cout << "wrote " << options.json_path << '\n';
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "[rank 0] halo_bench: %s\n", error.what());
+      return 1;
+    }
+  }
+  return all_verified ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int exit_code = 1;
+  try {
+    exit_code = run_halo_bench(argc, argv);
+  } catch (const std::exception& error) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    abort_run(rank, error.what());
+  }
+  MPI_Finalize();
+  return exit_code;
+}

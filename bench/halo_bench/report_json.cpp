@@ -1,0 +1,185 @@
+#include "report_json.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+
+#include "build_info.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+using nlohmann::json;
+
+json triple(const halo::Index3& values) { return json::array({values[0], values[1], values[2]}); }
+
+json summary_json(const TimingSummary& times) {
+  return {{"count", times.count}, {"median", times.median}, {"p10", times.p10},
+          {"p90", times.p90},     {"min", times.min},       {"max", times.max},
+          {"mean", times.mean}};
+}
+
+json build_json() {
+  const BuildInfo& build = build_info();
+  return {{"haloflag_version", build.haloflag_version},
+          {"cxx_compiler", build.cxx_compiler},
+          {"gpu_compiler", build.gpu_compiler},
+          {"build_type", build.build_type},
+          {"gpu_backend_built", build.gpu_backend_built}};
+}
+
+json machine_json(const MachineInfo& machine) {
+  json gpus = json::array();
+  for (std::size_t rank = 0; rank < machine.gpus.size(); ++rank) {
+    const RankGpu& gpu = machine.gpus[rank];
+    gpus.push_back({{"rank", rank},
+                    {"name", gpu.name},
+                    {"pci_bus_id", gpu.pci_bus_id},
+                    {"binding", gpu.description}});
+  }
+  return {{"hosts", machine.run.hosts}, {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
+}
+
+json workload_json(const Workload& workload, const MessageSummary& messages) {
+  json result = {{"default", workload.is_default}, {"description", workload.description},
+                 {"ranks", workload.config.ranks}};
+  if (!workload.config_file.empty()) {
+    result["config_file"] = std::filesystem::absolute(workload.config_file).string();
+  }
+  if (workload.geometry) {
+    const halo::GeometrySpec& spec = *workload.geometry;
+    result["geometry"] = {{"size", triple(spec.global_size)},
+                          {"divide", json::array({(*spec.divide)[0], (*spec.divide)[1],
+                                                  (*spec.divide)[2]})},
+                          {"periodic", spec.periodic},
+                          {"ghost", triple(spec.ghost)},
+                          {"vars", spec.vars},
+                          {"element_bytes", spec.element_bytes},
+                          {"neighbours", halo::stencil_points(spec.stencil)}};
+  }
+  json sizes = json::array();
+  for (const MessageSizeCount& size : messages.busiest_rank_sizes) {
+    sizes.push_back({{"bytes", size.bytes}, {"count", size.count}});
+  }
+  result["messages"] = {{"sends_per_rank", {messages.min_sends, messages.max_sends}},
+                        {"recvs_per_rank", {messages.min_recvs, messages.max_recvs}},
+                        {"send_bytes_per_rank", {messages.min_send_bytes, messages.max_send_bytes}},
+                        {"busiest_rank", messages.busiest_rank},
+                        {"busiest_rank_send_sizes", sizes}};
+  return result;
+}
+
+json parameters_json(const BenchOptions& options) {
+  json strategies = json::array();
+  for (halo::Strategy strategy : options.strategies) strategies.push_back(halo::to_string(strategy));
+  const kernels::LaunchSettings& launch = options.launch;
+  return {{"strategy", options.strategy_argument},
+          {"strategies", strategies},
+          {"backend", options.backend_name},
+          {"warmup", options.warmup},
+          {"iterations", options.iterations},
+          {"verify", options.verify},
+          {"timeout_s", options.timeout_seconds},
+          {"gpu", options.gpu},
+          {"params", options.params_path},
+          {"json", options.json_path},
+          {"launch",
+           {{"fused_threads", launch.fused_threads},
+            {"message_threads", launch.message_threads},
+            {"stacked_threads", launch.stacked_threads},
+            {"stacked_blocks", launch.stacked_blocks},
+            {"host_threads", launch.host_threads},
+            {"long_message_bytes", options.long_message_bytes},
+            {"poll_backoff_ns", options.poll_backoff_ns}}}};
+}
+
+json model_json(const ModelEstimate& model) {
+  json result = {{"params_file", std::filesystem::absolute(model.params_file).string()},
+                 {"params_source", model.provenance.source},
+                 {"params_machine", model.provenance.machine},
+                 {"params_date", model.provenance.date},
+                 {"paper_machine", model.paper_machine},
+                 {"mapping", model.mapping},
+                 {"notes", model.notes}};
+  if (model.bound_seconds) {
+    result["bound_us"] = *model.bound_seconds * 1e6;
+    result["critical_rank"] = model.critical_rank;
+  } else {
+    result["bound_us"] = nullptr;
+    result["unavailable_reason"] = model.unavailable_reason;
+  }
+  return result;
+}
+
+json strategy_json(const StrategyResult& result, std::optional<double> baseline_median_us,
+                   const ModelEstimate& model) {
+  const VerificationRecord& check = result.verification;
+  json verification = {{"possible", check.possible},
+                       {"exchanges", check.exchanges},
+                       {"passed", check.possible && check.passed},
+                       {"failures", check.failures}};
+  if (!check.possible) verification["unavailable_reason"] = check.unavailable_reason;
+
+  json entry = {{"name", halo::to_string(result.strategy)},
+                {"launch_description", result.launch_description},
+                {"verification", verification},
+                {"samples_us", result.samples_us},
+                {"model_params_file", std::filesystem::absolute(model.params_file).string()},
+                {"model_bound_us", nullptr},
+                {"summary_us", nullptr},
+                {"speedup_vs_comb_fused", nullptr},
+                {"measured_over_model", nullptr}};
+  if (model.bound_seconds) entry["model_bound_us"] = *model.bound_seconds * 1e6;
+  if (result.summary_us) {
+    const double median = result.summary_us->median;
+    entry["summary_us"] = summary_json(*result.summary_us);
+    if (baseline_median_us) entry["speedup_vs_comb_fused"] = *baseline_median_us / median;
+    if (model.bound_seconds) entry["measured_over_model"] = median / (*model.bound_seconds * 1e6);
+  }
+  return entry;
+}
+
+}  // namespace
+
+nlohmann::json make_report_json(const RunContext& context,
+                                const std::vector<StrategyResult>& results) {
+  std::optional<double> baseline_median_us;
+  for (const StrategyResult& result : results) {
+    if (result.strategy == halo::Strategy::comb_fused && result.summary_us) {
+      baseline_median_us = result.summary_us->median;
+    }
+  }
+  json strategies = json::array();
+  for (const StrategyResult& result : results) {
+    strategies.push_back(strategy_json(result, baseline_median_us, context.model));
+  }
+  return {{"format", kReportFormat},
+          {"version", kReportFormatVersion},
+          {"tool", "halo_bench"},
+          {"date", context.machine.run.date},
+          {"command_line", context.command_line},
+          {"build", build_json()},
+          {"machine", machine_json(context.machine)},
+          {"mpi", {{"library", context.machine.run.mpi_library}, {"ranks", context.machine.run.ranks}}},
+          {"backend",
+           {{"name", notify::to_string(context.backend.backend)},
+            {"requested", context.backend.requested},
+            {"reason", context.backend.reason},
+            {"emulated_on_cpu", context.backend.emulated()}}},
+          {"workload", workload_json(context.workload, context.messages)},
+          {"parameters", parameters_json(context.options)},
+          {"model", model_json(context.model)},
+          {"time_unit", "microseconds; an exchange's time is the slowest rank's"},
+          {"strategies", strategies}};
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& report) {
+  std::ofstream out(path, std::ios::trunc);
+  out << report.dump(2) << '\n';
+  out.close();
+  if (!out) throw std::runtime_error(path + ": cannot write the JSON report");
+}
+
+}  // namespace haloflag::bench

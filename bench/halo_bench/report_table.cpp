@@ -1,0 +1,176 @@
+#include "report_table.hpp"
+
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <string>
+
+#include "build_info.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string padded(const std::string& text, std::size_t width, bool left = false) {
+  if (text.size() >= width) return text;
+  const std::string fill(width - text.size(), ' ');
+  return left ? text + fill : fill + text;
+}
+
+void line(std::ostream& out, const std::string& label, const std::string& text) {
+  out << padded(label, 10, true) << "  " << text << '\n';
+}
+
+// "2 on node-a" or "4 on node-a (2), node-b (2)".
+std::string describe_ranks(const MachineInfo& machine) {
+  std::map<std::string, int> per_host;
+  for (const std::string& host : machine.run.hosts) ++per_host[host];
+  std::string text = std::to_string(machine.run.ranks) + " on ";
+  bool first = true;
+  for (const auto& [host, count] : per_host) {
+    text += (first ? "" : ", ") + host;
+    if (per_host.size() > 1) text += " (" + std::to_string(count) + ")";
+    first = false;
+  }
+  return text;
+}
+
+// Ranks of one node bound to the same GPU time-share it: worth a warning beside the times.
+int ranks_sharing_a_gpu(const MachineInfo& machine) {
+  std::map<std::string, int> ranks_per_gpu;
+  for (std::size_t rank = 0; rank < machine.gpus.size() && rank < machine.run.hosts.size(); ++rank) {
+    ++ranks_per_gpu[machine.run.hosts[rank] + " " + machine.gpus[rank].pci_bus_id];
+  }
+  int sharing = 0;
+  for (const auto& [gpu, ranks] : ranks_per_gpu) {
+    if (ranks > 1) sharing += ranks;
+  }
+  return sharing;
+}
+
+std::string describe_workload(const Workload& workload) {
+  std::string source;
+  if (!workload.config_file.empty()) {
+    source = display_path(workload.config_file);
+  } else {
+    source = "geometry --size " + halo::format_triple(workload.geometry->global_size);
+  }
+  if (workload.is_default) source += " (default for this rank count)";
+  return source + ": " + workload.description;
+}
+
+std::string describe_model(const ModelEstimate& model) {
+  std::string text;
+  if (model.bound_seconds) {
+    text = "lower bound " + fixed(*model.bound_seconds * 1e6, 2) + " us (critical rank " +
+           std::to_string(model.critical_rank) + "), mapping " + model.mapping + "\n";
+  } else {
+    text = "no prediction: " + model.unavailable_reason + "\n";
+  }
+  text += padded("", 12) + "parameters " + display_path(model.params_file) + ": " +
+          model.provenance.machine;
+  if (model.paper_machine) {
+    text += "\n" + padded("", 12) +
+            "(the paper's machine, not this one: calibrate with haloflag_calibrate_* for this one)";
+  }
+  return text;
+}
+
+}  // namespace
+
+void print_run_heading(std::ostream& out, const RunContext& context) {
+  const BenchOptions& options = context.options;
+  out << "halo_bench (haloflag " << build_info().haloflag_version
+      << "): time of one halo exchange per strategy\n";
+  line(out, "backend", context.backend.describe());
+  if (!context.machine.cpu_model.empty()) line(out, "cpu", context.machine.cpu_model);
+  for (const RankGpu& gpu : context.machine.gpus) line(out, "gpu", gpu.description);
+  if (const int sharing = ranks_sharing_a_gpu(context.machine); sharing > 0) {
+    line(out, "note",
+         std::to_string(sharing) + " ranks share a GPU with another rank: their kernels take turns "
+                                   "on it, so these are not one-GPU-per-rank times");
+  }
+  line(out, "ranks", describe_ranks(context.machine));
+  line(out, "config", describe_workload(context.workload));
+  line(out, "messages", context.messages.describe());
+  line(out, "MPI", context.machine.run.mpi_library);
+  line(out, "timing",
+       std::to_string(options.warmup) + " warm-up + " + std::to_string(options.iterations) +
+           " timed exchanges per strategy, each after a barrier; an exchange's time is the "
+           "slowest rank's");
+  if (context.unverifiable_reason.empty()) {
+    line(out, "checks",
+         std::to_string(options.verify) +
+             " verified exchanges before timing and 1 after (every ghost cell compared)");
+  } else {
+    line(out, "checks", "none: " + context.unverifiable_reason);
+  }
+  line(out, "model", describe_model(context.model));
+  out << '\n';
+}
+
+void print_table_heading(std::ostream& out) {
+  out << padded("strategy", 15, true) << padded("median us", 11) << padded("p10", 10)
+      << padded("p90", 10) << padded("min", 10) << padded("mean", 10)
+      << padded("vs comb_fused", 15) << padded("model us", 10) << padded("meas/model", 12)
+      << "  verified\n";
+  out.flush();
+}
+
+void print_table_row(std::ostream& out, const StrategyResult& result,
+                     std::optional<double> baseline_median_us, const ModelEstimate& model) {
+  out << padded(std::string(halo::to_string(result.strategy)), 15, true);
+  if (result.summary_us) {
+    const TimingSummary& times = *result.summary_us;
+    out << padded(fixed(times.median, 1), 11) << padded(fixed(times.p10, 1), 10)
+        << padded(fixed(times.p90, 1), 10) << padded(fixed(times.min, 1), 10)
+        << padded(fixed(times.mean, 1), 10);
+    // Speed-up: how many times faster than comb_fused in this run (> 1 is faster).
+    out << padded(baseline_median_us ? fixed(*baseline_median_us / times.median, 2) + "x" : "-", 15);
+    if (model.bound_seconds) {
+      const double bound_us = *model.bound_seconds * 1e6;
+      out << padded(fixed(bound_us, 1), 10) << padded(fixed(times.median / bound_us, 2) + "x", 12);
+    } else {
+      out << padded("-", 10) << padded("-", 12);
+    }
+  } else {
+    out << padded("not timed", 11) << padded("", 10 * 4 + 15 + 10 + 12);
+  }
+  const VerificationRecord& check = result.verification;
+  if (!check.possible) {
+    out << "  not possible";
+  } else {
+    out << "  " << (check.passed ? "ok" : "FAILED") << " (" << check.exchanges << ")";
+  }
+  out << '\n';
+  out.flush();
+}
+
+void print_run_footer(std::ostream& out, const RunContext& context,
+                      const std::vector<StrategyResult>& results) {
+  out << '\n';
+  out << "vs comb_fused: comb_fused's median / this median (> 1: faster); meas/model: median / "
+         "model lower bound\n";
+  for (const StrategyResult& result : results) {
+    const VerificationRecord& check = result.verification;
+    if (!check.possible) {
+      out << halo::to_string(result.strategy) << ": not verified: " << check.unavailable_reason
+          << '\n';
+    }
+    for (const std::string& failure : check.failures) {
+      out << halo::to_string(result.strategy) << ": verification FAILED: " << failure << '\n';
+    }
+  }
+  for (const std::string& note : context.model.notes) out << "model note: " << note << '\n';
+  if (context.backend.emulated()) {
+    out << "host backend: these times are CPU threads standing in for a GPU, not GPU results\n";
+  }
+}
+
+}  // namespace haloflag::bench

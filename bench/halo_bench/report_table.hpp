@@ -1,0 +1,26 @@
+// The human report on rank 0: what ran where, then one table row per strategy as it finishes.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <vector>
+
+#include "run_context.hpp"
+#include "strategy_benchmark.hpp"
+
+namespace haloflag::bench {
+
+// Backend, ranks, workload, messages, MPI library, timing method, model source, GPU bindings.
+void print_run_heading(std::ostream& out, const RunContext& context);
+
+void print_table_heading(std::ostream& out);
+
+// `baseline_median_us`: comb_fused's median from this run, when it was measured.
+void print_table_row(std::ostream& out, const StrategyResult& result,
+                     std::optional<double> baseline_median_us, const ModelEstimate& model);
+
+// Verification verdicts and failures, and the model's notes.
+void print_run_footer(std::ostream& out, const RunContext& context,
+                      const std::vector<StrategyResult>& results);
+
+}  // namespace haloflag::bench

@@ -1,0 +1,19 @@
+// Set-up steps that every rank runs before the first collective (reading the config and the
+// parameter file, choosing the backend). A rank that fails must not leave the others waiting in
+// the next collective, so the ranks agree on the outcome: when any failed, all stop, and only
+// the lowest failing rank prints its message (the usual case is every rank failing alike).
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <optional>
+
+namespace haloflag::bench {
+
+// Runs `step` on every rank of `comm`. Empty when all succeeded; otherwise the exit status all
+// ranks should end with (kUsageExitCode for UsageError, 1 for anything else), after the lowest
+// failing rank has printed "[rank R] halo_bench: <message>" to stderr.
+std::optional<int> run_agreed_setup(MPI_Comm comm, const std::function<void()>& step);
+
+}  // namespace haloflag::bench

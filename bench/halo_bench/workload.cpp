@@ -1,0 +1,89 @@
+#include "workload.hpp"
+
+#include <filesystem>
+
+#include "build_info.hpp"
+#include "haloflag/halo/config_file.hpp"
+#include "haloflag/halo/config_from_geometry.hpp"
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "usage_error.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+// The shipped 2-rank config: the paper's down-scaled runs (Fig. 14).
+constexpr const char* kTwoRankDefault = "comb_configs/comb_200_np2_reduced.cfg";
+
+halo::GeometrySpec spec_from(const GeometryArguments& arguments, int ranks) {
+  halo::GeometrySpec spec;
+  spec.global_size = arguments.size;
+  spec.ranks = ranks;
+  spec.divide = arguments.divide;
+  spec.periodic = arguments.periodic;
+  spec.ghost = arguments.ghost;
+  spec.vars = arguments.vars;
+  spec.stencil = arguments.faces_only ? halo::Stencil::faces6 : halo::Stencil::all26;
+  return spec;
+}
+
+std::string describe_data(const halo::ExchangeConfig& config) {
+  if (!config.data) return "no data record";
+  return std::to_string(config.data->vars) + " vars of " +
+         std::to_string(config.data->element_bytes) + " B";
+}
+
+std::string describe_record(const halo::ExchangeConfig& config) {
+  using halo::format_triple;
+  if (!config.geometry) return "no geometry record; " + describe_data(config);
+  const halo::GeometryRecord& record = *config.geometry;
+  std::string text;
+  if (record.reduced_from_rank) {
+    text = "rank " + std::to_string(*record.reduced_from_rank) + "'s messages replayed by 2 ranks; ";
+  }
+  text += "domain " + format_triple(record.global_size, 'x') + " on rank grid " +
+          format_triple(record.divide, 'x') + ", periodic " + format_triple(record.periodic) +
+          ", ghost " + format_triple(record.ghost) + ", " + describe_data(config) + ", " +
+          std::to_string(halo::stencil_points(record.stencil)) + " neighbours";
+  return text;
+}
+
+Workload from_file(const std::filesystem::path& path, int ranks, bool is_default) {
+  Workload workload;
+  workload.config = halo::read_config_file(path);
+  workload.config_file = path.string();
+  workload.is_default = is_default;
+  if (workload.config.ranks != ranks) {
+    throw UsageError(path.string() + " is a config for " + std::to_string(workload.config.ranks) +
+                     " ranks, but this run has " + std::to_string(ranks) + " (run it with mpiexec -n " +
+                     std::to_string(workload.config.ranks) + ")");
+  }
+  workload.description = describe_record(workload.config);
+  return workload;
+}
+
+Workload from_geometry(const GeometryArguments& arguments, int ranks, bool is_default) {
+  Workload workload;
+  try {
+    const halo::Geometry geometry(spec_from(arguments, ranks));
+    workload.geometry = geometry.spec();
+    workload.config = halo::make_exchange_config(geometry);
+  } catch (const halo::GeometryError& error) {
+    throw UsageError("geometry for " + std::to_string(ranks) + " ranks: " + error.what());
+  }
+  workload.is_default = is_default;
+  workload.description = describe_record(workload.config);
+  return workload;
+}
+
+}  // namespace
+
+Workload resolve_workload(const BenchOptions& options, int ranks) {
+  if (!options.config_path.empty()) return from_file(options.config_path, ranks, false);
+  if (options.geometry_given) return from_geometry(options.geometry, ranks, false);
+  if (ranks == 2) return from_file(source_dir() / kTwoRankDefault, ranks, true);
+  return from_geometry(GeometryArguments{}, ranks, true);
+}
+
+}  // namespace haloflag::bench
