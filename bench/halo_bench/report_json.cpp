@@ -15,7 +15,7 @@ using nlohmann::json;
 
 json triple(const halo::Index3& values) { return json::array({values[0], values[1], values[2]}); }
 
-json summary_json(const TimingSummary& times) {
+json summary_json(const model::calibration::SampleSummary& times) {
   return {{"count", times.count}, {"median", times.median}, {"p10", times.p10},
           {"p90", times.p90},     {"min", times.min},       {"max", times.max},
           {"mean", times.mean}};

@@ -127,7 +127,7 @@ void print_table_row(std::ostream& out, const StrategyResult& result,
                      std::optional<double> baseline_median_us, const ModelEstimate& model) {
   out << padded(std::string(halo::to_string(result.strategy)), 15, true);
   if (result.summary_us) {
-    const TimingSummary& times = *result.summary_us;
+    const model::calibration::SampleSummary& times = *result.summary_us;
     out << padded(fixed(times.median, 1), 11) << padded(fixed(times.p10, 1), 10)
         << padded(fixed(times.p90, 1), 10) << padded(fixed(times.min, 1), 10)
         << padded(fixed(times.mean, 1), 10);

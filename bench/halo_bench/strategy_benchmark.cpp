@@ -89,7 +89,7 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
   }
 
   result.samples_us = timed_exchanges(settings, exchange);
-  if (!result.samples_us.empty()) result.summary_us = summarize_times(result.samples_us);
+  if (!result.samples_us.empty()) result.summary_us = model::calibration::summarize(result.samples_us);
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
   return result;

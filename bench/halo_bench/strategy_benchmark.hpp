@@ -13,7 +13,7 @@
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/host_field.hpp"
-#include "timing_summary.hpp"
+#include "sample_summary.hpp"
 
 namespace haloflag::bench {
 
@@ -31,7 +31,7 @@ struct StrategyResult {
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;
-  std::optional<TimingSummary> summary_us;  // on rank 0; empty when not timed
+  std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
 };
 
 struct BenchRunSettings {

@@ -1,6 +1,7 @@
 #include "sample_summary.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace haloflag::model::calibration {
@@ -27,6 +28,8 @@ SampleSummary summarize(std::vector<double> samples) {
   summary.p90 = percentile(samples, 0.9);
   summary.min = samples.front();
   summary.max = samples.back();
+  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
+                 static_cast<double>(samples.size());
   return summary;
 }
 

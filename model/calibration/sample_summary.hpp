@@ -1,4 +1,4 @@
-// Median and percentiles of repeated measurements.
+// Median, percentiles, extremes and mean of repeated measurements (calibration and benchmarks).
 #pragma once
 
 #include <vector>
@@ -12,6 +12,7 @@ struct SampleSummary {
   double p90 = 0.0;
   double min = 0.0;
   double max = 0.0;
+  double mean = 0.0;
 };
 
 // Percentiles by linear interpolation between order statistics. Throws std::invalid_argument
