@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "field_exchange.hpp"
+#include "geometry_cases.hpp"
 #include "mpi_world.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/geometry.hpp"
@@ -26,50 +27,11 @@ using haloflag::test::check_mpi;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
 
-struct Case {
-  std::string name;
-  Index3 size;
-  std::optional<RankGrid> divide;  // a grid for world_size() ranks; empty: auto divide
-  std::array<bool, 3> periodic;
-  Index3 ghost;
-  int vars;
-  Stencil stencil;
-};
+using haloflag::test::geometry_cases;
+using haloflag::test::GeometryCase;
+using haloflag::test::make_geometry;
 
-// Every case is valid for 2, 4 and 8 ranks. Explicit grids are written for "p" ranks.
-std::vector<Case> cases() {
-  const std::array<bool, 3> all{true, true, true};
-  const std::array<bool, 3> none{false, false, false};
-  const int p = world_size();
-  return {
-      {"cube_auto_periodic", {12, 12, 12}, std::nullopt, all, {1, 1, 1}, 1, Stencil::all26},
-      {"nondivisible_auto_nonperiodic", {13, 11, 9}, std::nullopt, none, {1, 1, 1}, 2,
-       Stencil::all26},
-      {"nondivisible_mixed_ghost2", {10, 9, 14}, std::nullopt, {true, false, true}, {2, 2, 2}, 3,
-       Stencil::all26},
-      {"slabs_x_periodic_ghost2", {16, 8, 8}, RankGrid{p, 1, 1}, all, {2, 2, 2}, 3,
-       Stencil::all26},
-      {"slabs_y_uneven_ghost", {7, 17, 9}, RankGrid{1, p, 1}, {true, true, false}, {2, 1, 2}, 2,
-       Stencil::all26},
-      {"faces_only_periodic", {12, 10, 8}, std::nullopt, all, {1, 1, 1}, 2, Stencil::faces6},
-      {"faces_only_nonperiodic_ghost2", {14, 14, 14}, std::nullopt, none, {2, 2, 2}, 1,
-       Stencil::faces6},
-  };
-}
-
-Geometry make_geometry(const Case& c) {
-  GeometrySpec spec;
-  spec.global_size = c.size;
-  spec.ranks = world_size();
-  spec.divide = c.divide;
-  spec.periodic = c.periodic;
-  spec.ghost = c.ghost;
-  spec.vars = c.vars;
-  spec.stencil = c.stencil;
-  return Geometry(spec);
-}
-
-void run_exchange_and_check(const Case& c, int group_size) {
+void run_exchange_and_check(const GeometryCase& c, int group_size) {
   const Geometry geometry = make_geometry(c);
   const int rank = world_rank();
   const ExchangeConfig config = make_exchange_config(geometry);
@@ -88,11 +50,11 @@ void run_exchange_and_check(const Case& c, int group_size) {
 }
 
 TEST(HaloExchange, GhostCellsHoldTheNeighboursValuesOneThread) {
-  for (const Case& c : cases()) run_exchange_and_check(c, 1);
+  for (const GeometryCase& c : geometry_cases()) run_exchange_and_check(c, 1);
 }
 
 TEST(HaloExchange, GhostCellsHoldTheNeighboursValuesTeamOfFour) {
-  for (const Case& c : cases()) run_exchange_and_check(c, 4);
+  for (const GeometryCase& c : geometry_cases()) run_exchange_and_check(c, 4);
 }
 
 // What a sender tells the receiver about one message, checked against the receiver's own view.
@@ -116,7 +78,7 @@ Descriptor describe_box(const Geometry& geometry, int rank, const Message& m) {
 
 TEST(HaloExchange, EveryPairOfPeersAgreesOnTagsBytesAndCells) {
   constexpr int kFields = static_cast<int>(sizeof(Descriptor) / sizeof(std::int64_t));
-  for (const Case& c : cases()) {
+  for (const GeometryCase& c : geometry_cases()) {
     const Geometry geometry = make_geometry(c);
     const int rank = world_rank();
     const RankMessages messages = rank_messages(geometry, rank);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry_cases.hpp"
 #include "mpi_world.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
@@ -36,6 +37,9 @@ using namespace haloflag::halo;
 using haloflag::notify::Backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
+using haloflag::test::GeometryCase;
+using haloflag::test::geometry_cases;
+using haloflag::test::make_geometry;
 
 constexpr int kExchanges = 50;
 
@@ -113,46 +117,12 @@ void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier
                                 << " exchanges wrong; first: " << first_report;
 }
 
-struct GeometryCase {
-  std::string name;
-  Index3 size;
-  std::optional<RankGrid> divide;
-  std::array<bool, 3> periodic;
-  Index3 ghost;
-  int vars;
-  Stencil stencil;
-};
-
-std::vector<GeometryCase> geometry_cases() {
-  const std::array<bool, 3> all{true, true, true};
-  const std::array<bool, 3> none{false, false, false};
-  const int p = world_size();
-  return {
-      {"cube_periodic_1var", {12, 12, 12}, std::nullopt, all, {1, 1, 1}, 1, Stencil::all26},
-      {"uneven_nonperiodic_2vars", {13, 11, 9}, std::nullopt, none, {1, 1, 1}, 2, Stencil::all26},
-      {"mixed_periodic_ghost2_3vars", {10, 9, 14}, std::nullopt, {true, false, true}, {2, 2, 2},
-       3, Stencil::all26},
-      {"slabs_periodic_ghost2_3vars", {16, 8, 8}, RankGrid{p, 1, 1}, all, {2, 2, 2}, 3,
-       Stencil::all26},
-      {"faces_only_nonperiodic_ghost2", {14, 14, 14}, std::nullopt, none, {2, 2, 2}, 1,
-       Stencil::faces6},
-  };
-}
-
 class EveryStrategy : public testing::TestWithParam<Strategy> {};
 
 TEST_P(EveryStrategy, GeometriesStayCorrectOverManyExchanges) {
   SKIP_WITHOUT_BACKEND();
   for (const GeometryCase& c : geometry_cases()) {
-    GeometrySpec spec;
-    spec.global_size = c.size;
-    spec.ranks = world_size();
-    spec.divide = c.divide;
-    spec.periodic = c.periodic;
-    spec.ghost = c.ghost;
-    spec.vars = c.vars;
-    spec.stencil = c.stencil;
-    const Geometry geometry(spec);
+    const Geometry geometry = make_geometry(c);
     run_verified(make_exchange_config(geometry), ExchangeVerifier(geometry, world_rank()),
                  GetParam(), kExchanges, c.name);
   }
