@@ -133,6 +133,18 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(1e-3, 86400.0).description(""))
       ->type_name("SECONDS")
       ->capture_default_str();
+  app.add_option("--trace-exchanges", options.trace_exchanges,
+                 "exchanges of a separate traced pass per strategy, for the phase breakdown "
+                 "(0: none)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--trace", options.trace_path,
+                 "write the traced exchanges as a Chrome trace-event file (Perfetto)")
+      ->type_name("FILE");
+  app.add_option("--trace-kept", options.trace_kept,
+                 "traced exchanges per strategy and rank written to the --trace file")
+      ->check(at_least(1))
+      ->capture_default_str();
   app.add_option("--json", options.json_path, "JSON report file; '' for none")
       ->type_name("FILE")
       ->capture_default_str();

@@ -45,6 +45,9 @@ struct BenchOptions {
   kernels::LaunchSettings launch;
   std::int64_t long_message_bytes = 0;  // stacked_notify; 0: the engine's choice
   std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
+  int trace_exchanges = 50;    // traced exchanges per strategy for the phase breakdown; 0: none
+  std::string trace_path;      // Chrome trace file; empty: none
+  int trace_kept = 3;          // exchanges per strategy and rank written to the trace file
 };
 
 // Declares the options on `app`, parses argv and checks what CLI11 cannot (triples, strategy

@@ -7,6 +7,7 @@
 // (a missed deadline, an MPI error) aborts every rank with MPI_Abort, so none is left waiting.
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "bench_options.hpp"
+#include "chrome_trace.hpp"
 #include "haloflag/halo/device_fields.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
@@ -140,6 +142,8 @@ int run_halo_bench(int argc, char** argv) {
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
   settings.verify = options.verify;
+  settings.traced_exchanges = options.trace_exchanges;
+  settings.trace_kept = std::min(options.trace_kept, options.trace_exchanges);
 
   halo::HostField scratch(extent, vars);
   std::vector<StrategyResult> results;
@@ -163,6 +167,21 @@ int run_halo_bench(int argc, char** argv) {
   if (me.rank != 0) return all_verified ? 0 : 1;
 
   print_run_footer(std::cout, context, results);
+  if (!options.trace_path.empty()) {
+    std::vector<StrategyTimelines> traces;
+    for (const StrategyResult& result : results) {
+      if (result.traced) {
+        traces.push_back({std::string(halo::to_string(result.strategy)), result.traced->timelines_json});
+      }
+    }
+    try {
+      write_json_file(options.trace_path, chrome_trace(traces));
+      std::cout << "wrote " << options.trace_path << " (Chrome trace events: open in Perfetto)\n";
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "[rank 0] halo_bench: %s\n", error.what());
+      return 1;
+    }
+  }
   if (!options.json_path.empty()) {
     try {
       write_json_file(options.json_path, make_report_json(context, results));

@@ -21,6 +21,24 @@ json summary_json(const model::calibration::SampleSummary& times) {
           {"mean", times.mean}};
 }
 
+json optional_json(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+// The traced pass: medians of the slowest rank's phase times, microseconds after start().
+json phases_json(const TracedRun& traced) {
+  const PhaseMedians& phases = traced.phases_us;
+  return {{"traced_exchanges", traced.exchanges},
+          {"unit", "microseconds after start(), slowest rank per exchange, median over the "
+                   "traced exchanges"},
+          {"first_send_ready", optional_json(phases.first_send_ready)},
+          {"last_send_ready", optional_json(phases.last_send_ready)},
+          {"last_send_posted", optional_json(phases.last_send_posted)},
+          {"last_receive", optional_json(phases.last_receive)},
+          {"last_unpack_done", optional_json(phases.last_unpack_done)},
+          {"traced_total_us", summary_json(phases.total)}};
+}
+
 json build_json() {
   const BuildInfo& build = build_info();
   return {{"haloflag_version", build.haloflag_version},
@@ -92,7 +110,10 @@ json parameters_json(const BenchOptions& options) {
             {"stacked_blocks", launch.stacked_blocks},
             {"host_threads", launch.host_threads},
             {"long_message_bytes", options.long_message_bytes},
-            {"poll_backoff_ns", options.poll_backoff_ns}}}};
+            {"poll_backoff_ns", options.poll_backoff_ns}}},
+          {"trace_exchanges", options.trace_exchanges},
+          {"trace", options.trace_path},
+          {"trace_kept", options.trace_kept}};
 }
 
 json model_json(const ModelEstimate& model) {
@@ -138,6 +159,7 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
     if (baseline_median_us) entry["speedup_vs_comb_fused"] = *baseline_median_us / median;
     if (model.bound_seconds) entry["measured_over_model"] = median / (*model.bound_seconds * 1e6);
   }
+  entry["phases"] = result.traced ? phases_json(*result.traced) : json(nullptr);
   return entry;
 }
 

@@ -82,6 +82,34 @@ std::string describe_model(const ModelEstimate& model) {
   return text;
 }
 
+std::string phase_cell(const std::optional<double>& value) {
+  return padded(value ? fixed(*value, 1) : "-", 11);
+}
+
+// Where the time of an exchange goes: the traced pass's phase medians.
+void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& results) {
+  bool any = false;
+  for (const StrategyResult& result : results) any = any || result.traced.has_value();
+  if (!any) return;
+  out << "\nphases (a separate traced pass; us after start(), slowest rank, median over the traced "
+         "exchanges):\n"
+      << padded("strategy", 15, true) << padded("1st ready", 11) << padded("last ready", 11)
+      << padded("last sent", 11) << padded("last recv", 11) << padded("last unpack", 12)
+      << padded("traced total", 13) << padded("exchanges", 10) << '\n';
+  for (const StrategyResult& result : results) {
+    if (!result.traced) continue;
+    const PhaseMedians& phases = result.traced->phases_us;
+    out << padded(std::string(halo::to_string(result.strategy)), 15, true)
+        << phase_cell(phases.first_send_ready) << phase_cell(phases.last_send_ready)
+        << phase_cell(phases.last_send_posted) << phase_cell(phases.last_receive)
+        << padded(phases.last_unpack_done ? fixed(*phases.last_unpack_done, 1) : "-", 12)
+        << padded(fixed(phases.total.median, 1), 13)
+        << padded(std::to_string(result.traced->exchanges), 10) << '\n';
+  }
+  out << "ready: send_ready seen by the CPU (bulk strategies: pack kernel done); sent: MPI_Isend "
+         "posted; recv: receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
+}
+
 }  // namespace
 
 void print_run_heading(std::ostream& out, const RunContext& context) {
@@ -167,6 +195,7 @@ void print_run_footer(std::ostream& out, const RunContext& context,
       out << halo::to_string(result.strategy) << ": verification FAILED: " << failure << '\n';
     }
   }
+  print_phase_table(out, results);
   for (const std::string& note : context.model.notes) out << "model note: " << note << '\n';
   if (context.backend.emulated()) {
     out << "host backend: these times are CPU threads standing in for a GPU, not GPU results\n";

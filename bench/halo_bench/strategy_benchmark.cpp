@@ -66,15 +66,11 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
   return slowest;
 }
 
-}  // namespace
-
-StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
-                                  halo::DeviceFields& fields, halo::HostField& scratch) {
-  StrategyResult result;
-  result.strategy = strategy;
+// Verified, warm-up, timed and verified again exchanges with one untraced Exchange.
+void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
+                      halo::DeviceFields& fields, halo::HostField& scratch, StrategyResult& result) {
   halo::ExchangeOptions options = settings.exchange_options;
   options.strategy = strategy;
-  // Destroyed on return, before the next strategy's Exchange: that stops resident kernels.
   halo::Exchange exchange(*settings.config, fields.view(), options);
   result.launch_description = exchange.launch_description();
 
@@ -85,13 +81,28 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
     verification.unavailable_reason = settings.unverifiable_reason;
   }
   for (int i = 0; can_verify && i < settings.verify; ++i) {
-    if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return result;
+    if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
   }
 
   result.samples_us = timed_exchanges(settings, exchange);
   if (!result.samples_us.empty()) result.summary_us = model::calibration::summarize(result.samples_us);
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
+}
+
+}  // namespace
+
+StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
+                                  halo::DeviceFields& fields, halo::HostField& scratch) {
+  StrategyResult result;
+  result.strategy = strategy;
+  measure_strategy(settings, strategy, fields, scratch, result);
+  // The timed Exchange is gone (its resident kernels stopped) before the traced one starts.
+  // `passed` is agreed by all ranks, so all of them take the traced pass or none does.
+  if (settings.traced_exchanges > 0 && result.verification.passed) {
+    result.traced = run_traced_exchanges(settings, strategy, fields, settings.traced_exchanges,
+                                         settings.trace_kept);
+  }
   return result;
 }
 

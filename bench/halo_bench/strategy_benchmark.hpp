@@ -1,5 +1,6 @@
 // One strategy's measurement: its own Exchange, verified exchanges, warm-up, the timed
-// exchanges, and one more verified exchange so that the timed configuration is proven correct.
+// exchanges, and one more verified exchange so that the timed configuration is proven correct;
+// then, when asked, the traced pass (traced_exchanges.hpp) with a second Exchange.
 #pragma once
 
 #include <mpi.h>
@@ -14,6 +15,7 @@
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/host_field.hpp"
 #include "sample_summary.hpp"
+#include "traced_exchanges.hpp"
 
 namespace haloflag::bench {
 
@@ -32,6 +34,7 @@ struct StrategyResult {
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;
   std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
+  std::optional<TracedRun> traced;  // the per-phase pass, when asked for and verified
 };
 
 struct BenchRunSettings {
@@ -43,6 +46,8 @@ struct BenchRunSettings {
   int warmup = 0;
   int iterations = 1;
   int verify = 0;
+  int traced_exchanges = 0;  // 0: no traced pass
+  int trace_kept = 0;        // timelines per rank kept for the trace file
 };
 
 // Collective over settings.comm. A wrong exchange is reported on stderr by the rank that saw it

@@ -28,12 +28,20 @@ class BulkStrategy final : public ExchangeStrategy {
   bool progress() override {
     if (phase_ == Phase::packing) {
       if (!context_.runner.lane_idle(Lane::pack)) return false;
-      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) context_.requests.send(m);
+      // Every message became ready when the pack kernel finished.
+      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
+        context_.timeline.send_ready_seen(m);
+      }
+      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
+        context_.requests.send(m);
+        context_.timeline.send_posted(m);
+      }
       phase_ = Phase::communicating;
     }
     if (phase_ == Phase::communicating) {
       completed_.clear();
       context_.requests.test_receives(completed_);
+      for (std::size_t r : completed_) context_.timeline.received(r);
       const bool sends_done = context_.requests.test_sends();
       if (!sends_done || !context_.requests.receives_complete()) return false;
       launch(unpack_op_);
@@ -41,6 +49,9 @@ class BulkStrategy final : public ExchangeStrategy {
     }
     if (phase_ == Phase::unpacking) {
       if (!context_.runner.lane_idle(Lane::pack)) return false;
+      for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
+        context_.timeline.unpack_done_seen(r);
+      }
       phase_ = Phase::done;
     }
     return phase_ == Phase::done;

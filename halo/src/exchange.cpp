@@ -12,6 +12,7 @@
 #include "haloflag/halo/message_layouts.hpp"
 #include "message_names.hpp"
 #include "message_requests.hpp"
+#include "timeline_recorder.hpp"
 
 namespace haloflag::halo {
 
@@ -81,6 +82,7 @@ class Exchange::Impl {
     ++epoch_;
     started_ = Clock::now();
     state_ = State::running;
+    timeline_->begin(epoch_);
     guarded([&] { strategy_->start(epoch_); });
   }
 
@@ -101,7 +103,11 @@ class Exchange::Impl {
                             " s; still pending:" + pending());
       }
     });
-    if (done) state_ = State::idle;
+    if (done) {
+      state_ = State::idle;
+      const void* stamps = resources_->device_times.host();
+      timeline_->end(static_cast<const std::uint64_t*>(stamps), clock_offset_);
+    }
     return done;
   }
 
@@ -115,6 +121,13 @@ class Exchange::Impl {
   std::string launch_description() const { return strategy_->launch_description(); }
   const ExchangeOptions& options() const { return options_; }
 
+  const ExchangeTimeline& last_timeline() const {
+    if (!options_.trace) {
+      throw ExchangeError(prefix() + "last_timeline() needs ExchangeOptions::trace");
+    }
+    return timeline_->last();
+  }
+
  private:
   enum class State { idle, running, failed };
 
@@ -127,6 +140,11 @@ class Exchange::Impl {
     }
     messages_ = config.rank_messages.at(static_cast<std::size_t>(rank_));
     names_.emplace(messages_, config.geometry.has_value());
+    timeline_.emplace(messages_, options_.trace);
+    // Device stamps are put on the host's time line; the offset is measured once.
+    if (options_.trace && options_.backend != notify::Backend::host) {
+      clock_offset_ = notify::measure_device_clock_offset(options_.backend);
+    }
     MessageLayouts layouts = make_message_layouts(config, rank_);
     check_fields(fields, layouts, rank_);
     resources_ = std::make_unique<detail::ExchangeResources>(std::move(layouts), fields, options_);
@@ -134,7 +152,7 @@ class Exchange::Impl {
     requests_ = std::make_unique<detail::MessageRequests>(
         comm_, messages_, resources_->layouts, resources_->send_buffer_host(),
         resources_->recv_buffer_host(), *names_);
-    const detail::StrategyContext context{*resources_, *runner_, *requests_};
+    const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_};
     strategy_ = uses_flags(options_.strategy)
                     ? detail::make_notify_strategy(options_.strategy, context)
                     : detail::make_bulk_strategy(options_.strategy, context);
@@ -199,6 +217,8 @@ class Exchange::Impl {
   int rank_ = 0;
   RankMessages messages_;
   std::optional<detail::MessageNames> names_;
+  std::optional<detail::TimelineRecorder> timeline_;
+  notify::DeviceClockOffset clock_offset_;
   std::unique_ptr<detail::ExchangeResources> resources_;
   std::unique_ptr<kernels::KernelRunner> runner_;
   std::unique_ptr<detail::MessageRequests> requests_;
@@ -231,5 +251,6 @@ notify::Backend Exchange::backend() const { return impl_->options().backend; }
 int Exchange::rank() const { return impl_->rank(); }
 const RankMessages& Exchange::messages() const { return impl_->messages(); }
 std::string Exchange::launch_description() const { return impl_->launch_description(); }
+const ExchangeTimeline& Exchange::last_timeline() const { return impl_->last_timeline(); }
 
 }  // namespace haloflag::halo

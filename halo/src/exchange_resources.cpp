@@ -61,6 +61,12 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.unpack_done = unpack_done.device_view();
   plan.pack_start = pack_start.device_view();
   plan.control = control.device_control();
+  if (options.trace && uses_flags(options.strategy)) {
+    const std::uint32_t slots =
+        kernels::device_time_slots(plan.send_count, plan.recv_count);
+    device_times = notify::MappedAllocation(options.backend, sizeof(std::uint64_t) * slots);
+    plan.times = {static_cast<std::uint64_t*>(device_times.device()), plan.send_count};
+  }
   plan.long_message_bytes = options.long_message_bytes > 0
                                 ? options.long_message_bytes
                                 : std::max<std::int64_t>(largest_message(layouts) / 2, 1);

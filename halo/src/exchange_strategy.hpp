@@ -10,6 +10,7 @@
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "message_requests.hpp"
+#include "timeline_recorder.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -17,6 +18,7 @@ struct StrategyContext {
   ExchangeResources& resources;
   kernels::KernelRunner& runner;
   MessageRequests& requests;
+  TimelineRecorder& timeline;
 };
 
 class ExchangeStrategy {

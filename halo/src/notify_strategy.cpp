@@ -56,16 +56,23 @@ class NotifyStrategy final : public ExchangeStrategy {
     // Sends: each one as soon as the GPU has packed it.
     std::erase_if(unsent_, [&](std::size_t m) {
       if (!resources.send_ready.test(static_cast<std::uint32_t>(m), epoch_)) return false;
+      context_.timeline.send_ready_seen(m);
       requests.send(m);
+      context_.timeline.send_posted(m);
       return true;
     });
     // Receives: each completed one may be unpacked now.
     completed_.clear();
     requests.test_receives(completed_);
-    for (std::size_t r : completed_) resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
+    for (std::size_t r : completed_) {
+      context_.timeline.received(r);
+      resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
+    }
     const bool sends_done = unsent_.empty() && requests.test_sends();
     std::erase_if(not_unpacked_, [&](std::size_t r) {
-      return resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_);
+      if (!resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_)) return false;
+      context_.timeline.unpack_done_seen(r);
+      return true;
     });
     if (!sends_done || !not_unpacked_.empty()) return false;
     // Every block has signalled; a launched kernel exits right after its last signal.

@@ -31,6 +31,7 @@
 
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/kernels/field_set.hpp"
 
@@ -70,6 +71,9 @@ class Exchange {
   const RankMessages& messages() const;
   // How the kernels are launched, e.g. "pack: 26 blocks x 1024 threads; unpack: ...".
   std::string launch_description() const;
+  // The last finished exchange, message by message (needs ExchangeOptions::trace, else throws
+  // ExchangeError). Valid until the next exchange finishes.
+  const ExchangeTimeline& last_timeline() const;
 
   class Impl;
 

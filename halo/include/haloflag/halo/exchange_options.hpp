@@ -28,6 +28,10 @@ struct ExchangeOptions {
   // stacked_notify: messages of at least this many bytes are packed by the whole grid; 0 picks
   // half the largest message, so the faces of a cube are long and its edges and corners short.
   std::int64_t long_message_bytes = 0;
+  // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
+  // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
+  // Off for timing runs.
+  bool trace = false;
 };
 
 }  // namespace haloflag::halo

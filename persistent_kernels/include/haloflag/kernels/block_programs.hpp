@@ -34,11 +34,15 @@ enum BlockStatus : int {
 // store, and release is cumulative: what member 0 has observed is published with the flag. One
 // fence per group, not per thread: a system-scope fence in each of a whole grid's threads cost
 // milliseconds per exchange.
+// `time_slot` (null when untraced) gets the device time just before the signal.
 template <class Group>
 HF_HD void publish(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
-                   std::uint64_t epoch) {
+                   std::uint64_t epoch, std::uint64_t* time_slot = nullptr) {
   group.sync();
-  if (group.thread() == 0) notify::signal_flag(flags, index, epoch);
+  if (group.thread() == 0) {
+    stamp_device_time(time_slot);
+    notify::signal_flag(flags, index, epoch);
+  }
 }
 
 template <class Group>
@@ -67,8 +71,9 @@ HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
 template <class Group>
 HF_HD void pack_and_signal(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                            std::uint64_t epoch) {
+  if (group.thread() == 0) stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   pack_message(plan.sends[message], plan.fields, plan.send_buffer, group.thread(), group.size());
-  publish(group, plan.send_ready, message, epoch);
+  publish(group, plan.send_ready, message, epoch, plan.times.send_slot(message, SendTime::packed));
 }
 
 template <class Group>
@@ -76,9 +81,10 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
                           std::uint64_t epoch, std::uint32_t waiter) {
   const int status = leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
   if (status != block_ok) return status;
+  if (group.thread() == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
   unpack_message(plan.recvs[message], plan.fields, plan.recv_buffer, group.thread(),
                  group.size());
-  publish(group, plan.unpack_done, message, epoch);
+  publish(group, plan.unpack_done, message, epoch, plan.times.recv_slot(message, RecvTime::unpacked));
   return block_ok;
 }
 
@@ -133,8 +139,9 @@ HF_HD void stacked_exchange(const Block& block, const Grid& grid, const Exchange
     grid.sync();
     // One read of the failure record per block (it lives in host memory), shared by its threads.
     if (block.from_leader(block.thread() == 0 && device_wait_failed(plan.control))) return;
+    if (grid.thread() == 0) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
     unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, grid.thread(), grid.size());
-    publish(grid, plan.unpack_done, r, epoch);
+    publish(grid, plan.unpack_done, r, epoch, plan.times.recv_slot(r, RecvTime::unpacked));
   }
 }
 

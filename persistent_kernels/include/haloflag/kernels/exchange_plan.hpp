@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
@@ -36,6 +37,9 @@ struct ExchangePlan {
   // stacked_notify: messages of at least this many bytes are packed and unpacked by the whole
   // grid, one after another; shorter ones by single blocks.
   std::int64_t long_message_bytes = 0;
+
+  // Per-message device times for traces; slots null when the exchange is not traced.
+  DeviceTimesView times;
 };
 
 static_assert(std::is_trivially_copyable_v<ExchangePlan>);

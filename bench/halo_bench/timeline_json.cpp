@@ -1,0 +1,44 @@
+#include "timeline_json.hpp"
+
+namespace haloflag::bench {
+namespace {
+
+using nlohmann::json;
+
+json time_or_null(std::int64_t time) {
+  return time == halo::kNotRecorded ? json(nullptr) : json(time);
+}
+
+}  // namespace
+
+json timeline_json(const halo::ExchangeTimeline& timeline) {
+  json sends = json::array();
+  for (const halo::SendTimeline& send : timeline.sends) {
+    sends.push_back({{"peer", send.peer},
+                     {"tag", send.tag},
+                     {"bytes", send.bytes},
+                     {"pack_begin", time_or_null(send.pack_begin)},
+                     {"packed", time_or_null(send.packed)},
+                     {"ready_seen", time_or_null(send.ready_seen)},
+                     {"posted", time_or_null(send.posted)}});
+  }
+  json recvs = json::array();
+  for (const halo::RecvTimeline& recv : timeline.recvs) {
+    recvs.push_back({{"peer", recv.peer},
+                     {"tag", recv.tag},
+                     {"bytes", recv.bytes},
+                     {"received", time_or_null(recv.received)},
+                     {"ready_seen", time_or_null(recv.ready_seen)},
+                     {"unpacked", time_or_null(recv.unpacked)},
+                     {"done_seen", time_or_null(recv.done_seen)}});
+  }
+  return {{"epoch", timeline.epoch},
+          {"start_ns", timeline.start_ns},
+          {"duration_ns", timeline.duration_ns},
+          {"device_times", timeline.has_device_times},
+          {"clock_uncertainty_ns", timeline.clock_uncertainty_ns},
+          {"sends", sends},
+          {"recvs", recvs}};
+}
+
+}  // namespace haloflag::bench

@@ -1,0 +1,44 @@
+// The traced pass of one strategy: after the timed exchanges, a second Exchange of the same
+// strategy with ExchangeOptions::trace runs a few warm-up and then N exchanges. Each exchange's
+// phases (the slowest rank's time of each) give the per-phase breakdown, and the last few
+// timelines of every rank feed the Chrome trace. Kept apart from the timed exchanges so that the
+// clock reads of tracing never touch the reported times.
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "sample_summary.hpp"
+
+namespace haloflag::bench {
+
+struct BenchRunSettings;
+
+// Medians over the traced exchanges of the slowest rank's phase times, in microseconds after
+// start(); empty where no rank has that phase (a rank without sends, say).
+struct PhaseMedians {
+  std::optional<double> first_send_ready;
+  std::optional<double> last_send_ready;
+  std::optional<double> last_send_posted;
+  std::optional<double> last_receive;
+  std::optional<double> last_unpack_done;
+  model::calibration::SampleSummary total;  // the traced exchanges' times (tracing included)
+};
+
+struct TracedRun {
+  int exchanges = 0;
+  PhaseMedians phases_us;  // on rank 0
+  // On rank 0: per rank, the JSON (trace_json.hpp's format) of its last kept timelines.
+  std::vector<std::string> timelines_json;
+};
+
+// Collective over settings.comm; `exchanges` > 0. Exchange failures propagate as exceptions.
+TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy strategy,
+                               halo::DeviceFields& fields, int exchanges, int kept);
+
+}  // namespace haloflag::bench

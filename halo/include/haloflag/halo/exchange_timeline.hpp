@@ -1,0 +1,60 @@
+// One traced exchange, message by message (ExchangeOptions::trace): what the CPU state machine
+// saw and did, and, for the flag strategies, when the device's blocks packed and unpacked. Times
+// are nanoseconds after the exchange's start() on the host clock (notify::clock_ns, the steady
+// clock); device times are converted with a measured clock offset (accurate to
+// clock_uncertainty_ns). kNotRecorded marks a time that this strategy does not have.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace haloflag::halo {
+
+inline constexpr std::int64_t kNotRecorded = std::numeric_limits<std::int64_t>::min();
+
+struct SendTimeline {
+  int peer = 0;
+  int tag = 0;
+  std::int64_t bytes = 0;
+  std::int64_t pack_begin = kNotRecorded;  // device: the block started packing
+  std::int64_t packed = kNotRecorded;      // device: just before send_ready was signalled
+  std::int64_t ready_seen = kNotRecorded;  // host: send_ready seen (bulk: pack kernel done)
+  std::int64_t posted = kNotRecorded;      // host: MPI_Isend returned
+};
+
+struct RecvTimeline {
+  int peer = 0;
+  int tag = 0;
+  std::int64_t bytes = 0;
+  std::int64_t received = kNotRecorded;    // host: the receive seen complete (unpack_ready set)
+  std::int64_t ready_seen = kNotRecorded;  // device: the block saw unpack_ready
+  std::int64_t unpacked = kNotRecorded;    // device: just before unpack_done was signalled
+  std::int64_t done_seen = kNotRecorded;   // host: unpack_done seen (bulk: unpack kernel done)
+};
+
+struct ExchangeTimeline {
+  std::uint64_t epoch = 0;
+  std::int64_t start_ns = 0;     // host clock at start(), absolute
+  std::int64_t duration_ns = 0;  // start() to the progress() that found the exchange done
+  bool has_device_times = false;
+  std::int64_t clock_uncertainty_ns = 0;
+  std::vector<SendTimeline> sends;
+  std::vector<RecvTimeline> recvs;
+};
+
+// The phases of one exchange on one rank (ns after start(); kNotRecorded when there is no
+// message of that kind): when the first and the last send_ready were seen, the last send was
+// posted, the last receive completed and the last unpack was seen done.
+struct ExchangePhases {
+  std::int64_t first_send_ready = kNotRecorded;
+  std::int64_t last_send_ready = kNotRecorded;
+  std::int64_t last_send_posted = kNotRecorded;
+  std::int64_t last_receive = kNotRecorded;
+  std::int64_t last_unpack_done = kNotRecorded;
+  std::int64_t total = 0;
+};
+
+ExchangePhases phases_of(const ExchangeTimeline& timeline);
+
+}  // namespace haloflag::halo

@@ -1,0 +1,42 @@
+// Internal: fills an ExchangeTimeline while an exchange runs. Every call is a no-op when tracing
+// is off, so the strategies call it unconditionally; when on, each costs one clock read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/exchange_timeline.hpp"
+#include "haloflag/notify/device_clock_offset.hpp"
+
+namespace haloflag::halo::detail {
+
+class TimelineRecorder {
+ public:
+  TimelineRecorder(const RankMessages& messages, bool enabled);
+
+  bool enabled() const { return enabled_; }
+  void begin(std::uint64_t epoch);
+  void send_ready_seen(std::size_t message) { stamp(current_.sends[message].ready_seen); }
+  void send_posted(std::size_t message) { stamp(current_.sends[message].posted); }
+  void received(std::size_t message) { stamp(current_.recvs[message].received); }
+  void unpack_done_seen(std::size_t message) { stamp(current_.recvs[message].done_seen); }
+  // The exchange is done. `device_slots` (kernels::DeviceTimesView layout, host address) holds
+  // the device's stamps, or is null for strategies whose kernels do not stamp.
+  void end(const std::uint64_t* device_slots, const notify::DeviceClockOffset& offset);
+
+  // The last finished exchange.
+  const ExchangeTimeline& last() const { return last_; }
+
+ private:
+  void stamp(std::int64_t& slot) {
+    if (enabled_) slot = now();
+  }
+  std::int64_t now() const;
+
+  bool enabled_;
+  ExchangeTimeline current_;
+  ExchangeTimeline last_;
+};
+
+}  // namespace haloflag::halo::detail
