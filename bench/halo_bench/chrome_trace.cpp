@@ -80,6 +80,10 @@ void add_exchange(json& events, const RankTimelines& owner, const json& timeline
                          {{"strategy", owner.strategy},
                           {"device_clock_uncertainty_us",
                            static_cast<double>(timeline["clock_uncertainty_ns"].get<std::int64_t>()) / 1e3}}));
+  if (!timeline["started"].is_null()) {
+    events.push_back(slice("start()", pid, kCpuRow, begin, at(timeline["started"]),
+                           {{"what", "receives posted, kernels launched or armed"}}));
+  }
   const json& sends = timeline["sends"];
   for (std::size_t m = 0; m < sends.size(); ++m) {
     const json& send = sends[m];

@@ -31,6 +31,7 @@ json phases_json(const TracedRun& traced) {
   return {{"traced_exchanges", traced.exchanges},
           {"unit", "microseconds after start(), slowest rank per exchange, median over the "
                    "traced exchanges"},
+          {"started", optional_json(phases.started)},
           {"first_send_ready", optional_json(phases.first_send_ready)},
           {"last_send_ready", optional_json(phases.last_send_ready)},
           {"last_send_posted", optional_json(phases.last_send_posted)},

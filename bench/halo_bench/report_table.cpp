@@ -93,20 +93,22 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
   if (!any) return;
   out << "\nphases (a separate traced pass; us after start(), slowest rank, median over the traced "
          "exchanges):\n"
-      << padded("strategy", 15, true) << padded("1st ready", 11) << padded("last ready", 11)
+      << padded("strategy", 15, true) << padded("started", 11) << padded("1st ready", 11) << padded("last ready", 11)
       << padded("last sent", 11) << padded("last recv", 11) << padded("last unpack", 12)
       << padded("traced total", 13) << padded("exchanges", 10) << '\n';
   for (const StrategyResult& result : results) {
     if (!result.traced) continue;
     const PhaseMedians& phases = result.traced->phases_us;
     out << padded(std::string(halo::to_string(result.strategy)), 15, true)
-        << phase_cell(phases.first_send_ready) << phase_cell(phases.last_send_ready)
+        << phase_cell(phases.started) << phase_cell(phases.first_send_ready)
+        << phase_cell(phases.last_send_ready)
         << phase_cell(phases.last_send_posted) << phase_cell(phases.last_receive)
         << padded(phases.last_unpack_done ? fixed(*phases.last_unpack_done, 1) : "-", 12)
         << padded(fixed(phases.total.median, 1), 13)
         << padded(std::to_string(result.traced->exchanges), 10) << '\n';
   }
-  out << "ready: send_ready seen by the CPU (bulk strategies: pack kernel done); sent: MPI_Isend "
+  out << "started: start() returned (receives posted, kernels launched or armed); ready: "
+         "send_ready seen by the CPU (bulk strategies: pack kernel done); sent: MPI_Isend "
          "posted; recv: receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
 }
 

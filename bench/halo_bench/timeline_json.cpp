@@ -34,6 +34,7 @@ json timeline_json(const halo::ExchangeTimeline& timeline) {
   }
   return {{"epoch", timeline.epoch},
           {"start_ns", timeline.start_ns},
+          {"started", time_or_null(timeline.started)},
           {"duration_ns", timeline.duration_ns},
           {"device_times", timeline.has_device_times},
           {"clock_uncertainty_ns", timeline.clock_uncertainty_ns},

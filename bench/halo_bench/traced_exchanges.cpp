@@ -13,15 +13,16 @@ namespace haloflag::bench {
 namespace {
 
 constexpr int kTracedWarmup = 5;
-constexpr int kPhaseCount = 6;  // the five phases and the total
+constexpr int kPhaseCount = 7;  // the six phases and the total
 constexpr double kAbsent = -1.0;
 
 std::array<double, kPhaseCount> phase_values_us(const halo::ExchangePhases& phases) {
   const auto us = [](std::int64_t ns) {
     return ns == halo::kNotRecorded ? kAbsent : static_cast<double>(ns) / 1e3;
   };
-  return {us(phases.first_send_ready), us(phases.last_send_ready), us(phases.last_send_posted),
-          us(phases.last_receive),     us(phases.last_unpack_done), us(phases.total)};
+  return {us(phases.started),      us(phases.first_send_ready), us(phases.last_send_ready),
+          us(phases.last_send_posted), us(phases.last_receive),   us(phases.last_unpack_done),
+          us(phases.total)};
 }
 
 std::optional<double> median_of_present(std::vector<double> values) {
@@ -72,12 +73,13 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
           slowest[static_cast<std::size_t>(i) * kPhaseCount + static_cast<std::size_t>(p)]);
     }
   }
-  run.phases_us.first_send_ready = median_of_present(per_phase[0]);
-  run.phases_us.last_send_ready = median_of_present(per_phase[1]);
-  run.phases_us.last_send_posted = median_of_present(per_phase[2]);
-  run.phases_us.last_receive = median_of_present(per_phase[3]);
-  run.phases_us.last_unpack_done = median_of_present(per_phase[4]);
-  run.phases_us.total = model::calibration::summarize(per_phase[5]);
+  run.phases_us.started = median_of_present(per_phase[0]);
+  run.phases_us.first_send_ready = median_of_present(per_phase[1]);
+  run.phases_us.last_send_ready = median_of_present(per_phase[2]);
+  run.phases_us.last_send_posted = median_of_present(per_phase[3]);
+  run.phases_us.last_receive = median_of_present(per_phase[4]);
+  run.phases_us.last_unpack_done = median_of_present(per_phase[5]);
+  run.phases_us.total = model::calibration::summarize(per_phase[6]);
   return run;
 }
 

@@ -22,6 +22,7 @@ struct BenchRunSettings;
 // Medians over the traced exchanges of the slowest rank's phase times, in microseconds after
 // start(); empty where no rank has that phase (a rank without sends, say).
 struct PhaseMedians {
+  std::optional<double> started;
   std::optional<double> first_send_ready;
   std::optional<double> last_send_ready;
   std::optional<double> last_send_posted;

@@ -47,7 +47,8 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                    "unpack_ready"),
       unpack_done(control, at_least_one(layouts.recvs.size()), notify::FlagWriter::device,
                   "unpack_done"),
-      pack_start(control, 1, notify::FlagWriter::host, "pack_start") {
+      pack_start(control, 1, notify::FlagWriter::host, "pack_start"),
+      pack_start_relay(options.backend, sizeof(notify::FlagLine)) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
@@ -60,6 +61,8 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.unpack_ready = unpack_ready.device_view();
   plan.unpack_done = unpack_done.device_view();
   plan.pack_start = pack_start.device_view();
+  plan.pack_start_relay = {static_cast<notify::FlagLine*>(pack_start_relay.data()), 1,
+                           plan.pack_start.array_id};
   plan.control = control.device_control();
   if (options.trace && uses_flags(options.strategy)) {
     const std::uint32_t slots =

@@ -32,6 +32,7 @@ struct ExchangeResources {
   notify::FlagArray unpack_ready;  // host -> device: message received
   notify::FlagArray unpack_done;   // device -> host: message unpacked
   notify::FlagArray pack_start;    // host -> device: fields ready (resident kernels)
+  kernels::DeviceMemory pack_start_relay;  // device memory: pack_start as block 0 saw it
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

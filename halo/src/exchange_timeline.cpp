@@ -19,6 +19,7 @@ void take_max(std::int64_t& into, std::int64_t time) {
 
 ExchangePhases phases_of(const ExchangeTimeline& timeline) {
   ExchangePhases phases;
+  phases.started = timeline.started;
   for (const SendTimeline& send : timeline.sends) {
     take_min(phases.first_send_ready, send.ready_seen);
     take_max(phases.last_send_ready, send.ready_seen);

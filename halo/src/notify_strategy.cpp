@@ -2,7 +2,8 @@
 // start() posts every receive and then starts the pack work (a launch, or for resident a flag);
 // progress() sends each message as soon as its send_ready flag shows the epoch, sets
 // unpack_ready for each receive that completed, and is done when every send completed and
-// every unpack_done flag shows the epoch.
+// every unpack_done flag shows the epoch. (Receives still in MPI's hands are listed by
+// requests.pending().)
 #include "exchange_strategy.hpp"
 
 namespace haloflag::halo::detail {
@@ -31,8 +32,8 @@ class NotifyStrategy final : public ExchangeStrategy {
     epoch_ = epoch;
     unsent_.clear();
     for (std::size_t m = 0; m < context_.requests.send_count(); ++m) unsent_.push_back(m);
-    not_unpacked_.clear();
-    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) not_unpacked_.push_back(r);
+    received_ = 0;
+    awaiting_unpack_.clear();
 
     context_.requests.post_receives();
     switch (strategy_) {
@@ -61,20 +62,29 @@ class NotifyStrategy final : public ExchangeStrategy {
       context_.timeline.send_posted(m);
       return true;
     });
+    // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
+    // microseconds for large messages), and a send found ready meanwhile would wait for it. The
+    // packs never wait for MPI, so every send gets posted without receive progress.
+    if (!unsent_.empty()) return false;
     // Receives: each completed one may be unpacked now.
     completed_.clear();
     requests.test_receives(completed_);
     for (std::size_t r : completed_) {
       context_.timeline.received(r);
       resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
+      awaiting_unpack_.push_back(r);
     }
+    received_ += completed_.size();
     const bool sends_done = unsent_.empty() && requests.test_sends();
-    std::erase_if(not_unpacked_, [&](std::size_t r) {
+    // Only receives already handed to the GPU can be unpacked: each flag read is a cache miss.
+    std::erase_if(awaiting_unpack_, [&](std::size_t r) {
       if (!resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_)) return false;
       context_.timeline.unpack_done_seen(r);
       return true;
     });
-    if (!sends_done || !not_unpacked_.empty()) return false;
+    if (!sends_done || received_ < requests.recv_count() || !awaiting_unpack_.empty()) {
+      return false;
+    }
     // Every block has signalled; a launched kernel exits right after its last signal.
     if (strategy_ == Strategy::resident) return true;
     return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack);
@@ -87,7 +97,7 @@ class NotifyStrategy final : public ExchangeStrategy {
               std::to_string(context_.resources.send_ready.value(static_cast<std::uint32_t>(m))) +
               ", waiting for " + std::to_string(epoch_);
     }
-    for (std::size_t r : not_unpacked_) {
+    for (std::size_t r : awaiting_unpack_) {
       text += "\n  unpack_done[" + std::to_string(r) + "] = " +
               std::to_string(context_.resources.unpack_done.value(static_cast<std::uint32_t>(r))) +
               " (unpack_ready " +
@@ -135,7 +145,8 @@ class NotifyStrategy final : public ExchangeStrategy {
   StrategyContext context_;
   std::uint64_t epoch_ = 0;
   std::vector<std::size_t> unsent_;
-  std::vector<std::size_t> not_unpacked_;
+  std::size_t received_ = 0;                   // receives completed this exchange
+  std::vector<std::size_t> awaiting_unpack_;  // received, unpack_done not seen yet
   std::vector<std::size_t> completed_;
   bool resident_running_ = false;
 };

@@ -22,6 +22,7 @@ void TimelineRecorder::begin(std::uint64_t epoch) {
   if (!enabled_) return;
   current_.epoch = epoch;
   current_.start_ns = static_cast<std::int64_t>(notify::clock_ns());
+  current_.started = kNotRecorded;
   for (SendTimeline& send : current_.sends) {
     send.pack_begin = send.packed = send.ready_seen = send.posted = kNotRecorded;
   }

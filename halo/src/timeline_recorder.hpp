@@ -17,6 +17,7 @@ class TimelineRecorder {
 
   bool enabled() const { return enabled_; }
   void begin(std::uint64_t epoch);
+  void started() { stamp(current_.started); }
   void send_ready_seen(std::size_t message) { stamp(current_.sends[message].ready_seen); }
   void send_posted(std::size_t message) { stamp(current_.sends[message].posted); }
   void received(std::size_t message) { stamp(current_.recvs[message].received); }

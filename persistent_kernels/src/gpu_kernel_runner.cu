@@ -58,6 +58,14 @@ struct GpuBlock {
 };
 
 // The whole cooperative grid as one group.
+// Every kernel may be launched with up to 1024 threads per block (LaunchSettings): the
+// compiler keeps register use within what such a block needs.
+constexpr int kMaxBlockThreads = 1024;
+
+// The stacked kernel's broadcast slots. One cooperative grid runs at a time on a GPU (it fills
+// the GPU), so one pair per process suffices.
+__device__ int stacked_broadcast[2];
+
 struct GpuGrid {
   HF_HD int thread() const {
 #if HF_DEVICE_CODE
@@ -78,41 +86,55 @@ struct GpuGrid {
     cg::this_grid().sync();
 #endif
   }
+  // Grid barrier; every thread returns grid thread 0's value, passed through device memory.
+  // Two slots used in turn: a slot is written again only after the barrier that follows every
+  // read of it.
+  HF_HD int from_leader(int value) const {
+#if HF_DEVICE_CODE
+    volatile int* slot = &stacked_broadcast[round_++ & 1u];
+    if (thread() == 0) *slot = value;
+    sync();
+    return *slot;
+#else
+    return value;
+#endif
+  }
+  mutable unsigned round_ = 0;
 };
 
 // Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
 // gridDim.x blocks along x share it.
-__global__ void pack_kernel(ExchangePlan plan) {
+__global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
   pack_message(plan.sends[blockIdx.y], plan.fields, plan.send_buffer,
                static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                static_cast<int>(gridDim.x * blockDim.x));
 }
 
-__global__ void unpack_kernel(ExchangePlan plan) {
+__global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan plan) {
   unpack_message(plan.recvs[blockIdx.y], plan.fields, plan.recv_buffer,
                  static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                  static_cast<int>(gridDim.x * blockDim.x));
 }
 
-__global__ void notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
   pack_and_signal(GpuBlock{}, plan, blockIdx.x, epoch);
 }
 
-__global__ void notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
   wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x);
 }
 
-__global__ void stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
   stacked_exchange(GpuBlock{}, GpuGrid{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
-__global__ void resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
     if (resident_pack_step(GpuBlock{}, plan, blockIdx.x, epoch) != block_ok) return;
   }
 }
 
-__global__ void resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
     if (wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x) != block_ok) return;
   }

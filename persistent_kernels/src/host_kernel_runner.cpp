@@ -2,6 +2,8 @@
 // is one thread; a lane of T threads runs blocks t, t + T, ... in order, so flag-driven blocks
 // that wait in turn never deadlock and need no co-residency. Only the stacked grid needs all
 // its blocks at once: it uses exactly the lane's T threads, with a barrier as grid barrier.
+#include <array>
+#include <atomic>
 #include <barrier>
 #include <memory>
 #include <string>
@@ -22,11 +24,19 @@ struct HostBlock {
 
 struct HostGrid {
   std::barrier<>* barrier;
+  std::array<int, 2>* slots;  // shared by the team; used in turn, as on the GPU
   int block;
   int blocks;
+  mutable unsigned round = 0;
   int thread() const { return block; }
   int size() const { return blocks; }
   void sync() const { barrier->arrive_and_wait(); }
+  int from_leader(int value) const {
+    std::atomic_ref<int> slot((*slots)[round++ & 1u]);
+    if (block == 0) slot.store(value, std::memory_order_relaxed);
+    sync();  // the barrier orders the store before every read
+    return slot.load(std::memory_order_relaxed);
+  }
 };
 
 class HostKernelRunner final : public KernelRunner {
@@ -103,8 +113,9 @@ class HostKernelRunner final : public KernelRunner {
         };
       case KernelOp::stacked: {
         auto barrier = std::make_shared<std::barrier<>>(pack_lane_.threads());
-        return [plan, block, epoch, barrier](int thread, int threads) {
-          const HostGrid grid{barrier.get(), thread, threads};
+        auto slots = std::make_shared<std::array<int, 2>>();
+        return [plan, block, epoch, barrier, slots](int thread, int threads) {
+          const HostGrid grid{barrier.get(), slots.get(), thread, threads};
           stacked_exchange(block, grid, plan, static_cast<std::uint32_t>(thread),
                            static_cast<std::uint32_t>(threads), epoch);
         };

@@ -36,6 +36,7 @@ struct RecvTimeline {
 struct ExchangeTimeline {
   std::uint64_t epoch = 0;
   std::int64_t start_ns = 0;     // host clock at start(), absolute
+  std::int64_t started = kNotRecorded;  // start() returned: receives posted, work launched
   std::int64_t duration_ns = 0;  // start() to the progress() that found the exchange done
   bool has_device_times = false;
   std::int64_t clock_uncertainty_ns = 0;
@@ -44,9 +45,10 @@ struct ExchangeTimeline {
 };
 
 // The phases of one exchange on one rank (ns after start(); kNotRecorded when there is no
-// message of that kind): when the first and the last send_ready were seen, the last send was
+// message of that kind): when start() returned, when the first and the last send_ready were seen, the last send was
 // posted, the last receive completed and the last unpack was seen done.
 struct ExchangePhases {
+  std::int64_t started = kNotRecorded;
   std::int64_t first_send_ready = kNotRecorded;
   std::int64_t last_send_ready = kNotRecorded;
   std::int64_t last_send_posted = kNotRecorded;

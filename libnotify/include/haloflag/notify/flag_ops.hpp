@@ -22,9 +22,12 @@
 
 namespace haloflag::notify {
 
-// Polls between two checks of the abort flag and the clock. The abort flag is one more trip
-// over PCIe for a GPU, so it is not read on every poll.
+// Polls between two reads of the clock (deadline).
 inline constexpr std::uint32_t kPollsPerCheck = 16;
+// Least time between two reads of the abort flag by one waiter. For a GPU each read crosses
+// PCIe, and reads of one host cache line by many blocks are served one after another: every
+// waiting block reading the one abort line often would slow every other host access.
+inline constexpr std::uint64_t kAbortCheckIntervalNs = 100'000;
 
 HF_HD inline void signal_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
   store_release_system(flags.word(index), epoch);
@@ -83,15 +86,18 @@ HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t ind
                                    std::uint32_t waiter) {
   if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
+  std::uint64_t next_abort_check = 0;  // waited time at which the abort flag is read next
   for (std::uint32_t polls = 1;; ++polls) {
     back_off(control);
     if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
     WaitOutcome outcome = WaitOutcome::ready;
-    if (abort_raised(control)) {
-      outcome = WaitOutcome::aborted;
-    } else if (waited >= control.timeout_ns) {
+    if (waited >= next_abort_check) {
+      next_abort_check = waited + kAbortCheckIntervalNs;
+      if (abort_raised(control)) outcome = WaitOutcome::aborted;
+    }
+    if (outcome == WaitOutcome::ready && waited >= control.timeout_ns) {
       outcome = WaitOutcome::timed_out;
     }
     if (outcome != WaitOutcome::ready) {

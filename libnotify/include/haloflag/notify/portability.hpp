@@ -3,6 +3,7 @@
 // HF_HD marks functions callable from GPU kernels and from host code (the host backend's
 // "device" is a team of CPU threads that calls the very same functions).
 // HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
+// HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -13,8 +14,10 @@
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define HF_DEVICE_CODE 1
+#define HF_UNROLL _Pragma("unroll")
 #else
 #define HF_DEVICE_CODE 0
+#define HF_UNROLL
 #endif
 
 #if HF_DEVICE_CODE && defined(__HIP_DEVICE_COMPILE__)

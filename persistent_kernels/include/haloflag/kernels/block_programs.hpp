@@ -88,11 +88,18 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
   return block_ok;
 }
 
-// One epoch of a resident pack block: wait until the host says the fields are ready, pack.
+// One epoch of a resident pack block: wait until the host says the fields are ready, pack. The
+// block of message 0 waits on the host's flag and relays what it saw (the epoch, or the stop
+// value) through device memory; the others wait on the relay.
 template <class Group>
 HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                              std::uint64_t epoch) {
-  const int status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, message);
+  const bool watches_host = message == 0;
+  const notify::FlagArrayView& start = watches_host ? plan.pack_start : plan.pack_start_relay;
+  const int status = leader_wait(group, start, 0, epoch, plan.control, message);
+  if (watches_host && status != block_failed && group.thread() == 0) {
+    notify::signal_flag(plan.pack_start_relay, 0, notify::load_relaxed_system(plan.pack_start.word(0)));
+  }
   if (status != block_ok) return status;
   pack_and_signal(group, plan, message, epoch);
   return block_ok;
@@ -109,8 +116,9 @@ inline HF_HD bool is_long(const ExchangePlan& plan, const MessageLayout& layout)
 //  3. short receives, each awaited and unpacked by one block (round robin);
 //  4. long receives, one after another: block 0 awaits the flag, a grid barrier, the whole grid
 //     unpacks, a grid barrier, one thread signals unpack_done.
-// A failed wait is recorded in the control block; at the next grid barrier every block sees it
-// and returns, so no block is left waiting in a barrier.
+// A failed wait is recorded in the control block; before each long receive block 0 checks the
+// record and the grid's from_leader (a grid barrier plus a broadcast) tells every block, and all
+// return together, so no block is left waiting in a barrier.
 template <class Block, class Grid>
 HF_HD void stacked_exchange(const Block& block, const Grid& grid, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
@@ -133,12 +141,18 @@ HF_HD void stacked_exchange(const Block& block, const Grid& grid, const Exchange
   }
   for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
     if (!is_long(plan, plan.recvs[r])) continue;
-    if (block_index == 0 && !failed) {
-      failed = leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0) != block_ok;
+    // Block 0 waits; a failure anywhere (recorded in host memory) is read by its leader alone
+    // and reaches the grid through device memory: host reads of one line by every block are
+    // served one after another and cost microseconds each.
+    int status = block_ok;
+    if (block_index == 0) {
+      status = failed ? block_failed
+                      : leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0);
+      if (status == block_ok && block.thread() == 0 && device_wait_failed(plan.control)) {
+        status = block_failed;
+      }
     }
-    grid.sync();
-    // One read of the failure record per block (it lives in host memory), shared by its threads.
-    if (block.from_leader(block.thread() == 0 && device_wait_failed(plan.control))) return;
+    if (grid.from_leader(status) != block_ok) return;
     if (grid.thread() == 0) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
     unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, grid.thread(), grid.size());
     publish(grid, plan.unpack_done, r, epoch, plan.times.recv_slot(r, RecvTime::unpacked));

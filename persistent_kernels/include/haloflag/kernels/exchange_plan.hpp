@@ -32,6 +32,10 @@ struct ExchangePlan {
   notify::FlagArrayView unpack_ready;  // [recv_count], host writes: message received
   notify::FlagArrayView unpack_done;   // [recv_count], device writes: message unpacked
   notify::FlagArrayView pack_start;    // [1], host writes: fields ready to pack (resident)
+  // [1] in device memory: the resident pack block of message 0 copies pack_start here and the
+  // other blocks wait on the copy. GPU reads of host memory are served one after another, so
+  // one block polling the host instead of all keeps the bus free for the blocks' data.
+  notify::FlagArrayView pack_start_relay;
   notify::WaitControl control;         // deadline, abort flag, failure record
 
   // stacked_notify: messages of at least this many bytes are packed and unpacked by the whole
