@@ -1,7 +1,10 @@
 #include "haloflag/halo/exchange.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -12,6 +15,7 @@
 #include "haloflag/halo/message_layouts.hpp"
 #include "message_names.hpp"
 #include "message_requests.hpp"
+#include "peer_handshake.hpp"
 #include "timeline_recorder.hpp"
 
 namespace haloflag::halo {
@@ -52,30 +56,19 @@ class Exchange::Impl {
   Impl(const ExchangeConfig& config, const kernels::FieldSet& fields, const ExchangeOptions& options)
       : options_(options), comm_(duplicate(options.comm)) {
     MPI_Comm_rank(comm_, &rank_);
-    // Set-up is agreed on by every rank: if one fails, all throw, and none waits for a peer
-    // that will never exchange.
-    std::string failure;
-    try {
-      set_up(config, fields);
-    } catch (const std::exception& error) {
-      failure = error.what();
-    }
-    const int mine = failure.empty() ? -1 : rank_;
-    int first_failed = -1;
-    MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MAX, comm_);
-    if (first_failed >= 0) {
-      tear_down();
-      if (!failure.empty()) throw ExchangeError("rank " + std::to_string(rank_) + ": " + failure);
-      throw ExchangeError("rank " + std::to_string(rank_) + ": rank " +
-                          std::to_string(first_failed) +
-                          " failed to set up the exchange (its error names the cause)");
-    }
+    agree_on("set up the exchange", [&] { set_up(config, fields); });
+    // Every rank is set up, so every peer answers; a disagreement fails every rank before the
+    // first exchange, each side of it naming the messages.
+    agree_on("agree with its peers on the messages", [&] {
+      detail::check_peers_agree(comm_, messages_, *names_, options_.timeout);
+    });
   }
 
   ~Impl() { tear_down(); }
 
   void start() {
     check_usable("start()");
+    guarded([&] { throw_if_abort_requested(); });
     if (state_ == State::running) {
       throw ExchangeError(prefix() + "start() while the exchange is still in progress");
     }
@@ -84,15 +77,22 @@ class Exchange::Impl {
     state_ = State::running;
     timeline_->begin(epoch_);
     guarded([&] { strategy_->start(epoch_); });
+    timeline_->started();
   }
 
   bool progress() {
     check_usable("progress()");
-    if (state_ == State::idle) return true;
+    if (state_ == State::idle) {
+      guarded([&] { throw_if_abort_requested(); });
+      return true;
+    }
     bool done = false;
     guarded([&] {
+      throw_if_abort_requested();
       done = strategy_->progress();
       if (done) return;
+      // An abort during progress() also ends device waits: name its reason, not their failure.
+      throw_if_abort_requested();
       if (auto failure = resources_->control.failure(notify::Side::device)) {
         throw ExchangeError(describe_device_failure(*failure) + pending());
       }
@@ -115,6 +115,17 @@ class Exchange::Impl {
     while (!progress()) std::this_thread::yield();  // many ranks may share few cores
   }
 
+  // May be called from any thread: only the abort flag (which every wait reads) and the reason
+  // are touched; the Exchange's own thread throws at its next call.
+  void abort(std::string reason) {
+    {
+      const std::lock_guard<std::mutex> lock(abort_mutex_);
+      if (abort_reason_.empty()) abort_reason_ = reason.empty() ? "no reason given" : reason;
+    }
+    abort_requested_.store(true, std::memory_order_release);
+    resources_->control.raise_abort();
+  }
+
   std::uint64_t epoch() const { return epoch_; }
   int rank() const { return rank_; }
   const RankMessages& messages() const { return messages_; }
@@ -130,6 +141,29 @@ class Exchange::Impl {
 
  private:
   enum class State { idle, running, failed };
+
+  // Runs `step` on every rank and agrees on the outcome: set-up succeeds everywhere or every
+  // rank throws (a failing rank its own error, the others naming it), so no rank waits for a
+  // peer that will never exchange.
+  template <class Step>
+  void agree_on(const char* what, Step step) {
+    std::string failure;
+    try {
+      step();
+    } catch (const std::exception& error) {
+      failure = error.what();
+    }
+    const int mine = failure.empty() ? -1 : rank_;
+    int failed_rank = -1;
+    MPI_Allreduce(&mine, &failed_rank, 1, MPI_INT, MPI_MAX, comm_);
+    if (failed_rank >= 0) {
+      tear_down();
+      if (!failure.empty()) throw ExchangeError("rank " + std::to_string(rank_) + ": " + failure);
+      throw ExchangeError("rank " + std::to_string(rank_) + ": rank " +
+                          std::to_string(failed_rank) + " failed to " + what +
+                          " (its error names the cause)");
+    }
+  }
 
   void set_up(const ExchangeConfig& config, const kernels::FieldSet& fields) {
     int size = 0;
@@ -175,8 +209,25 @@ class Exchange::Impl {
 
   void check_usable(const char* call) const {
     if (state_ == State::failed) {
-      throw ExchangeError(prefix() + call + " after a failed exchange: this Exchange is unusable");
+      const std::string reason = abort_reason();
+      throw ExchangeError(prefix() + call + " after a failed exchange" +
+                          (reason.empty() ? std::string() : " (aborted: " + reason + ")") +
+                          ": this Exchange is unusable");
     }
+  }
+
+  std::string abort_reason() const {
+    const std::lock_guard<std::mutex> lock(abort_mutex_);
+    return abort_reason_;
+  }
+
+  // After abort(): the error of the exchange in progress (naming what it still waited for) or
+  // of the next call, with the reason.
+  void throw_if_abort_requested() const {
+    if (!abort_requested_.load(std::memory_order_acquire)) return;
+    const bool running = state_ == State::running;
+    throw ExchangeError("aborted: " + abort_reason() +
+                        (running ? "; still pending:" + pending() : std::string()));
   }
 
   // Runs `step`; any error marks the exchange failed, raises the abort flag so the kernels
@@ -226,6 +277,9 @@ class Exchange::Impl {
   std::uint64_t epoch_ = 0;
   State state_ = State::idle;
   Clock::time_point started_{};
+  std::atomic<bool> abort_requested_{false};
+  mutable std::mutex abort_mutex_;
+  std::string abort_reason_;
 };
 
 Exchange::Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
@@ -245,6 +299,7 @@ void Exchange::run() {
   impl_->start();
   impl_->finish();
 }
+void Exchange::abort(std::string reason) { impl_->abort(std::move(reason)); }
 std::uint64_t Exchange::epoch() const { return impl_->epoch(); }
 Strategy Exchange::strategy() const { return impl_->options().strategy; }
 notify::Backend Exchange::backend() const { return impl_->options().backend; }

@@ -14,12 +14,13 @@
 // have finished); after finish() or a true progress() the ghost cells hold the neighbours'
 // data and the exchange's kernels no longer touch the fields until the next start().
 //
-// Errors: the constructor throws ConfigError (bad config), kernels::CoResidencyError (a
-// persistent or cooperative grid that cannot be resident) or notify::NotifyError (memory). An
+// Errors: the constructor throws ExchangeError on every rank when one rank fails to set up (its
+// own error: bad config, a grid that cannot be resident, memory) or when two peers disagree on
+// the messages between them (checked by a handshake at set-up; both sides name the messages). An
 // exchange throws ExchangeError naming the rank, epoch, strategy and every message still
 // pending (peer, tag, bytes, direction when known) on a missed deadline, a device-side wait
-// failure, an MPI error or a size mismatch; the Exchange is then unusable and its destructor
-// stops its kernels.
+// failure, an MPI error, a size mismatch or abort(); the Exchange is then unusable and its
+// destructor stops its kernels.
 #pragma once
 
 #include <mpi.h>
@@ -62,6 +63,12 @@ class Exchange {
   void finish();
   // start() then finish().
   void run();
+  // Ends this rank's exchange: raises the abort flag that every wait reads (the kernels stop
+  // waiting and exit), and the exchange in progress, or the next start(), throws ExchangeError
+  // naming `reason` and what was still pending; the Exchange is then unusable. Only this rank
+  // stops: its peers end with their deadline error unless they abort too. Safe to call from
+  // another thread (a watchdog) while this one is in finish() or progress().
+  void abort(std::string reason);
 
   // Number of the last exchange started (0 before the first).
   std::uint64_t epoch() const;

@@ -1,0 +1,164 @@
+// A halo exchange job in which one rank dies in the middle of an exchange; run under mpiexec by
+// fault_injection_process_test:
+//
+//   halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange number>
+//
+// Every rank exchanges over a periodic cube on the host backend. The dying rank starts the
+// given exchange and leaves the process at once with std::_Exit(3), as a crash would (no
+// MPI_Finalize, no destructors, nothing sent). Each other rank prints the outcome of that
+// exchange, every line prefixed by "[rank R] " so that lines of different ranks can be told
+// apart; then the survivors meet on a communicator made before the crash and one of them ends
+// the job with MPI_Abort (MPI_Finalize would wait for the dead rank forever). Whether the
+// survivors get that far depends on the launcher: by default Open MPI and MPICH end the whole
+// job as soon as a rank exits without finalising.
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/halo/host_field.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/notify/backend.hpp"
+
+namespace {
+
+using namespace haloflag::halo;
+
+constexpr int kCrashExitCode = 3;
+
+struct Arguments {
+  Strategy strategy = Strategy::stream_notify;
+  std::chrono::milliseconds timeout{0};
+  int dying_rank = 0;
+  int exchange = 0;  // the exchange the dying rank starts and never finishes
+};
+
+int parse_number(const char* text, const char* what) {
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || value < 0 || value > 1'000'000) {
+    throw std::invalid_argument(std::string(what) + " must be a number from 0 to 1000000, got '" +
+                                text + "'");
+  }
+  return static_cast<int>(value);
+}
+
+Arguments parse_arguments(int argc, char** argv, int size) {
+  if (argc != 5) {
+    throw std::invalid_argument(
+        "usage: halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange>");
+  }
+  Arguments arguments;
+  arguments.strategy = parse_strategy(argv[1]);
+  arguments.timeout = std::chrono::milliseconds(parse_number(argv[2], "timeout_ms"));
+  arguments.dying_rank = parse_number(argv[3], "dying rank");
+  arguments.exchange = parse_number(argv[4], "exchange");
+  if (arguments.dying_rank >= size) {
+    throw std::invalid_argument("dying rank " + std::to_string(arguments.dying_rank) +
+                                " is not below the " + std::to_string(size) + " ranks of the job");
+  }
+  if (arguments.timeout.count() < 1) throw std::invalid_argument("timeout_ms must be at least 1");
+  if (arguments.exchange < 1) throw std::invalid_argument("exchange must be at least 1");
+  return arguments;
+}
+
+// Writes `text` with every line prefixed by "[rank R] ", in one call so lines stay together.
+void print_as_rank(int rank, const std::string& text) {
+  std::istringstream lines(text);
+  std::string prefixed;
+  for (std::string line; std::getline(lines, line);) {
+    prefixed += "[rank " + std::to_string(rank) + "] " + line + "\n";
+  }
+  std::fputs(prefixed.c_str(), stderr);
+  std::fflush(stderr);
+}
+
+// The survivors' part after the crash: the outcome of the exchange the dying rank left.
+std::string survive(Exchange& exchange, int number) {
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    exchange.run();
+  } catch (const ExchangeError& error) {
+    const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - started;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f", waited.count());
+    return "exchange " + std::to_string(number) + " failed after " + seconds +
+           " s: " + error.what();
+  }
+  return "exchange " + std::to_string(number) + " completed";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Arguments arguments;
+  try {
+    arguments = parse_arguments(argc, argv, size);
+  } catch (const std::exception& error) {
+    if (rank == 0) std::fprintf(stderr, "halo_fault_injection_driver: %s\n", error.what());
+    MPI_Finalize();
+    return 2;
+  }
+  const bool dies = rank == arguments.dying_rank;
+  MPI_Comm survivors = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, dies ? MPI_UNDEFINED : 0, rank, &survivors);
+
+  GeometrySpec spec;
+  spec.global_size = {8, 8, 8};
+  spec.ranks = size;
+  spec.periodic = {true, true, true};
+  const Geometry geometry(spec);
+  const ExchangeVerifier verifier(geometry, rank);
+  ExchangeOptions options;
+  options.strategy = arguments.strategy;
+  options.backend = haloflag::notify::Backend::host;
+  options.timeout = arguments.timeout;
+  DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
+  HostField host(verifier.field_extent(), verifier.vars());
+
+  std::string outcome;
+  try {
+    Exchange exchange(geometry, fields.view(), options);
+    for (int number = 1; number < arguments.exchange; ++number) {
+      verifier.fill(host, exchange.epoch() + 1);
+      fields.upload(host);
+      exchange.run();
+      fields.download(host);
+      const std::string wrong = verifier.check(host, exchange.epoch());
+      if (!wrong.empty()) throw ExchangeError("exchange " + std::to_string(number) + ": " + wrong);
+    }
+    if (dies) {
+      exchange.start();
+      print_as_rank(rank, "exits in the middle of exchange " + std::to_string(arguments.exchange));
+      std::_Exit(kCrashExitCode);
+    }
+    outcome = survive(exchange, arguments.exchange);
+  } catch (const std::exception& error) {
+    outcome = std::string("failed before the crash: ") + error.what();
+  }
+  print_as_rank(rank, outcome);
+
+  MPI_Barrier(survivors);
+  int survivor_rank = 0;
+  MPI_Comm_rank(survivors, &survivor_rank);
+  if (survivor_rank == 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  // MPI_Abort ends this process too; should it not, leave without waiting for the dead rank.
+  std::this_thread::sleep_for(std::chrono::seconds(30));
+  std::_Exit(1);
+}
