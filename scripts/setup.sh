@@ -19,6 +19,9 @@ packages=(
   nlohmann-json3-dev libcli11-dev                # benchmark output and arguments
   hipcc libamdhip64-dev rocm-device-libs         # the HIP build (compile and link only)
   clang                                          # sanitizer and fuzzing builds
+  libclang-rt-dev                                # their runtimes: ASan, UBSan, libFuzzer
+  llvm                                           # llvm-symbolizer: file:line in their reports
+  python3-matplotlib                             # measured-vs-model plot (scripts/model_report.py)
 )
 
 missing=()

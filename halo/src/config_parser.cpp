@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <fstream>
+#include <initializer_list>
 #include <istream>
 #include <limits>
 #include <map>
@@ -26,6 +27,16 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr std::int64_t kMaxCount = std::int64_t{1} << 53;  // far above any real size
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+// The product of non-negative factors, or nothing when it does not fit in 64 bits (values come
+// from the file: three extents of up to 2^53 overflow).
+std::optional<std::int64_t> checked_product(std::initializer_list<std::int64_t> factors) {
+  std::int64_t product = 1;
+  for (const std::int64_t factor : factors) {
+    if (__builtin_mul_overflow(product, factor, &product)) return std::nullopt;
+  }
+  return product;
+}
 
 // Problems with their line numbers; reported sorted by line so the output reads top-down.
 class Problems {
@@ -247,16 +258,13 @@ struct RankSection {
   std::vector<ParsedMessage> recvs;
 };
 
-// Keeps a list of rank numbers short: "4, 7-63".
-std::string format_rank_ranges(const std::vector<int>& ranks) {
+// Keeps a list of rank ranges short: "4, 7-63".
+std::string format_rank_ranges(const std::vector<std::pair<int, int>>& ranges) {
   std::string text;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+  for (const auto& [first, last] : ranges) {
     if (!text.empty()) text += ", ";
-    text += std::to_string(ranks[i]);
-    if (j > i) text += "-" + std::to_string(ranks[j]);
-    i = j + 1;
+    text += std::to_string(first);
+    if (last > first) text += "-" + std::to_string(last);
   }
   return text;
 }
@@ -458,6 +466,14 @@ class ConfigParser {
     bool field_ok = true;
     if (const auto text = fields.get("field")) {
       field = parse_triple(*text, "field", ctx, 1);
+      // Readers allocate the field: its cell count must be a count like any other.
+      const auto cells = field ? checked_product({(*field)[0], (*field)[1], (*field)[2]})
+                               : std::nullopt;
+      if (field && (!cells || *cells > kMaxCount)) {
+        ctx.fail("field=" + format_triple(*field) + " holds more than " +
+                 std::to_string(kMaxCount) + " cells");
+        field.reset();
+      }
       field_ok = field.has_value();
     }
     if (!rank) return;
@@ -556,25 +572,46 @@ class ConfigParser {
       return;
     }
     if (!bytes) return;
-    std::int64_t cells = 0;
-    for (const kernels::Box& box : boxes) cells += box.cells();
-    const std::int64_t box_bytes = cells * data_->vars * data_->element_bytes;
-    if (box_bytes != *bytes) {
+    std::optional<std::int64_t> cells = 0;
+    for (const kernels::Box& box : boxes) {
+      const auto box_cells = checked_product({box.extent[0], box.extent[1], box.extent[2]});
+      if (!box_cells || __builtin_add_overflow(*cells, *box_cells, &*cells)) cells.reset();
+      if (!cells) break;
+    }
+    const auto box_bytes =
+        cells ? checked_product({*cells, data_->vars, data_->element_bytes}) : std::nullopt;
+    if (!box_bytes) {
+      ctx.fail("box bytes inconsistent with bytes=" + std::to_string(*bytes) +
+               ": the boxes hold too many bytes to count in 64 bits");
+      return;
+    }
+    if (*box_bytes != *bytes) {
       ctx.fail("box bytes inconsistent with bytes=" + std::to_string(*bytes) + ": the boxes hold " +
-               std::to_string(cells) + " cells x " + std::to_string(data_->vars) + " vars x " +
-               std::to_string(data_->element_bytes) + " bytes = " + std::to_string(box_bytes));
+               std::to_string(*cells) + " cells x " + std::to_string(data_->vars) + " vars x " +
+               std::to_string(data_->element_bytes) + " bytes = " + std::to_string(*box_bytes));
     }
   }
 
+  // Walks the gaps between the sections: 'ranks' may declare up to 2^31 - 1 ranks.
   void check_sections_present() {
-    std::vector<int> missing;
-    for (int rank = 0; rank < *ranks_; ++rank) {
-      if (!sections_.contains(rank)) missing.push_back(rank);
+    std::vector<std::pair<int, int>> missing;
+    std::int64_t missing_count = 0;
+    int next = 0;  // the first rank not yet known to have a section
+    const auto add_gap = [&](int first, int last) {
+      if (first > last) return;
+      missing.emplace_back(first, last);
+      missing_count += std::int64_t{last} - first + 1;
+    };
+    for (const auto& [rank, section] : sections_) {
+      if (rank >= *ranks_) break;  // reported where the section starts
+      add_gap(next, rank - 1);
+      next = rank + 1;
     }
+    add_gap(next, *ranks_ - 1);
     if (missing.empty()) return;
-    problems_.add(ranks_line_, std::string(missing.size() == 1 ? "rank " : "ranks ") +
+    problems_.add(ranks_line_, std::string(missing_count == 1 ? "rank " : "ranks ") +
                                    format_rank_ranges(missing) +
-                                   (missing.size() == 1 ? " has" : " have") +
+                                   (missing_count == 1 ? " has" : " have") +
                                    " no section (missing 'rank N' section; 'ranks " +
                                    std::to_string(*ranks_) + "' declared here)");
   }
@@ -647,7 +684,9 @@ class ConfigParser {
   void check_geometry_ranks() {
     if (!geometry_) return;
     const RankGrid& divide = geometry_->divide;
-    const std::int64_t grid_ranks = std::int64_t{divide[0]} * divide[1] * divide[2];
+    // Each factor is at most 2^31 - 1: a product past 2^63 is out of range of any rank count.
+    const std::int64_t grid_ranks = checked_product({divide[0], divide[1], divide[2]})
+                                        .value_or(std::numeric_limits<std::int64_t>::max());
     if (geometry_->reduced_from_rank) {
       if (*ranks_ != 2) {
         problems_.add(geometry_line_, "a config reduced from one rank's pattern has 2 ranks, but "

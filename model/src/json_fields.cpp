@@ -20,7 +20,7 @@ void Problems::throw_if_any() const {
 Json parse_json(std::string_view text, const std::string& source) {
   try {
     return Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // a syntax error, or a number out of double's range
     throw ParamsError(source + ": not valid JSON: " + error.what());
   }
 }

@@ -22,6 +22,11 @@ using detail::Problems;
 using OrderedJson = nlohmann::ordered_json;
 
 constexpr double kMicro = 1e-6;
+// Pack/unpack times a table may hold, in microseconds: a picosecond to 11.6 days, far beyond
+// any measurement on both sides, and inside the range where seconds and the written
+// 12-digit microseconds (to_written_microseconds) stay normal, finite doubles.
+constexpr double kMinTableMicroseconds = 1e-6;
+constexpr double kMaxTableMicroseconds = 1e12;
 
 void check_format(ObjectReader& top, std::string_view format) {
   if (const auto name = top.string("format")) {
@@ -151,6 +156,19 @@ std::optional<RankMapping> read_mapping(ObjectReader& top) {
   return mapping;
 }
 
+std::optional<double> table_microseconds(ObjectReader& entry, std::string_view key) {
+  const auto value = entry.positive_number(key);
+  if (!value) return std::nullopt;
+  if (*value < kMinTableMicroseconds || *value > kMaxTableMicroseconds) {
+    char reason[128];
+    std::snprintf(reason, sizeof reason, "must be between %g and %g microseconds (got %.17g)",
+                  kMinTableMicroseconds, kMaxTableMicroseconds, *value);
+    entry.problems().add(entry.path_of(key), reason);
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<PackUnpackTable> read_table(const Json* list, const std::string& path,
                                           Problems& problems) {
   if (list == nullptr) return std::nullopt;
@@ -164,8 +182,8 @@ std::optional<PackUnpackTable> read_table(const Json* list, const std::string& p
   for (std::size_t i = 0; i < list->size(); ++i) {
     ObjectReader entry((*list)[i], path + "[" + std::to_string(i) + "]", problems);
     const auto bytes = entry.integer("bytes", 1);
-    const auto pack_us = entry.positive_number("pack_us");
-    const auto unpack_us = entry.positive_number("unpack_us");
+    const auto pack_us = table_microseconds(entry, "pack_us");
+    const auto unpack_us = table_microseconds(entry, "unpack_us");
     entry.finish();
     if (bytes && previous_bytes) {
       if (*bytes == *previous_bytes) {

@@ -1,0 +1,38 @@
+#include "agreed_setup.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "../halo_bench/usage_error.hpp"
+
+namespace haloflag::bench::interference {
+
+std::optional<int> run_agreed_setup(MPI_Comm comm, const std::function<void()>& step) {
+  int rank = 0;
+  int ranks = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  int exit_code = 0;
+  std::string message;
+  try {
+    step();
+  } catch (const UsageError& error) {
+    exit_code = kUsageExitCode;
+    message = error.what();
+  } catch (const std::exception& error) {
+    exit_code = 1;
+    message = error.what();
+  }
+  int first_failing = exit_code != 0 ? rank : ranks;
+  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
+  if (first_failing == ranks) return std::nullopt;
+  MPI_Bcast(&exit_code, 1, MPI_INT, first_failing, comm);
+  if (rank == first_failing) {
+    std::fprintf(stderr, "[rank %d] interference: %s\n", rank, message.c_str());
+  }
+  return exit_code;
+}
+
+}  // namespace haloflag::bench::interference

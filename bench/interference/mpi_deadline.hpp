@@ -1,0 +1,20 @@
+// Waiting for MPI requests with a deadline (DESIGN.md §4 rule 5): MPI_Test in a loop that yields,
+// so a peer that never answers ends the run with a message instead of a hang.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <string>
+
+namespace haloflag::bench::interference {
+
+// Throws std::runtime_error naming `what` when `request` is not complete within `timeout`, or
+// when MPI reports an error.
+void wait_with_deadline(MPI_Request& request, std::chrono::nanoseconds timeout,
+                        const std::string& what);
+
+// Throws std::runtime_error naming the call when `status` is not MPI_SUCCESS.
+void check_mpi(int status, const std::string& call);
+
+}  // namespace haloflag::bench::interference

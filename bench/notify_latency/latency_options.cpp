@@ -1,0 +1,84 @@
+#include "latency_options.hpp"
+
+#include <exception>
+#include <string>
+
+namespace haloflag::bench {
+
+namespace {
+
+// Sample counts are held in memory (and in the JSON report) in full; this keeps them sane.
+constexpr long long kMostSamples = 10'000'000;
+
+// "must be an integer from A to B, got 'X'" (CLI::Range calls a word "not in range").
+CLI::Validator integer_range(long long lowest, long long highest) {
+  return CLI::Validator(
+      [lowest, highest](std::string& text) -> std::string {
+        try {
+          std::size_t end = 0;
+          const long long value = std::stoll(text, &end);
+          if (end == text.size() && value >= lowest && value <= highest) return {};
+        } catch (const std::exception&) {
+          // reported below like any other bad value
+        }
+        return "must be an integer from " + std::to_string(lowest) + " to " +
+               std::to_string(highest) + ", got '" + text + "'";
+      },
+      "");
+}
+
+}  // namespace
+
+const char* to_string(HostWait wait) { return wait == HostWait::spin ? "spin" : "yield"; }
+
+LatencyOptions parse_latency_options(CLI::App& app, int argc, char** argv) {
+  LatencyOptions options;
+  app.add_option("--backend", options.backend_name,
+                 "where the device side runs; auto: the GPU when one is usable, else host (a "
+                 "CPU thread stands in for the GPU and says so)")
+      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
+      ->type_name("auto|host|cuda|hip")
+      ->capture_default_str();
+  app.add_option("--gpu", options.gpu, "GPU index on a GPU backend")
+      ->check(integer_range(0, 1023))
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--warmup", options.warmup,
+                 "samples run before timing, not counted, per measurement")
+      ->check(integer_range(0, kMostSamples))
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--iterations", options.iterations, "timed samples per measurement")
+      ->check(integer_range(1, kMostSamples))
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--ops-per-sample", options.ops_per_sample,
+                 "Table 1 rows: (read, write) pairs per timed window; a sample is the window's "
+                 "time divided by this")
+      ->check(integer_range(1, 1'000'000))
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--timeout", options.timeout_seconds, "deadline in seconds of every wait")
+      ->check(CLI::Range(1e-3, 3600.0).description(""))
+      ->type_name("SECONDS")
+      ->capture_default_str();
+  app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
+                 "pause of a GPU thread between two polls of a flag (the exchange engine uses 200)")
+      ->check(integer_range(0, 1'000'000))
+      ->type_name("N")
+      ->capture_default_str();
+  std::string host_wait = to_string(options.host_wait);
+  app.add_option("--host-wait", host_wait,
+                 "how the host waits for the device's flag: spin (poll without pause) or yield "
+                 "(the library's FlagArray::wait, which yields between polls)")
+      ->check(CLI::IsMember({"spin", "yield"}).description(""))
+      ->type_name("spin|yield")
+      ->capture_default_str();
+  app.add_option("--json", options.json_path, "write the JSON report (with every sample) to FILE")
+      ->type_name("FILE");
+  app.parse(argc, argv);
+  options.host_wait = host_wait == "spin" ? HostWait::spin : HostWait::yield;
+  return options;
+}
+
+}  // namespace haloflag::bench

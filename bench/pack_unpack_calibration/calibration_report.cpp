@@ -1,0 +1,222 @@
+#include "calibration_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+namespace haloflag::bench {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string joined(const std::vector<std::string>& words, const std::string& separator) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : separator) + word;
+  return text;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// Nanosecond precision is all the clocks give; it keeps the raw file small.
+double rounded_us(double us) { return std::round(us * 1000.0) / 1000.0; }
+
+std::vector<double> rounded(const std::vector<double>& samples) {
+  std::vector<double> out(samples.size());
+  std::transform(samples.begin(), samples.end(), out.begin(), rounded_us);
+  return out;
+}
+
+Json summary_json(const model::calibration::SampleSummary& s) {
+  Json json;
+  json["count"] = s.count;
+  json["mean"] = s.mean;
+  json["median"] = s.median;
+  json["p10"] = s.p10;
+  json["p90"] = s.p90;
+  json["min"] = s.min;
+  json["max"] = s.max;
+  return json;
+}
+
+Json work_json(const std::optional<WorkSummary>& work) {
+  if (!work) return nullptr;
+  Json json;
+  json["shapes"] = work->shapes;
+  json["block_us"] = summary_json(work->block_us);
+  json["launch_us"] = summary_json(work->launch_us);
+  return json;
+}
+
+bool emulated(const CalibrationRun& run) { return run.backend == notify::Backend::host; }
+
+std::string machine_of(const CalibrationRun& run) {
+  const std::string host = run.run.hosts.empty() ? "unknown host" : run.run.hosts.front();
+  if (emulated(run)) {
+    return host + ": host backend (CPU threads emulate the GPU; CPU times, not GPU times)";
+  }
+  std::vector<std::string> names = run.gpu_names;
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return host + ": " + joined(names, ", ") + " (" + std::to_string(run.gpu_names.size()) +
+         " GPUs, one per rank, " + std::string(notify::to_string(run.backend)) + ")";
+}
+
+std::string method_of(const CalibrationRun& run) {
+  const PackUnpackOptions& o = run.options;
+  return "stream-approach block programs (notify_pack, notify_unpack): one block of " +
+         std::to_string(emulated(run) ? 1 : o.message_threads) +
+         (emulated(run) ? " CPU thread" : " threads") +
+         " per message, one message per launch; per message shape " + std::to_string(o.warmup) +
+         " warm-up and " + std::to_string(o.iterations) + " timed runs; table = mean of the " +
+         (o.table_time == TableTime::block ? "block's own time (its clock stamps)"
+                                           : "launch-to-synchronize time seen by the host") +
+         ", pooled over the shapes of a size and over " + std::to_string(run.run.ranks) +
+         (run.run.ranks == 1 ? " rank" : " ranks measured one at a time");
+}
+
+}  // namespace
+
+void print_size_table(std::FILE* out, const std::vector<SizeRow>& rows, TableTime time) {
+  std::fprintf(out, "\n%10s | %6s %9s %9s %9s %9s %9s | %6s %9s %9s %9s %9s %9s\n", "bytes",
+               "packs", "mean", "median", "p10", "p90", "launch", "unpack", "mean", "median", "p10",
+               "p90", "launch");
+  const auto cells = [&](const std::optional<WorkSummary>& work) {
+    if (!work) {
+      std::fprintf(out, " %6s %9s %9s %9s %9s %9s", "-", "-", "-", "-", "-", "-");
+      return;
+    }
+    const auto& b = work->block_us;
+    std::fprintf(out, " %6d %9.3f %9.3f %9.3f %9.3f %9.3f", work->shapes, b.mean, b.median, b.p10,
+                 b.p90, work->launch_us.median);
+  };
+  for (const SizeRow& row : rows) {
+    std::fprintf(out, "%10lld |", static_cast<long long>(row.bytes));
+    cells(row.pack);
+    std::fprintf(out, " |");
+    cells(row.unpack);
+    std::fprintf(out, "\n");
+  }
+  std::fprintf(out,
+               "\nmicroseconds; packs/unpack: message shapes of that size; mean..p90: the block's "
+               "own time (clock stamps);\nlaunch: median launch-to-synchronize time on the host. "
+               "The table takes the %s.\n",
+               time == TableTime::block ? "block mean" : "launch mean");
+}
+
+model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,
+                                           double finest_block_us) {
+  model::PackUnpackTableFile file;
+  file.table = table.table;
+  model::Provenance& p = file.provenance;
+  p.source = "haloflag_calibrate_pack_unpack: " + method_of(run);
+  p.machine = machine_of(run);
+  p.date = run.run.date;
+  p.units = "bytes (bytes), microseconds (pack_us, unpack_us)";
+  p.notes.push_back("backend " + std::string(notify::to_string(run.backend)) + " (" +
+                    run.backend_reason + ")" +
+                    (emulated(run) ? ": CPU threads emulate the GPU; these are CPU times, not "
+                                     "GPU times"
+                                   : ""));
+  for (const std::string& gpu : run.gpus) p.notes.push_back("GPU: " + gpu);
+  p.notes.push_back("MPI: " + run.run.mpi_library);
+  p.notes.push_back("messages from: " + joined(run.sources, "; "));
+  p.notes.push_back("finest non-zero block time seen: " + fixed(finest_block_us, 3) +
+                    " us (an upper bound on the clock's step)");
+  p.notes.push_back("raw measurements: " +
+                    std::filesystem::path(run.options.raw_path).filename().string());
+  p.notes.push_back("command: " + joined(run.command_line, " "));
+  p.notes.insert(p.notes.end(), table.notes.begin(), table.notes.end());
+  return file;
+}
+
+std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
+                     const std::vector<SizeRow>& rows, const model::PackUnpackTableFile& table,
+                     double finest_block_us) {
+  const PackUnpackOptions& o = run.options;
+  Json json;
+  json["format"] = kRawFormat;
+  json["version"] = kRawFormatVersion;
+  json["run"] = {{"tool", run.run.tool},       {"date", run.run.date},
+                 {"mpi_library", run.run.mpi_library}, {"ranks", run.run.ranks},
+                 {"hosts", run.run.hosts}};
+  json["command_line"] = run.command_line;
+  json["backend"] = {{"name", notify::to_string(run.backend)},
+                     {"reason", run.backend_reason},
+                     {"emulated_on_cpu", emulated(run)}};
+  json["gpus"] = run.gpus;
+  json["machine"] = machine_of(run);
+  json["method"] = method_of(run);
+  json["options"] = {{"configs", o.configs},
+                     {"cubes", o.cubes},
+                     {"sizes", o.sizes},
+                     {"vars", o.vars},
+                     {"warmup", o.warmup},
+                     {"iterations", o.iterations},
+                     {"backend", o.backend},
+                     {"gpu", o.gpu},
+                     {"message_threads", o.message_threads},
+                     {"host_threads", o.host_threads},
+                     {"table_time", to_string(o.table_time)},
+                     {"timeout_s", o.timeout_seconds},
+                     {"quick", o.quick},
+                     {"out", o.out_path},
+                     {"raw", o.raw_path}};
+  json["times"] = {
+      {"unit", "microseconds"},
+      {"block", "the block's own time: pack_begin to packed (pack), ready_seen to unpacked "
+                "(unpack), stamped by the block on the device clock (host backend: steady clock)"},
+      {"launch", "host steady clock from launch() to synchronize() returning"},
+      {"finest_block_us", finest_block_us}};
+  json["table_file"] = o.out_path;
+  json["table"] = Json::parse(model::pack_unpack_table_to_json(table));
+
+  Json sizes = Json::array();
+  for (const SizeRow& row : rows) {
+    Json entry;
+    entry["bytes"] = row.bytes;
+    entry["pack"] = work_json(row.pack);
+    entry["unpack"] = work_json(row.unpack);
+    sizes.push_back(std::move(entry));
+  }
+  json["sizes"] = std::move(sizes);
+
+  Json timed = Json::array();
+  for (const TimedShape& shape : shapes) {
+    Json entry;
+    entry["source"] = shape.source;
+    entry["field_extent"] = shape.field_extent;
+    entry["vars"] = shape.vars;
+    entry["work"] = shape.work == MessageWork::pack ? "pack" : "unpack";
+    entry["bytes"] = shape.shape.bytes;
+    Json boxes = Json::array();
+    for (int b = 0; b < shape.shape.layout.box_count; ++b) {
+      const kernels::Box& box = shape.shape.layout.boxes[b];
+      boxes.push_back({{"begin", {box.begin[0], box.begin[1], box.begin[2]}},
+                       {"extent", {box.extent[0], box.extent[1], box.extent[2]}}});
+    }
+    entry["boxes"] = std::move(boxes);
+    Json ranks = Json::array();
+    for (std::size_t r = 0; r < shape.block_us.size(); ++r) {
+      Json rank;
+      rank["rank"] = r;
+      rank["block_us"] = summary_json(model::calibration::summarize(shape.block_us[r]));
+      rank["launch_us"] = summary_json(model::calibration::summarize(shape.launch_us[r]));
+      rank["block_samples_us"] = rounded(shape.block_us[r]);
+      rank["launch_samples_us"] = rounded(shape.launch_us[r]);
+      ranks.push_back(std::move(rank));
+    }
+    entry["ranks"] = std::move(ranks);
+    timed.push_back(std::move(entry));
+  }
+  json["shapes"] = std::move(timed);
+  return json.dump(1) + "\n";
+}
+
+}  // namespace haloflag::bench

@@ -1,0 +1,42 @@
+// What haloflag_calibrate_pack_unpack writes: the human table, the pack/unpack table file the
+// model reads (model/params_file.hpp; it rejects unknown keys, so the raw measurements go to a
+// file of their own beside it), and that raw file.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "haloflag/model/params_file.hpp"
+#include "haloflag/notify/backend.hpp"
+#include "pack_unpack_options.hpp"
+#include "run_info.hpp"
+#include "shape_measurement.hpp"
+#include "size_table.hpp"
+
+namespace haloflag::bench {
+
+inline constexpr const char* kRawFormat = "haloflag-calibration-pack-unpack";
+inline constexpr int kRawFormatVersion = 1;
+
+struct CalibrationRun {
+  model::calibration::RunInfo run;  // tool, date, MPI library, ranks, hosts
+  std::vector<std::string> command_line;
+  PackUnpackOptions options;
+  notify::Backend backend = notify::Backend::host;
+  std::string backend_reason;       // e.g. "auto: best present"
+  std::vector<std::string> gpus;    // binding of each rank; empty on the host backend
+  std::vector<std::string> gpu_names;
+  std::vector<std::string> sources;  // ShapeSource names, in order
+};
+
+void print_size_table(std::FILE* out, const std::vector<SizeRow>& rows, TableTime time);
+
+model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,
+                                           double finest_block_us);
+
+std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
+                     const std::vector<SizeRow>& rows, const model::PackUnpackTableFile& table,
+                     double finest_block_us);
+
+}  // namespace haloflag::bench

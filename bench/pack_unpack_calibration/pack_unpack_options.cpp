@@ -1,0 +1,141 @@
+#include "pack_unpack_options.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "haloflag/kernels/field_set.hpp"
+
+namespace haloflag::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kShippedConfigs = HALOFLAG_COMB_CONFIG_DIR;
+
+// Every shipped config, sorted: their messages are the sizes the exchanges really send.
+std::vector<std::string> shipped_configs() {
+  std::vector<std::string> configs;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(kShippedConfigs, error)) {
+    if (entry.path().extension() == ".cfg") configs.push_back(entry.path().string());
+  }
+  if (error || configs.empty()) {
+    throw std::invalid_argument("no shipped configs found in " + kShippedConfigs.string() +
+                                ": name some with --config, or --config '' for none");
+  }
+  std::sort(configs.begin(), configs.end());
+  return configs;
+}
+
+// With 3 variables: corners of 24 B, edges of 48 B to 10 KB, faces of 96 B to 4 MiB (418 x 418).
+const std::vector<std::int64_t> kDefaultCubes{2, 4, 8, 16, 32, 64, 128, 256, 418};
+const std::vector<std::int64_t> kQuickCubes{4, 8, 16};
+constexpr const char* kQuickConfig = "comb_200_np2_reduced.cfg";
+// A cube of 2000 cells a side already needs 190 GB of fields with 3 variables.
+constexpr std::int64_t kLargestCube = 2000;
+
+}  // namespace
+
+std::string to_string(TableTime time) { return time == TableTime::block ? "block" : "launch"; }
+
+void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options) {
+  app.add_option("--config", options.configs,
+                 "communication configs: rank 0's messages are timed (default: every shipped "
+                 "comb_configs/*.cfg; '' for none)")
+      ->delimiter(',');
+  app.add_option("--cubes", options.cubes,
+                 "sides of cube subdomains (ghost 1, periodic, 26 neighbours) whose corner, edge "
+                 "and face messages are timed (default: 2,4,...,256,418: faces of 96 B to 4 MiB)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, kLargestCube));
+  app.add_option("--sizes", options.sizes,
+                 "keep only messages of these sizes in bytes (default: every size found)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  app.add_option("--vars", options.vars, "variables per cell of the cube subdomains")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kernels::kMaxVariables));
+  app.add_option("--warmup", options.warmup, "untimed runs per message shape first")
+      ->capture_default_str()
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  app.add_option("--iterations", options.iterations, "timed runs per message shape")
+      ->capture_default_str()
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  app.add_option("--backend", options.backend, "where the kernels run; auto: the best present")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}));
+  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
+  app.add_option("--message-threads", options.message_threads,
+                 "threads of the one block per message (the engine's default)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--host-threads", options.host_threads, "host backend: threads per lane")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  const std::map<std::string, TableTime> table_times{{"block", TableTime::block},
+                                                      {"launch", TableTime::launch}};
+  app.add_option("--table-time", options.table_time,
+                 "time written to the table: block (the block's own clock stamps) or launch "
+                 "(launch to synchronize, seen by the host)")
+      ->transform(CLI::CheckedTransformer(table_times, CLI::ignore_case))
+      ->default_str("block");
+  app.add_option("--timeout", options.timeout_seconds,
+                 "deadline of every flag wait, seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 3600.0));
+  app.add_flag("--quick", options.quick,
+               "CI mode: cubes 4,8,16, config comb_200_np2_reduced.cfg, 10 iterations, "
+               "2 warm-up (where not given)");
+  app.add_option("-o,--out", options.out_path, "pack/unpack table file to write (JSON)")
+      ->required();
+  app.add_option("--raw", options.raw_path,
+                 "raw measurements file (default: the table's name with .raw.json)");
+}
+
+void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& options) {
+  const bool configs_given = app.count("--config") > 0;
+  if (options.quick) {
+    if (app.count("--cubes") == 0) options.cubes = kQuickCubes;
+    if (!configs_given) options.configs = {(kShippedConfigs / kQuickConfig).string()};
+    if (app.count("--iterations") == 0) options.iterations = 10;
+    if (app.count("--warmup") == 0) options.warmup = 2;
+  }
+  if (app.count("--cubes") == 0 && !options.quick) options.cubes = kDefaultCubes;
+  if (!configs_given && !options.quick) options.configs = shipped_configs();
+  // --config '' stands for no config at all.
+  std::erase_if(options.configs, [](const std::string& path) { return path.empty(); });
+  if (options.configs.empty() && options.cubes.empty()) {
+    throw std::invalid_argument("nothing to time: give --cubes or --config");
+  }
+  if (options.out_path.empty()) throw std::invalid_argument("--out: the table needs a file name");
+  if (options.raw_path.empty()) {
+    fs::path raw = options.out_path;
+    raw.replace_extension(".raw.json");
+    options.raw_path = raw.string();
+  }
+  if (fs::path(options.raw_path) == fs::path(options.out_path)) {
+    throw std::invalid_argument("--raw names the table file itself (" + options.out_path + ")");
+  }
+}
+
+std::string output_folder_problem(const PackUnpackOptions& options) {
+  const std::pair<const char*, const std::string*> outputs[] = {{"--out", &options.out_path},
+                                                                {"--raw", &options.raw_path}};
+  for (const auto& [option, path] : outputs) {
+    const fs::path folder = fs::path(*path).parent_path();
+    std::error_code error;
+    if (!folder.empty() && !fs::is_directory(folder, error)) {
+      return std::string(option) + " " + *path + ": the folder " + folder.string() +
+             " does not exist";
+    }
+  }
+  return {};
+}
+
+}  // namespace haloflag::bench

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Calibrates the K-model for the machine at hand (docs/model.md, "Calibrating a machine"): MPI
+# ping-pong (alpha, beta, eager threshold), concurrent bandwidth (R_Cb, R_Ci), GPU pack and
+# unpack time per message size (one rank per GPU), then the merged parameter file and the
+# model's prediction for the shipped 2-rank configs. Everything lands in OUT_DIR:
+#   params.json                 the parameter file for haloflag_model and halo_bench --params
+#   pack_unpack.json            the pack/unpack table; pack_unpack.raw.json: every run
+#   pingpong.json, concurrent.json   the MPI measurements with their fits
+#   model_{200,400,800}.{log,json}   predictions for comb_configs/comb_*_np2_reduced.cfg
+#   machine.txt                 GPUs, topology, CPU, versions, commit and every command run
+#   commands.txt, *.log         the commands alone, and each one's output
+# and with HALOFLAG_CALIBRATION_BENCH=1 also the measured side of the report:
+#   bench/                      scripts/bench_two_rank.sh with --params params.json (cubes 200,
+#                               400, 800; every strategy)
+#   report/                     scripts/model_report.py on bench/ (table, plot when matplotlib is
+#                               there; else run it where it is, on the copied bench/ files)
+#
+#   scripts/calibrate_machine.sh OUT_DIR
+#
+# Builds into build-gpu/ with the CUDA backend (offline machines: carry .deps from
+# scripts/stage_offline_deps.sh). Environment:
+#   HALOFLAG_BUILD_DIR           build directory (build-gpu)
+#   HALOFLAG_GPU                 GPU backend to build: cuda (default), hip, auto or none
+#   HALOFLAG_BACKEND             pack/unpack backend: the GPU backend built (so that a GPU that
+#                                cannot be used stops the run instead of yielding host numbers);
+#                                auto when HALOFLAG_GPU is auto or none
+#   HALOFLAG_CONCURRENT_RANKS    ranks of the concurrent-bandwidth run (8, or 2 below 8 cores)
+#   HALOFLAG_CALIBRATION_QUICK=1 every tool in --quick mode (a check of this script, not a
+#                                calibration)
+#   HALOFLAG_PACK_UNPACK_ARGS    more options for haloflag_calibrate_pack_unpack
+#   HALOFLAG_CALIBRATION_BENCH=1 then halo_bench with the new parameters, and the report
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: calibrate_machine.sh OUT_DIR}
+build=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+gpu_build=${HALOFLAG_GPU:-cuda}
+case $gpu_build in
+  cuda | hip) pack_unpack_backend=${HALOFLAG_BACKEND:-$gpu_build} ;;
+  *) pack_unpack_backend=${HALOFLAG_BACKEND:-auto} ;;
+esac
+cores=$(nproc)
+concurrent_ranks=${HALOFLAG_CONCURRENT_RANKS:-$([[ $cores -ge 8 ]] && echo 8 || echo 2)}
+quick=()
+quick_bench=()
+if [[ "${HALOFLAG_CALIBRATION_QUICK:-0}" == "1" ]]; then
+  quick=(--quick)
+  quick_bench=(--iterations 5 --warmup 1 --verify 1)
+fi
+read -r -a pack_unpack_args <<<"${HALOFLAG_PACK_UNPACK_ARGS:-}"
+
+export PATH=/usr/local/cuda/bin:$PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Only where the ranks outnumber the cores: Open MPI then yields when idle, which would slow
+# the timed loops of a machine that has cores to spare.
+[[ $concurrent_ranks -gt $cores ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
+
+: >"$out/commands.txt"
+# run NAME COMMAND...: records the command, runs it with its output in NAME.log and on stdout.
+run() {
+  local name=$1
+  shift
+  echo "\$ $*" | tee -a "$out/commands.txt" | tee "$out/$name.log"
+  "$@" 2>&1 | tee -a "$out/$name.log"
+}
+
+echo "== build ($build)"
+run configure cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DHALOFLAG_GPU="$gpu_build" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/dev/null
+with_bench=${HALOFLAG_CALIBRATION_BENCH:-0}
+targets=(haloflag_calibrate_pingpong haloflag_calibrate_concurrent haloflag_calibrate_merge
+  haloflag_calibrate_pack_unpack haloflag_model_cli)
+[[ $with_bench == 1 ]] && targets+=(halo_bench)
+run build cmake --build "$build" -j "$cores" --target "${targets[@]}" >/dev/null
+tools=$build/model/calibration
+model_cli=$build/model/haloflag_model
+pack_unpack_tool=$build/bench/pack_unpack_calibration/haloflag_calibrate_pack_unpack
+
+# Each probe may be missing (no GPU, no git): the file says so instead of stopping the run.
+probe() {
+  echo "## $*"
+  "$@" 2>&1 || echo "(not available)"
+  echo
+}
+{
+  probe date -u +%Y-%m-%dT%H:%M:%SZ
+  probe hostname
+  probe uname -r
+  probe nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id,memory.total --format=csv
+  probe nvidia-smi topo -m
+  probe lscpu
+  probe nvcc --version
+  probe mpirun --version
+  probe cmake --version
+  probe c++ --version
+  probe git -C "$root" rev-parse HEAD
+  probe git -C "$root" status --short
+} >"$out/machine.txt"
+
+gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
+  awk '{count=$1; $1=""; sub(/^ /, ""); printf "%s%d x %s", (NR > 1 ? ", " : ""), count, $0}' || true)
+machine="$(hostname): ${gpu_names:-no GPU}"
+
+echo "== MPI ping-pong, 2 ranks placed as halo_bench places them (mpiexec -n 2)"
+run pingpong mpiexec -n 2 "$tools/haloflag_calibrate_pingpong" "${quick[@]}" \
+  --out "$out/pingpong.json"
+
+echo "== concurrent bandwidth, $concurrent_ranks ranks"
+run concurrent mpiexec -n "$concurrent_ranks" "$tools/haloflag_calibrate_concurrent" \
+  "${quick[@]}" --out "$out/concurrent.json"
+
+echo "== GPU pack and unpack per message size, one rank per GPU"
+run pack_unpack mpiexec -n 2 "$pack_unpack_tool" --backend "$pack_unpack_backend" \
+  "${quick[@]}" "${pack_unpack_args[@]}" --out "$out/pack_unpack.json"
+
+# mpiexec -n 2 puts both ranks on one socket of one node (Open MPI maps by core up to 2
+# ranks): the 2-rank configs are then intra-socket messages, timed by the ping-pong's fit.
+echo "== parameter file"
+run merge "$tools/haloflag_calibrate_merge" --pingpong "$out/pingpong.json" \
+  --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" \
+  --ranks-per-node 2 --ranks-per-socket 2 --machine "$machine" --out "$out/params.json"
+
+echo "== predictions for the shipped 2-rank configs"
+for cube in 200 400 800; do
+  run "model_$cube" "$model_cli" "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
+    --params "$out/params.json" --json "$out/model_$cube.json"
+done
+
+if [[ $with_bench == 1 ]]; then
+  echo "== halo_bench with the new parameters"
+  echo "\$ scripts/bench_two_rank.sh $out/bench --params $out/params.json ${quick_bench[*]}" >>"$out/commands.txt"
+  HALOFLAG_BUILD_DIR=$build "$root/scripts/bench_two_rank.sh" "$out/bench" \
+    --params "$out/params.json" "${quick_bench[@]}"
+  echo "== measured against modeled"
+  report_args=()
+  python3 -c "import matplotlib" 2>/dev/null || /usr/bin/python3 -c "import matplotlib" \
+    2>/dev/null || report_args+=(--no-plot)
+  run report python3 "$root/scripts/model_report.py" "$out"/bench/halo_bench_*.json \
+    --out-dir "$out/report" "${report_args[@]}"
+fi
+
+{
+  echo "## commands (also in commands.txt; each one's output in its .log)"
+  cat "$out/commands.txt"
+} >>"$out/machine.txt"
+echo "== done: $out"
+grep -H "total lower bound" "$out"/model_*.log | sed "s|^$out/|  |"

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# compute-sanitizer over the GPU tests, on a machine with an NVIDIA GPU (docs/reliability.md).
+# Builds the CUDA backend's GPU tests in build-gpu/ (offline: header-only deps from .deps/) and
+# runs every GPU test (CTest label "gpu", or "gpu"/"cuda" in its name) under each tool:
+# single-process tests as `compute-sanitizer ... test`, MPI tests as
+# `mpiexec -n N compute-sanitizer ... test`, so each rank runs under its own sanitizer.
+#   scripts/gpu_sanitize.sh OUT_DIR [TOOL...]     tools: memcheck racecheck synccheck (default: all)
+# Writes OUT_DIR/build.log, OUT_DIR/<tool>.log (every test's output with the tool's reports, one
+# file per tool) and OUT_DIR/summary.txt (one line per tool and test: errors, warnings, status,
+# seconds). Exit status 1 when a tool reports any error or warning, or a test fails, skips (no
+# GPU seen) or runs past its time limit under a tool.
+#
+# Workload: the tools slow GPU code down 10-100x, and racecheck also checks every shared-memory
+# access of the resident kernels' polling loops, so by default each test runs a bounded subset
+# (GoogleTest filters, below) that still launches every kernel and every strategy:
+#   memcheck, synccheck: the ping-pong test in full; the strategies test's geometry cases (7
+#     small decompositions x 50 exchanges x every strategy), its deadline case and set-up checks,
+#     without the shipped 200/400/800-cube configs (large fields, minutes under the tools).
+#   racecheck: the same, less the 100000-epoch ping-pong (its deadline and abort cases stay).
+# Environment: HALOFLAG_GPU_SANITIZE_FULL=1 runs every case under every tool;
+# HALOFLAG_GPU_SANITIZE_TIMEOUT seconds per test and tool (default 240); HALOFLAG_JOBS;
+# CMAKE_CUDA_ARCHITECTURES (default 90).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: gpu_sanitize.sh OUT_DIR [memcheck|racecheck|synccheck ...]}
+shift
+tools=("$@")
+[[ ${#tools[@]} -eq 0 ]] && tools=(memcheck racecheck synccheck)
+for tool in "${tools[@]}"; do
+  [[ $tool =~ ^(memcheck|racecheck|synccheck)$ ]] || {
+    echo "gpu_sanitize.sh: unknown tool '$tool' (memcheck, racecheck or synccheck)" >&2
+    exit 2
+  }
+done
+build=$root/build-gpu
+jobs=${HALOFLAG_JOBS:-$(nproc)}
+time_limit=${HALOFLAG_GPU_SANITIZE_TIMEOUT:-240}
+full=${HALOFLAG_GPU_SANITIZE_FULL:-0}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+export PATH=/usr/local/cuda/bin:$PATH
+sanitizer=$(command -v compute-sanitizer || true)
+if [[ -z $sanitizer && -x /usr/local/cuda/compute-sanitizer/compute-sanitizer ]]; then
+  sanitizer=/usr/local/cuda/compute-sanitizer/compute-sanitizer
+fi
+if [[ -z $sanitizer ]]; then
+  echo "gpu_sanitize.sh: compute-sanitizer not found (looked on PATH and in /usr/local/cuda)" >&2
+  exit 2
+fi
+
+# -lineinfo: reports name the source line of a device access. RelWithDebInfo: host stacks too.
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+  "$sanitizer" --version | tail -1
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHALOFLAG_GPU=cuda \
+    -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" -DCMAKE_CUDA_FLAGS=-lineinfo \
+    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr"
+  cmake -DBUILD_DIR="$build" -DOUT="$build/gpu_test_targets.txt" -DMODE=targets \
+    -P "$root/scripts/gpu_test_commands.cmake"
+  mapfile -t targets < <(sort -u "$build/gpu_test_targets.txt")
+  echo "GPU test targets: ${targets[*]}"
+  cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+  cmake -DBUILD_DIR="$build" -DOUT="$build/gpu_test_commands.txt" -DMODE=commands \
+    -P "$root/scripts/gpu_test_commands.cmake"
+} >"$out/build.log" 2>&1 || {
+  tail -n 30 "$out/build.log"
+  echo "gpu_sanitize.sh: build failed, see $out/build.log" >&2
+  exit 1
+}
+
+# The GoogleTest filter of a test executable under a tool (empty: every case).
+filter_for() {
+  local tool=$1 executable=$2
+  [[ $full == 1 ]] && return 0
+  case "$executable:$tool" in
+    notify_gpu_pingpong_test:racecheck) echo "-*PingPong100kEpochs*" ;;
+    halo_exchange_strategies_mpi_test:*) echo "-*ShippedConfigsStayCorrectOverManyExchanges*" ;;
+  esac
+}
+
+summary=$out/summary.txt
+{
+  echo "compute-sanitizer over the GPU tests of $build ($(date -u +%FT%TZ))"
+  echo "sanitizer: $("$sanitizer" --version | tail -1)"
+  echo "workload: $([[ $full == 1 ]] && echo "full" || echo "bounded (see scripts/gpu_sanitize.sh)"), ${time_limit} s per test and tool"
+  printf '%-10s %-40s %8s %8s %-28s %7s  %s\n' tool test errors warnings status seconds filter
+} >"$summary"
+failures=0
+sep=$'\x1f'
+for tool in "${tools[@]}"; do
+  log=$out/$tool.log
+  : >"$log"
+  options=(--tool "$tool" --print-limit 50 --launch-timeout 120)
+  [[ $tool == memcheck ]] && options+=(--leak-check full)
+  while IFS="$sep" read -r -a fields; do
+    name=${fields[0]}
+    directory=${fields[1]}
+    environment=("${fields[@]:3:${fields[2]}}")
+    command=("${fields[@]:$((3 + fields[2]))}")
+    # The sanitizer goes right before the test executable: the first argument inside the build.
+    for ((i = 0; i < ${#command[@]}; ++i)); do
+      [[ ${command[i]} == "$build"/* ]] && break
+    done
+    executable=$(basename "${command[i]}")
+    filter=$(filter_for "$tool" "$executable")
+    wrapped=("${command[@]:0:i}" "$sanitizer" "${options[@]}" "${command[@]:i}")
+    # Processes that each end with a report: the launcher's -n/-np, else one.
+    processes=1
+    for ((j = 0; j + 1 < i; ++j)); do
+      if [[ ${command[j]} =~ ^-(n|np)$ ]]; then processes=${command[j + 1]}; fi
+    done
+    echo "===== $tool: $name (GTEST_FILTER='${filter}')" >>"$log"
+    echo "\$ ${wrapped[*]}" >>"$log"
+    started=$SECONDS
+    status=0
+    (cd "$directory" && env "${environment[@]}" GTEST_FILTER="${filter:-*}" \
+      timeout --kill-after=20 "$time_limit" "${wrapped[@]}") >"$out/.run.log" 2>&1 || status=$?
+    seconds=$((SECONDS - started))
+    cat "$out/.run.log" >>"$log"
+    # One "ERROR SUMMARY" per sanitized process; racecheck also sums hazards up as warnings.
+    summaries=$(grep -c "ERROR SUMMARY:" "$out/.run.log" || true)
+    errors=$(awk '/ERROR SUMMARY: [0-9]+ error/ {sum += $(NF - 1)} END {print sum + 0}' "$out/.run.log")
+    warnings=$(sed -n 's/.*RACECHECK SUMMARY:.* \([0-9][0-9]*\) warning.*/\1/p' "$out/.run.log" |
+      awk '{sum += $1} END {print sum + 0}')
+    if [[ $status -eq 124 || $status -eq 137 ]]; then
+      verdict="TIMEOUT after ${time_limit}s"
+    elif [[ $status -eq 77 ]]; then
+      verdict="SKIPPED: no GPU seen"
+    elif [[ $status -ne 0 ]]; then
+      verdict="FAILED (exit $status)"
+    elif [[ $summaries -lt $processes ]]; then
+      verdict="INCOMPLETE ($summaries of $processes reports)"
+    elif [[ $errors -gt 0 || $warnings -gt 0 ]]; then
+      verdict="REPORTED"
+    else
+      verdict="clean"
+    fi
+    [[ $verdict == clean ]] || failures=$((failures + 1))
+    printf '%-10s %-40s %8s %8s %-28s %7s  %s\n' "$tool" "$name" "$errors" "$warnings" "$verdict" \
+      "$seconds" "${filter:-*}" | tee -a "$summary"
+  done <"$build/gpu_test_commands.txt"
+done
+rm -f "$out/.run.log"
+
+if [[ $failures -gt 0 ]]; then
+  echo "gpu_sanitize: $failures run(s) not clean; reports in $out/<tool>.log" | tee -a "$summary" >&2
+  exit 1
+fi
+echo "gpu_sanitize: every GPU test clean under ${tools[*]}" | tee -a "$summary"

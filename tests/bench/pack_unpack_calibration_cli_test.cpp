@@ -1,0 +1,166 @@
+// haloflag_calibrate_pack_unpack under mpiexec on the host backend: the table it writes is read
+// back by the model's reader with positive times for the sizes of the config and the cubes, the
+// raw file beside it keeps every run of every rank, --sizes and --table-time do what they say,
+// and bad options end with a message and a non-zero exit.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "haloflag/model/params_file.hpp"
+#include "run_command.hpp"
+
+#if !defined(HALOFLAG_CALIBRATE_PACK_UNPACK) || !defined(HALOFLAG_MPIEXEC) || \
+    !defined(HALOFLAG_COMB_CONFIG_DIR)
+#error "tests/bench/CMakeLists.txt names the tool, mpiexec and the shipped configs"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kConfigs = HALOFLAG_COMB_CONFIG_DIR;
+const fs::path kScratch = fs::temp_directory_path() /
+                          ("haloflag_pack_unpack_calibration_cli_test_" + std::to_string(::getpid()));
+
+using haloflag::test::RunResult;
+using haloflag::test::shell_quoted;
+
+constexpr int kIterations = 5;
+
+// `mpiexec -n RANKS haloflag_calibrate_pack_unpack <arguments>` (the environment allowing
+// oversubscription comes from the test's CTest properties).
+RunResult run_tool(int ranks, const std::string& arguments) {
+  return haloflag::test::run_command(
+      HALOFLAG_MPIEXEC,
+      std::string(HALOFLAG_MPIEXEC_NUMPROC_FLAG) + " " + std::to_string(ranks) + " " +
+          shell_quoted(HALOFLAG_CALIBRATE_PACK_UNPACK) + " " + arguments,
+      kScratch);
+}
+
+// A small host run: the 200-cube 2-rank config and cubes of 4 and 8 cells.
+std::string small_run(const fs::path& table) {
+  return "--backend host --config " + shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") +
+         " --cubes 4,8 --iterations " + std::to_string(kIterations) + " --warmup 1 --out " +
+         shell_quoted(table);
+}
+
+std::vector<std::int64_t> sizes_of(const haloflag::model::PackUnpackTable& table) {
+  std::vector<std::int64_t> sizes;
+  for (const auto& point : table.points()) sizes.push_back(point.bytes);
+  return sizes;
+}
+
+bool contains(const std::vector<std::int64_t>& sizes, std::int64_t bytes) {
+  return std::find(sizes.begin(), sizes.end(), bytes) != sizes.end();
+}
+
+class PackUnpackCalibrationCli : public testing::Test {
+ protected:
+  void SetUp() override { fs::create_directories(kScratch); }
+  void TearDown() override { fs::remove_all(kScratch); }
+};
+
+TEST_F(PackUnpackCalibrationCli, TwoRanksWriteATableTheModelReadsAndTheRawRuns) {
+  const fs::path table_path = kScratch / "table.json";
+  const RunResult r = run_tool(2, small_run(table_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("CPU threads emulate the GPU"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified and timed"), std::string::npos) << r.out;
+
+  const haloflag::model::PackUnpackTableFile file =
+      haloflag::model::read_pack_unpack_table_file(table_path);
+  const std::vector<std::int64_t> sizes = sizes_of(file.table);
+  // Corners, edges and faces of the config (24, 1200, 60000 B) and of the cubes of 4 and 8.
+  for (const std::int64_t bytes : {24, 96, 192, 384, 1200, 1536, 60000}) {
+    EXPECT_TRUE(contains(sizes, bytes)) << bytes << " B missing";
+  }
+  for (const auto& point : file.table.points()) {
+    EXPECT_GT(point.pack_seconds, 0.0) << point.bytes;
+    EXPECT_GT(point.unpack_seconds, 0.0) << point.bytes;
+  }
+  EXPECT_NE(file.provenance.machine.find("host backend"), std::string::npos)
+      << file.provenance.machine;
+  EXPECT_NE(file.provenance.source.find("haloflag_calibrate_pack_unpack"), std::string::npos);
+  const auto& notes = file.provenance.notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note == "raw measurements: table.raw.json";
+  }));
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note.find("not GPU times") != std::string::npos;
+  }));
+
+  const nlohmann::json raw =
+      nlohmann::json::parse(haloflag::test::read_text(kScratch / "table.raw.json"));
+  EXPECT_EQ(raw["format"], "haloflag-calibration-pack-unpack");
+  EXPECT_EQ(raw["run"]["ranks"], 2);
+  EXPECT_EQ(raw["backend"]["emulated_on_cpu"], true);
+  EXPECT_EQ(raw["options"]["iterations"], kIterations);
+  EXPECT_EQ(raw["sizes"].size(), sizes.size());
+  ASSERT_FALSE(raw["shapes"].empty());
+  for (const nlohmann::json& shape : raw["shapes"]) {
+    ASSERT_EQ(shape["ranks"].size(), 2u) << shape.dump();
+    for (const nlohmann::json& rank : shape["ranks"]) {
+      EXPECT_EQ(rank["block_samples_us"].size(), static_cast<std::size_t>(kIterations));
+      EXPECT_EQ(rank["launch_samples_us"].size(), static_cast<std::size_t>(kIterations));
+    }
+  }
+}
+
+TEST_F(PackUnpackCalibrationCli, SizesAndTableTimeChooseWhatTheTableHolds) {
+  const fs::path table_path = kScratch / "launch.json";
+  const RunResult r = run_tool(1, small_run(table_path) + " --sizes 24,60000 --table-time launch");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto file = haloflag::model::read_pack_unpack_table_file(table_path);
+  EXPECT_EQ(sizes_of(file.table), (std::vector<std::int64_t>{24, 60000}));
+
+  // The table holds the mean launch-to-synchronize time the raw file summarises.
+  const nlohmann::json raw =
+      nlohmann::json::parse(haloflag::test::read_text(kScratch / "launch.raw.json"));
+  ASSERT_EQ(raw["sizes"].size(), 2u);
+  EXPECT_EQ(raw["options"]["table_time"], "launch");
+  const double launch_mean_us = raw["sizes"][1]["unpack"]["launch_us"]["mean"].get<double>();
+  EXPECT_NEAR(file.table.points()[1].unpack_seconds, launch_mean_us * 1e-6, 1e-12);
+}
+
+TEST_F(PackUnpackCalibrationCli, BadOptionsEndWithAMessage) {
+  const std::string table = shell_quoted(kScratch / "bad.json");
+  const std::string base = "--backend host --quick --out " + table;
+  struct Case {
+    std::string arguments;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {base + " --iterations 0", "--iterations"},
+      {base + " --backend tpu", "--backend"},
+      {base + " --table-time fastest", "--table-time"},
+      {base + " --cubes 0", "--cubes"},
+      {base + " --sizes 25", "--sizes 25: no message of the configs and cubes has this size"},
+      {base + " --config " + shell_quoted(kScratch / "missing.cfg"), "missing.cfg"},
+      {"--backend host --quick --out " + shell_quoted(kScratch / "no_such_folder" / "t.json"),
+       "does not exist"},
+      {"--backend host --quick", "--out"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.arguments);
+    const RunResult r = run_tool(1, c.arguments);
+    EXPECT_NE(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(kScratch / "bad.json"));
+  }
+  // With two ranks a bad value is printed once, not once per rank.
+  const RunResult r = run_tool(2, base + " --sizes 25");
+  EXPECT_EQ(r.exit_code, 1);
+  const std::string message = "error: --sizes 25";
+  const auto first = r.err.find(message);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(message, first + 1), std::string::npos) << r.err;
+}
+
+}  // namespace
