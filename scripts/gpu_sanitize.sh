@@ -18,8 +18,11 @@
 #     without the shipped 200/400/800-cube configs (large fields, minutes under the tools).
 #   racecheck: the same, less the 100000-epoch ping-pong (its deadline and abort cases stay).
 # Environment: HALOFLAG_GPU_SANITIZE_FULL=1 runs every case under every tool;
-# HALOFLAG_GPU_SANITIZE_TIMEOUT seconds per test and tool (default 240); HALOFLAG_JOBS;
-# CMAKE_CUDA_ARCHITECTURES (default 90).
+# HALOFLAG_GPU_SANITIZE_TIMEOUT seconds per test and tool (default 240);
+# HALOFLAG_GPU_SANITIZE_BUDGET seconds for the whole script, build included (default: none):
+# each run gets at most what is left, and runs that find none left are listed as not run, so a
+# machine lent for a fixed time still returns a complete summary; HALOFLAG_BUILD_DIR (default
+# build-gpu/); HALOFLAG_JOBS; CMAKE_CUDA_ARCHITECTURES (default 90).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_sanitize.sh OUT_DIR [memcheck|racecheck|synccheck ...]}
@@ -32,9 +35,10 @@ for tool in "${tools[@]}"; do
     exit 2
   }
 done
-build=$root/build-gpu
+build=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
 jobs=${HALOFLAG_JOBS:-$(nproc)}
 time_limit=${HALOFLAG_GPU_SANITIZE_TIMEOUT:-240}
+budget=${HALOFLAG_GPU_SANITIZE_BUDGET:-0}
 full=${HALOFLAG_GPU_SANITIZE_FULL:-0}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -110,12 +114,30 @@ for tool in "${tools[@]}"; do
     for ((j = 0; j + 1 < i; ++j)); do
       if [[ ${command[j]} =~ ^-(n|np)$ ]]; then processes=${command[j + 1]}; fi
     done
-    echo "===== $tool: $name (GTEST_FILTER='${filter}')" >>"$log"
+    echo "===== $tool: $name (GTEST_FILTER='${filter:-*}')" >>"$log"
     echo "\$ ${wrapped[*]}" >>"$log"
+    limit=$time_limit
+    if [[ $budget -gt 0 ]]; then
+      # 30 s kept back for the kill grace period and the summary.
+      left=$((budget - SECONDS - 30))
+      if [[ $left -lt 10 ]]; then
+        failures=$((failures + 1))
+        printf '%-10s %-40s %8s %8s %-28s %7s  %s\n' "$tool" "$name" - - "NOT RUN: budget spent" 0 \
+          "${filter:-*}" | tee -a "$summary"
+        continue
+      fi
+      [[ $left -lt $limit ]] && limit=$left
+    fi
     started=$SECONDS
     status=0
-    (cd "$directory" && env "${environment[@]}" GTEST_FILTER="${filter:-*}" \
-      timeout --kill-after=20 "$time_limit" "${wrapped[@]}") >"$out/.run.log" 2>&1 || status=$?
+    # In a session of its own, so that whatever outlives a time-out (mpiexec puts its ranks in
+    # process groups of their own) is found and ended afterwards. </dev/null: mpiexec forwards
+    # stdin to rank 0, which would swallow the list of tests.
+    (cd "$directory" && exec setsid env "${environment[@]}" GTEST_FILTER="${filter:-*}" \
+      timeout --kill-after=20 "$limit" "${wrapped[@]}") </dev/null >"$out/.run.log" 2>&1 &
+    session=$!
+    wait "$session" || status=$?
+    pkill -KILL -s "$session" 2>/dev/null || true
     seconds=$((SECONDS - started))
     cat "$out/.run.log" >>"$log"
     # One "ERROR SUMMARY" per sanitized process; racecheck also sums hazards up as warnings.
@@ -124,7 +146,7 @@ for tool in "${tools[@]}"; do
     warnings=$(sed -n 's/.*RACECHECK SUMMARY:.* \([0-9][0-9]*\) warning.*/\1/p' "$out/.run.log" |
       awk '{sum += $1} END {print sum + 0}')
     if [[ $status -eq 124 || $status -eq 137 ]]; then
-      verdict="TIMEOUT after ${time_limit}s"
+      verdict="TIMEOUT after ${limit}s"
     elif [[ $status -eq 77 ]]; then
       verdict="SKIPPED: no GPU seen"
     elif [[ $status -ne 0 ]]; then

@@ -38,6 +38,5 @@ ASAN_OPTIONS=$asan_options:detect_leaks=0 \
 # not set up again.
 echo "=== sanitize: other tests, leak checking on"
 ASAN_OPTIONS=$asan_options:detect_leaks=1 \
-  LSAN_OPTIONS=suppressions=$root/scripts/lsan_suppressions.txt:print_suppressions=0 \
   ctest --output-on-failure -j "$jobs" -LE mpi -E "$exclude" --fixture-exclude-setup '.*' || status=1
 exit $status

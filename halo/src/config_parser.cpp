@@ -420,6 +420,13 @@ class ConfigParser {
     if (const auto size = take_triple("size", 1, kMaxCount)) record.global_size = *size;
     if (const auto divide = take_triple("divide", 1, kMaxInt)) {
       for (int axis = 0; axis < 3; ++axis) record.divide[axis] = static_cast<int>((*divide)[axis]);
+      // A rank grid holds a rank count, an int like any other.
+      const auto grid_ranks = checked_product({(*divide)[0], (*divide)[1], (*divide)[2]});
+      if (!grid_ranks || *grid_ranks > kMaxInt) {
+        ctx.fail("divide=" + format_triple(*divide) + " holds more than " +
+                 std::to_string(kMaxInt) + " ranks");
+        ok = false;
+      }
     }
     if (const auto periodic = take_triple("periodic", 0, 1)) {
       for (int axis = 0; axis < 3; ++axis) record.periodic[axis] = (*periodic)[axis] == 1;
@@ -684,9 +691,7 @@ class ConfigParser {
   void check_geometry_ranks() {
     if (!geometry_) return;
     const RankGrid& divide = geometry_->divide;
-    // Each factor is at most 2^31 - 1: a product past 2^63 is out of range of any rank count.
-    const std::int64_t grid_ranks = checked_product({divide[0], divide[1], divide[2]})
-                                        .value_or(std::numeric_limits<std::int64_t>::max());
+    const std::int64_t grid_ranks = std::int64_t{divide[0]} * divide[1] * divide[2];
     if (geometry_->reduced_from_rank) {
       if (*ranks_ != 2) {
         problems_.add(geometry_line_, "a config reduced from one rank's pattern has 2 ranks, but "
