@@ -2,7 +2,8 @@
 """Measured against modeled: halo_bench reports (one per cube) beside the K-model's lower bound.
 
     scripts/model_report.py RUN_200.json RUN_400.json RUN_800.json --out-dir DIR
-        [--params PARAMS.json [--model-cli build/model/haloflag_model]] [--title TEXT] [--no-plot]
+        [--params PARAMS.json [--model-cli build/model/haloflag_model]]
+        [--strategies NAME,NAME...] [--title TEXT] [--no-plot]
 
 Writes into DIR:
   model_report.md    a table per strategy and cube (measured median, p10-p90, model bound,
@@ -11,10 +12,10 @@ Writes into DIR:
                      dashed (like Fig. 12 of Elis et al. 2024); a second panel shows measured/model
   model_report.json  the same numbers for other tools
 
-The model bound is the one each halo_bench report carries (computed with the parameter file that
-run used), unless --params is given: then haloflag_model predicts each run's config with that
-file. The config is the report's workload.config_file or, when that path does not exist here,
-the file of the same name in comb_configs/.
+Reports may be gzipped (.json.gz). The model bound is the one each halo_bench report carries
+(computed with the parameter file that run used), unless --params is given: then haloflag_model
+predicts each run's config with that file. The config is the report's workload.config_file or,
+when that path does not exist here, the file of the same name in comb_configs/.
 
 Needs matplotlib for the plot (Debian: python3-matplotlib, installed by scripts/setup.sh). When
 the interpreter running this script lacks it but /usr/bin/python3 has it (a pyenv or venv
@@ -23,6 +24,7 @@ the standard library.
 """
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -56,6 +58,10 @@ def parse_arguments(argv):
     parser.add_argument("--model-cli", type=Path,
                         help="haloflag_model executable (default: build/model/haloflag_model, "
                         "then build-gpu/model/haloflag_model, then PATH)")
+    parser.add_argument("--strategies",
+                        help="comma-separated strategies to report, in this order (default: "
+                        "every strategy of the reports; Fig. 12 of the paper: "
+                        "comb_fused,stream_base,stream_notify)")
     parser.add_argument("--title", help="plot and report title")
     parser.add_argument("--no-plot", action="store_true", help="write no PNG (no matplotlib needed)")
     return parser.parse_args(argv)
@@ -71,8 +77,9 @@ def load_pyplot():
         return None
 
 
-def rerun_with_system_python():
-    """Runs this script again with Debian's python when it has matplotlib; returns only if not."""
+def rerun_with_system_python(script=__file__, tool="model_report"):
+    """Runs the script again with Debian's python when it has matplotlib; returns only if not.
+    Other plotters (plot_halo_boxes.py) pass their own file and name."""
     if os.environ.get(REEXEC_GUARD) or not os.path.exists(SYSTEM_PYTHON):
         return
     if os.path.realpath(sys.executable) == os.path.realpath(SYSTEM_PYTHON):
@@ -80,9 +87,9 @@ def rerun_with_system_python():
     probe = subprocess.run([SYSTEM_PYTHON, "-c", "import matplotlib"], capture_output=True)
     if probe.returncode != 0:
         return
-    print(f"model_report: matplotlib is not importable by {sys.executable}; "
+    print(f"{tool}: matplotlib is not importable by {sys.executable}; "
           f"running with {SYSTEM_PYTHON}", file=sys.stderr)
-    os.execve(SYSTEM_PYTHON, [SYSTEM_PYTHON, str(Path(__file__).resolve()), *sys.argv[1:]],
+    os.execve(SYSTEM_PYTHON, [SYSTEM_PYTHON, str(Path(script).resolve()), *sys.argv[1:]],
               {**os.environ, REEXEC_GUARD: "1"})
 
 
@@ -105,9 +112,14 @@ def cube_of(report, path):
 
 
 def read_report(path):
+    """A halo_bench report, plain or gzipped (the committed raw data is often .json.gz)."""
     try:
-        report = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8") as source:
+                report = json.load(source)
+        else:
+            report = json.loads(path.read_text())
+    except (OSError, EOFError, json.JSONDecodeError) as error:
         raise ReportError(f"{path}: {error}") from error
     if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT:
         raise ReportError(f"{path}: not a halo_bench report (format must be '{REPORT_FORMAT}')")
@@ -203,9 +215,19 @@ def collect(args):
         raise ReportError(f"more than one report for cube {duplicates[0]}: give one per cube")
     runs.sort(key=lambda run: run["cube"])
 
+    wanted = None
+    if args.strategies:
+        wanted = [name.strip() for name in args.strategies.split(",") if name.strip()]
+        if not wanted:
+            raise ReportError(f"--strategies '{args.strategies}': no strategy named")
     rows = []
     for run in runs:
-        for strategy in run["report"]["strategies"]:
+        by_name = {strategy.get("name", "?"): strategy for strategy in run["report"]["strategies"]}
+        missing = [name for name in wanted or [] if name not in by_name]
+        if missing:
+            raise ReportError(f"{run['file']}: no strategy {', '.join(missing)} (it has "
+                              f"{', '.join(by_name)})")
+        for strategy in (by_name[name] for name in wanted) if wanted else by_name.values():
             summary = strategy.get("summary_us")
             median = summary.get("median") if summary else None
             bound = run["bound_us"]
@@ -312,9 +334,11 @@ def plot(pyplot, args, runs, rows, path):
         times.plot([run["cube"] for run in modeled], [run["bound_us"] for run in modeled],
                    "k--", linewidth=2, label="K-model lower bound")
     ratios.axhline(1.0, color="k", linestyle="--", linewidth=1)
+    times.set_yscale("log")
+    # A linear ratio axis from 0: every tick labelled, and the 1x line (the bound) in view.
+    ratios.set_ylim(bottom=0)
     for axes in (times, ratios):
         axes.set_xscale("log", base=2)
-        axes.set_yscale("log")
         axes.set_xticks(cubes)
         axes.set_xticklabels([str(cube) for cube in cubes])
         axes.minorticks_off()

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """scripts/model_report.py on two small halo_bench reports (tests/model/data): the markdown table
 holds every strategy and cube with measured/model, the plot is a PNG, --params predicts with
-haloflag_model, and bad inputs end with a message naming the file. Exits 77 (CTest: skipped)
-with the reason when no python3 with matplotlib is found.
+haloflag_model, --strategies picks and orders the strategies, gzipped reports read, and bad
+inputs end with a message naming the file. Exits 77 (CTest: skipped) with the reason when no
+python3 with matplotlib is found.
 
     model_report_test.py --report-script scripts/model_report.py --model-cli haloflag_model \\
         --data tests/model/data --params model/params/power9_v100.json
 """
 
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -81,6 +83,22 @@ class ModelReport(unittest.TestCase):
         self.assertFalse((self.out / "model_report.png").exists())
         summary = json.loads((self.out / "model_report.json").read_text())
         self.assertAlmostEqual(summary["runs"][0]["model_bound_us"], 18.764, places=3)
+
+    def test_strategies_filter_and_gzipped_reports(self):
+        packed = Path(self.scratch.name) / "halo_bench_fixture_200.json.gz"
+        with gzip.open(packed, "wt") as sink:
+            sink.write(self.reports[0].read_text())
+        run = self.report(packed, self.reports[1], "--out-dir", self.out, "--no-plot",
+                          "--strategies", "stream_notify,comb_fused")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        text = (self.out / "model_report.md").read_text()
+        self.assertIn("| comb_fused | 200 | 100.0 | 90.0 – 120.0 | 20.0 | 5.00x |", text)
+        self.assertLess(text.index("| stream_notify | 200 |"), text.index("| comb_fused | 200 |"))
+        self.assertNotIn("resident", text)
+
+        run = self.report(packed, "--out-dir", self.out, "--no-plot", "--strategies", "nonesuch")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(f"{packed}: no strategy nonesuch", run.stderr)
 
     def test_bad_inputs_are_named(self):
         not_a_report = Path(self.scratch.name) / "other.json"
