@@ -46,6 +46,10 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
     const std::size_t end = std::min(text.find(',', begin), text.size());
     try {
       const halo::Strategy strategy = halo::parse_strategy(text.substr(begin, end - begin));
+      if (strategy == halo::Strategy::embedded) {
+        throw std::invalid_argument("'embedded' needs the caller's own kernel (docs/embedding.md), "
+                                    "halo_bench has none: choose another strategy");
+      }
       chosen[static_cast<std::size_t>(std::find(all.begin(), all.end(), strategy) - all.begin())] =
           true;
     } catch (const std::invalid_argument& error) {
@@ -127,6 +131,21 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--verify", options.verify,
                  "verified exchanges before timing (one more always follows the timed ones)")
       ->check(at_least(0))
+      ->capture_default_str();
+  app.add_flag("--verify-each", options.verify_each,
+               "verify every timed exchange as well (fill, upload, download and check stay "
+               "outside the timed interval)");
+  app.add_option("--drift-window", options.drift_window,
+                 "drift: median of the first and of the last N timed exchanges, reported when "
+                 "there are at least 2N")
+      ->check(at_least(1))
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_option("--progress", options.progress_seconds,
+                 "a progress line on stderr every this many seconds of a strategy's timed "
+                 "exchanges (0: none)")
+      ->check(CLI::Range(0.0, 86400.0).description(""))
+      ->type_name("SECONDS")
       ->capture_default_str();
   app.add_option("--timeout", options.timeout_seconds,
                  "deadline in seconds of every wait inside an exchange")

@@ -131,6 +131,7 @@ class Exchange::Impl {
   const RankMessages& messages() const { return messages_; }
   std::string launch_description() const { return strategy_->launch_description(); }
   const ExchangeOptions& options() const { return options_; }
+  kernels::ExchangePlan device_plan() const { return resources_->plan; }
 
   const ExchangeTimeline& last_timeline() const {
     if (!options_.trace) {
@@ -204,7 +205,12 @@ class Exchange::Impl {
     resources_.reset();
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+    // An exchange that did not finish may have left sends that nobody received. Its
+    // communicator is kept, so that MPI never gives its context to a later communicator whose
+    // receives would match those leftovers: MPICH reuses a freed context for the next
+    // MPI_Comm_dup, and a later Exchange then took an old exchange's data for its own.
+    const bool leftovers_possible = state_ != State::idle;
+    if (!finalized && comm_ != MPI_COMM_NULL && !leftovers_possible) MPI_Comm_free(&comm_);
   }
 
   void check_usable(const char* call) const {
@@ -257,8 +263,11 @@ class Exchange::Impl {
     if (failure.array_name == "unpack_ready" && failure.index < messages_.recvs.size()) {
       text += ", waiting for the " + names_->recv(failure.index);
     } else if (failure.array_name == "pack_start") {
-      text += ", waiting for the next exchange to start (resident kernels wait at most the "
-              "timeout between exchanges)";
+      text += options_.strategy == Strategy::embedded
+                  ? ", waiting for this rank's start() of that exchange (the caller's kernel "
+                    "waits for it at most the timeout)"
+                  : ", waiting for the next exchange to start (resident kernels wait at most "
+                    "the timeout between exchanges)";
     }
     return text + "; still pending:";
   }
@@ -307,5 +316,6 @@ int Exchange::rank() const { return impl_->rank(); }
 const RankMessages& Exchange::messages() const { return impl_->messages(); }
 std::string Exchange::launch_description() const { return impl_->launch_description(); }
 const ExchangeTimeline& Exchange::last_timeline() const { return impl_->last_timeline(); }
+kernels::ExchangePlan Exchange::device_plan() const { return impl_->device_plan(); }
 
 }  // namespace haloflag::halo

@@ -3,19 +3,9 @@
 #include <algorithm>
 
 #include "haloflag/halo/exchange.hpp"
+#include "mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
-
-namespace {
-
-std::string mpi_error_text(int status) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int length = 0;
-  MPI_Error_string(status, text, &length);
-  return std::string(text, static_cast<std::size_t>(length));
-}
-
-}  // namespace
 
 MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,

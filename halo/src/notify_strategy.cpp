@@ -1,9 +1,13 @@
-// stream_notify, stacked_notify and resident: the CPU state machine of the paper's Fig. 5.
-// start() posts every receive and then starts the pack work (a launch, or for resident a flag);
+// stream_notify, stacked_notify, resident and embedded: the CPU state machine of the paper's
+// Fig. 5. start() posts every receive and then starts the pack work (a launch, or for resident
+// and embedded the pack_start flag: for embedded the caller's own kernel packs and unpacks);
 // progress() sends each message as soon as its send_ready flag shows the epoch, sets
 // unpack_ready for each receive that completed, and is done when every send completed and
 // every unpack_done flag shows the epoch. (Receives still in MPI's hands are listed by
 // requests.pending().)
+#include <stdexcept>
+#include <string>
+
 #include "exchange_strategy.hpp"
 
 namespace haloflag::halo::detail {
@@ -16,6 +20,8 @@ class NotifyStrategy final : public ExchangeStrategy {
  public:
   NotifyStrategy(Strategy strategy, StrategyContext context)
       : strategy_(strategy), context_(context) {
+    // The caller launches the embedded kernel, so only the caller can know it fits.
+    if (strategy_ == Strategy::embedded) return;
     // Refuse a grid that cannot be resident now, before any exchange starts.
     context_.runner.check_co_residency(strategy_ == Strategy::stacked_notify ? KernelOp::stacked
                                        : strategy_ == Strategy::resident   ? KernelOp::resident_pack
@@ -44,9 +50,13 @@ class NotifyStrategy final : public ExchangeStrategy {
       case Strategy::stacked_notify:
         context_.runner.launch(KernelOp::stacked, epoch);
         break;
-      default:
+      case Strategy::resident:
+      case Strategy::embedded:
+        // The previous exchange has finished (its sends completed): the send buffer is free.
         context_.resources.pack_start.signal(0, epoch);
         break;
+      default:
+        throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
     }
   }
 
@@ -86,7 +96,7 @@ class NotifyStrategy final : public ExchangeStrategy {
       return false;
     }
     // Every block has signalled; a launched kernel exits right after its last signal.
-    if (strategy_ == Strategy::resident) return true;
+    if (strategy_ == Strategy::resident || strategy_ == Strategy::embedded) return true;
     return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack);
   }
 
@@ -130,6 +140,11 @@ class NotifyStrategy final : public ExchangeStrategy {
                ", messages of at least " +
                std::to_string(context_.resources.plan.long_message_bytes) +
                " bytes packed by the whole grid";
+      case Strategy::embedded:
+        return "no kernel launched: the caller's kernel packs " +
+               std::to_string(context_.resources.plan.send_count) + " sends and unpacks " +
+               std::to_string(context_.resources.plan.recv_count) +
+               " receives through the embedded API";
       case Strategy::resident:
         return "resident pack " + context_.runner.launch_shape(KernelOp::resident_pack) +
                ", resident unpack " + context_.runner.launch_shape(KernelOp::resident_unpack) +

@@ -12,6 +12,7 @@
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -40,13 +41,6 @@ std::string seconds_text(std::chrono::nanoseconds duration) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f s", std::chrono::duration<double>(duration).count());
   return text;
-}
-
-std::string mpi_error_text(int status) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int length = 0;
-  MPI_Error_string(status, text, &length);
-  return std::string(text, static_cast<std::size_t>(length));
 }
 
 void check_mpi(int status, const std::string& what) {

@@ -10,7 +10,12 @@ namespace {
 constexpr std::array kStrategies{Strategy::comb_fused,    Strategy::comb_graph,
                                  Strategy::stream_base,   Strategy::stream_notify,
                                  Strategy::stacked_notify, Strategy::resident};
-}
+// Parsed and named like the others, but not in all_strategies(): it needs the caller's kernel.
+constexpr std::array kEveryStrategy{Strategy::comb_fused,     Strategy::comb_graph,
+                                    Strategy::stream_base,    Strategy::stream_notify,
+                                    Strategy::stacked_notify, Strategy::resident,
+                                    Strategy::embedded};
+}  // namespace
 
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
@@ -20,13 +25,14 @@ std::string_view to_string(Strategy strategy) {
     case Strategy::stream_notify: return "stream_notify";
     case Strategy::stacked_notify: return "stacked_notify";
     case Strategy::resident: return "resident";
+    case Strategy::embedded: return "embedded";
   }
   return "unknown";
 }
 
 Strategy parse_strategy(std::string_view name) {
   std::string valid;
-  for (Strategy strategy : kStrategies) {
+  for (Strategy strategy : kEveryStrategy) {
     if (to_string(strategy) == name) return strategy;
     valid.append(valid.empty() ? "" : ", ").append(to_string(strategy));
   }
@@ -37,7 +43,7 @@ std::span<const Strategy> all_strategies() { return kStrategies; }
 
 bool uses_flags(Strategy strategy) {
   return strategy == Strategy::stream_notify || strategy == Strategy::stacked_notify ||
-         strategy == Strategy::resident;
+         strategy == Strategy::resident || strategy == Strategy::embedded;
 }
 
 }  // namespace haloflag::halo

@@ -7,100 +7,16 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "runner_factories.hpp"
-
-#if defined(HALOFLAG_HAVE_HIP)
-#include <hip/hip_cooperative_groups.h>
-#else
-#include <cooperative_groups.h>
-#endif
 
 namespace haloflag::kernels::detail {
 namespace {
 
-namespace cg = cooperative_groups;
-
-// One thread block as a group (block_programs.hpp). The host branches are never taken: these
-// types are only used inside kernels, but the programs are __host__ __device__ templates.
-struct GpuBlock {
-  HF_HD int thread() const {
-#if HF_DEVICE_CODE
-    return static_cast<int>(threadIdx.x);
-#else
-    return 0;
-#endif
-  }
-  HF_HD int size() const {
-#if HF_DEVICE_CODE
-    return static_cast<int>(blockDim.x);
-#else
-    return 1;
-#endif
-  }
-  HF_HD void sync() const {
-#if HF_DEVICE_CODE
-    __syncthreads();
-#endif
-  }
-  HF_HD int from_leader(int value) const {
-#if HF_DEVICE_CODE
-    __shared__ int slot;
-    if (threadIdx.x == 0) slot = value;
-    __syncthreads();
-    const int result = slot;
-    __syncthreads();  // nobody overwrites the slot before everyone read it
-    return result;
-#else
-    return value;
-#endif
-  }
-};
-
-// The whole cooperative grid as one group.
 // Every kernel may be launched with up to 1024 threads per block (LaunchSettings): the
 // compiler keeps register use within what such a block needs.
 constexpr int kMaxBlockThreads = 1024;
-
-// The stacked kernel's broadcast slots. One cooperative grid runs at a time on a GPU (it fills
-// the GPU), so one pair per process suffices.
-__device__ int stacked_broadcast[2];
-
-struct GpuGrid {
-  HF_HD int thread() const {
-#if HF_DEVICE_CODE
-    return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-#else
-    return 0;
-#endif
-  }
-  HF_HD int size() const {
-#if HF_DEVICE_CODE
-    return static_cast<int>(gridDim.x * blockDim.x);
-#else
-    return 1;
-#endif
-  }
-  HF_HD void sync() const {
-#if HF_DEVICE_CODE
-    cg::this_grid().sync();
-#endif
-  }
-  // Grid barrier; every thread returns grid thread 0's value, passed through device memory.
-  // Two slots used in turn: a slot is written again only after the barrier that follows every
-  // read of it.
-  HF_HD int from_leader(int value) const {
-#if HF_DEVICE_CODE
-    volatile int* slot = &stacked_broadcast[round_++ & 1u];
-    if (thread() == 0) *slot = value;
-    sync();
-    return *slot;
-#else
-    return value;
-#endif
-  }
-  mutable unsigned round_ = 0;
-};
 
 // Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
 // gridDim.x blocks along x share it.
@@ -117,26 +33,26 @@ __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan p
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  pack_and_signal(GpuBlock{}, plan, blockIdx.x, epoch);
+  pack_and_signal(ThreadBlockGroup{}, plan, blockIdx.x, epoch);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x);
+  wait_and_unpack(ThreadBlockGroup{}, plan, blockIdx.x, epoch, blockIdx.x);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  stacked_exchange(GpuBlock{}, GpuGrid{}, plan, blockIdx.x, gridDim.x, epoch);
+  stacked_exchange(ThreadBlockGroup{}, CooperativeGridGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_pack_step(GpuBlock{}, plan, blockIdx.x, epoch) != block_ok) return;
+    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) return;
   }
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (wait_and_unpack(GpuBlock{}, plan, blockIdx.x, epoch, blockIdx.x) != block_ok) return;
+    if (wait_and_unpack(ThreadBlockGroup{}, plan, blockIdx.x, epoch, blockIdx.x) != block_ok) return;
   }
 }
 

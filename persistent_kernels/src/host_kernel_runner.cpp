@@ -9,35 +9,12 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/host_groups.hpp"
 #include "host_lane.hpp"
 #include "runner_factories.hpp"
 
 namespace haloflag::kernels::detail {
 namespace {
-
-struct HostBlock {
-  int thread() const { return 0; }
-  int size() const { return 1; }
-  void sync() const {}
-  int from_leader(int value) const { return value; }
-};
-
-struct HostGrid {
-  std::barrier<>* barrier;
-  std::array<int, 2>* slots;  // shared by the team; used in turn, as on the GPU
-  int block;
-  int blocks;
-  mutable unsigned round = 0;
-  int thread() const { return block; }
-  int size() const { return blocks; }
-  void sync() const { barrier->arrive_and_wait(); }
-  int from_leader(int value) const {
-    std::atomic_ref<int> slot((*slots)[round++ & 1u]);
-    if (block == 0) slot.store(value, std::memory_order_relaxed);
-    sync();  // the barrier orders the store before every read
-    return slot.load(std::memory_order_relaxed);
-  }
-};
 
 class HostKernelRunner final : public KernelRunner {
  public:
@@ -83,7 +60,7 @@ class HostKernelRunner final : public KernelRunner {
 
   HostLane::Job job(KernelOp op, std::uint64_t epoch) {
     const ExchangePlan plan = plan_;
-    const HostBlock block;
+    const HostThreadGroup block;
     switch (op) {
       case KernelOp::fused_pack:
       case KernelOp::per_message_pack:
@@ -115,7 +92,7 @@ class HostKernelRunner final : public KernelRunner {
         auto barrier = std::make_shared<std::barrier<>>(pack_lane_.threads());
         auto slots = std::make_shared<std::array<int, 2>>();
         return [plan, block, epoch, barrier, slots](int thread, int threads) {
-          const HostGrid grid{barrier.get(), slots.get(), thread, threads};
+          const HostTeamGroup grid{barrier.get(), slots.get(), thread, threads};
           stacked_exchange(block, grid, plan, static_cast<std::uint32_t>(thread),
                            static_cast<std::uint32_t>(threads), epoch);
         };

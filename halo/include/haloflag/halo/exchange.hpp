@@ -8,6 +8,9 @@
 //     // or exchange.finish();           // blocks until done
 //   }
 //
+// With Strategy::embedded the caller's own persistent kernel packs and unpacks (device_plan(),
+// haloflag/kernels/embedded_api.hpp) while the host runs the same start()/finish() loop.
+//
 // `fields` are the rank's variables in the backend's device memory (host memory on the host
 // backend), laid out as the config's field extent says (x fastest, ghosts included). start()
 // may only be called when the fields are ready to be read (the caller's kernels that write them
@@ -34,6 +37,7 @@
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
+#include "haloflag/kernels/exchange_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
 
 namespace haloflag::halo {
@@ -81,6 +85,16 @@ class Exchange {
   // The last finished exchange, message by message (needs ExchangeOptions::trace, else throws
   // ExchangeError). Valid until the next exchange finishes.
   const ExchangeTimeline& last_timeline() const;
+
+  // What a kernel of the caller's takes by value to pack and unpack this exchange's messages
+  // itself through haloflag/kernels/embedded_api.hpp (docs/embedding.md): layouts, buffers,
+  // flags, deadline and abort flag, as device addresses on GPU backends and host addresses on
+  // the host backend. Meant for Strategy::embedded, where the Exchange launches nothing;
+  // available for every strategy. `fields` is the FieldSet given at construction; the kernel
+  // may replace plan.fields by another FieldSet of the same extent and variable count (double
+  // buffering). plan.send_count and plan.recv_count are this rank's message counts, in the
+  // order of messages().sends and messages().recvs. Valid while the Exchange lives.
+  kernels::ExchangePlan device_plan() const;
 
   class Impl;
 

@@ -1,0 +1,99 @@
+// The device-side API for embedding the exchange in a kernel of the caller's own
+// (halo::Strategy::embedded; walk-through and complete example in docs/embedding.md).
+//
+// The caller's persistent kernel takes the plan (halo::Exchange::device_plan()) by value and,
+// for its iteration i (epoch = first epoch + i), packs each send message with one group and
+// unpacks each receive message with one group, while the host runs exchange.start() and
+// exchange.finish() once per epoch:
+//
+//   if (embedded_pack(block, plan, m, epoch) != block_ok) -> leave
+//   ... work that does not need the ghost cells ...
+//   if (embedded_unpack(block, plan, r, epoch) != block_ok) -> leave
+//
+// Messages: send m in [0, plan.send_count), receive r in [0, plan.recv_count) (public fields of
+// the plan, in the order of halo::Exchange::messages()). Every send and every receive must be
+// handled by exactly one group each epoch; which group takes which message is the caller's
+// choice. A group is any type of the Group concept of block_programs.hpp: ThreadBlockGroup or
+// CooperativeGridGroup (gpu_groups.hpp) in CUDA/HIP kernels, HostThreadGroup (host_groups.hpp)
+// on the host backend.
+//
+// Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
+// soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
+// wait is recorded once in the plan's control block (which flag, index, epoch expected, value
+// last seen, waiter), the function returns block_failed, and the host's progress()/finish()
+// throws ExchangeError naming it. After block_failed the caller's kernel must stop using the
+// plan and return; embedded_failed() lets groups that were not waiting find out, so a whole
+// grid can leave together (embedded_failed(grid, plan) after each phase). The kernel must have
+// ended before the Exchange is destroyed (its memory goes with it).
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/notify/flag_ops.hpp"
+#include "haloflag/notify/portability.hpp"
+
+namespace haloflag::kernels {
+
+// Packs send message `message` of exchange `epoch` and tells the host it may send it.
+// Waits (the group's leader, for all members) until plan.pack_start shows `epoch`, which the
+// host stores in Exchange::start(): from then on the send buffer is free (the previous epoch's
+// sends completed). Then the group packs the message from plan.fields into the send buffer,
+// meets at a barrier, and the leader release-stores send_ready[message] = epoch.
+// The fields must hold this epoch's values when it is called (the caller's own barrier).
+// Returns block_ok, or block_failed when the wait on pack_start passed the deadline or the
+// host aborted (recorded as "pack_start[0]"; nothing was packed). Every member of the group
+// returns the same value.
+//
+// Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
+// relay it through device memory from the block of message 0: with groups assigned to messages
+// by the caller, that block may not be running (or may be the one waiting), and the others
+// would wait on a relay nobody writes. One poll of a host line per message per epoch costs
+// little next to a stencil sweep.
+template <class Group>
+HF_HD int embedded_pack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                        std::uint64_t epoch) {
+  const int status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, message);
+  // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
+  if (status != block_ok) return block_failed;
+  pack_and_signal(group, plan, message, epoch);
+  return block_ok;
+}
+
+// Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields.
+// Waits (the group's leader, for all members) until plan.unpack_ready[message] shows `epoch`,
+// which the host stores once the message has arrived; then the group unpacks it from the
+// receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
+// epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
+// reuses the receive buffer).
+// Returns block_ok, or block_failed when the wait passed the deadline or the host aborted
+// (recorded as "unpack_ready[message]"; nothing was unpacked). Every member of the group
+// returns the same value.
+template <class Group>
+HF_HD int embedded_unpack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                          std::uint64_t epoch) {
+  const int status = wait_and_unpack(group, plan, message, epoch, message);
+  return status == block_ok ? block_ok : block_failed;
+}
+
+// True once any device-side wait of this exchange has failed (deadline or abort), whichever
+// group it was. Does not wait; one read of a host line per call.
+HF_HD inline bool embedded_failed(const ExchangePlan& plan) {
+  return device_wait_failed(plan.control);
+}
+
+// The same decided once for a whole group: its leader reads the record, and every member gets
+// the leader's answer (from_leader is a barrier). This is how a cooperative grid leaves
+// together: every block, the failed ones included, reaches the call (a block that returned
+// early would leave the others in the grid barrier), and all then return or all go on. A
+// failure is recorded before embedded_pack/embedded_unpack return block_failed, so a group that
+// failed before the barrier is always seen.
+template <class Group>
+HF_HD bool embedded_failed(const Group& group, const ExchangePlan& plan) {
+  int failed = 0;
+  if (group.thread() == 0) failed = embedded_failed(plan) ? 1 : 0;
+  return group.from_leader(failed) != 0;
+}
+
+}  // namespace haloflag::kernels
