@@ -11,12 +11,20 @@
 # GPU seen) or runs past its time limit under a tool.
 #
 # Workload: the tools slow GPU code down 10-100x, and racecheck also checks every shared-memory
-# access of the resident kernels' polling loops, so by default each test runs a bounded subset
-# (GoogleTest filters, below) that still launches every kernel and every strategy:
+# access of every thread, so by default each test runs a bounded subset (GoogleTest filters,
+# below) and one bounded halo_bench run launches every kernel kind with small grids:
 #   memcheck, synccheck: the ping-pong test in full; the strategies test's geometry cases (7
 #     small decompositions x 50 exchanges x every strategy), its deadline case and set-up checks,
 #     without the shipped 200/400/800-cube configs (large fields, minutes under the tools).
-#   racecheck: the same, less the 100000-epoch ping-pong (its deadline and abort cases stay).
+#   racecheck: the ping-pong test less its 100000 epochs (its deadline and abort cases still
+#     launch the flag kernels); the strategies test's geometry cases for comb_fused, comb_graph,
+#     stream_base and stream_notify only: stacked_notify's cooperative grid (every block the GPU
+#     can hold, 1024 threads each, meeting at grid barriers) and the resident kernels polling
+#     between exchanges ran past 50 s per test on an H100 under racecheck.
+#   every tool: halo_bench_bounded: `mpiexec -n 1 halo_bench --strategy all` on a 12-cube with
+#     128-thread blocks and a 4-block stacked grid, 3 verified + 3 timed + 2 traced exchanges per
+#     strategy: fused, graph, per-message, stream notify, stacked cooperative and resident
+#     kernels, each exchange verified (exit 1 on a wrong ghost cell).
 # Environment: HALOFLAG_GPU_SANITIZE_FULL=1 runs every case under every tool;
 # HALOFLAG_GPU_SANITIZE_TIMEOUT seconds per test and tool (default 240);
 # HALOFLAG_GPU_SANITIZE_BUDGET seconds for the whole script, build included (default: none):
@@ -64,9 +72,16 @@ fi
     -P "$root/scripts/gpu_test_commands.cmake"
   mapfile -t targets < <(sort -u "$build/gpu_test_targets.txt")
   echo "GPU test targets: ${targets[*]}"
-  cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+  cmake --build "$build" -j "$jobs" --target "${targets[@]}" halo_bench
   cmake -DBUILD_DIR="$build" -DOUT="$build/gpu_test_commands.txt" -DMODE=commands \
     -P "$root/scripts/gpu_test_commands.cmake"
+  # The bounded run of every kernel kind, as one more line of that list (name, directory, no
+  # environment of its own, command).
+  bounded=(halo_bench_bounded "$build" 0 "$(command -v mpiexec)" -n 1 "$build/bench/halo_bench"
+    --backend cuda --strategy all --size 12 --vars 2 --warmup 0 --verify 3 --iterations 3
+    --trace-exchanges 2 --trace-kept 1 --fused-threads 128 --message-threads 128
+    --stacked-threads 128 --stacked-blocks 4 --json '' --timeout 120)
+  (IFS=$'\x1f'; echo "${bounded[*]}") >>"$build/gpu_test_commands.txt"
 } >"$out/build.log" 2>&1 || {
   tail -n 30 "$out/build.log"
   echo "gpu_sanitize.sh: build failed, see $out/build.log" >&2
@@ -79,6 +94,8 @@ filter_for() {
   [[ $full == 1 ]] && return 0
   case "$executable:$tool" in
     notify_gpu_pingpong_test:racecheck) echo "-*PingPong100kEpochs*" ;;
+    halo_exchange_strategies_mpi_test:racecheck)
+      echo "-*ShippedConfigsStayCorrectOverManyExchanges*:*GeometriesStayCorrectOverManyExchanges/stacked_notify:*GeometriesStayCorrectOverManyExchanges/resident" ;;
     halo_exchange_strategies_mpi_test:*) echo "-*ShippedConfigsStayCorrectOverManyExchanges*" ;;
   esac
 }
@@ -140,9 +157,12 @@ for tool in "${tools[@]}"; do
     pkill -KILL -s "$session" 2>/dev/null || true
     seconds=$((SECONDS - started))
     cat "$out/.run.log" >>"$log"
-    # One "ERROR SUMMARY" per sanitized process; racecheck also sums hazards up as warnings.
-    summaries=$(grep -c "ERROR SUMMARY:" "$out/.run.log" || true)
-    errors=$(awk '/ERROR SUMMARY: [0-9]+ error/ {sum += $(NF - 1)} END {print sum + 0}' "$out/.run.log")
+    # One summary per sanitized process: "ERROR SUMMARY: N errors" (memcheck, synccheck) or
+    # "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)" (racecheck, no other).
+    summaries=$(grep -cE "(ERROR|RACECHECK) SUMMARY:" "$out/.run.log" || true)
+    errors=$(sed -n -e 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' \
+      -e 's/.*RACECHECK SUMMARY:.*(\([0-9][0-9]*\) error.*/\1/p' "$out/.run.log" |
+      awk '{sum += $1} END {print sum + 0}')
     warnings=$(sed -n 's/.*RACECHECK SUMMARY:.* \([0-9][0-9]*\) warning.*/\1/p' "$out/.run.log" |
       awk '{sum += $1} END {print sum + 0}')
     if [[ $status -eq 124 || $status -eq 137 ]]; then

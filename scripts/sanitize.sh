@@ -4,7 +4,10 @@
 # its own build folder and runs every host test with CTest, the MPI ones under mpiexec.
 #   scripts/sanitize.sh [BUILD_DIR]          default build-asan/
 # Environment: HALOFLAG_SANITIZE (default address,undefined), HALOFLAG_SANITIZE_EXCLUDE (a CTest
-# regular expression of tests to leave out, e.g. '_np8$' for the 8-rank runs), HALOFLAG_JOBS.
+# regular expression of tests to leave out, e.g. '_np8$' for the 8-rank runs),
+# HALOFLAG_SANITIZE_GTEST_FILTER (a GoogleTest filter for every test, e.g. to leave out cases
+# that only repeat others on larger data), HALOFLAG_SANITIZE_CMAKE_ARGS (extra configure arguments: CI adds -DHALOFLAG_FUZZ=ON so that
+# scripts/fuzz.sh reuses the build, and builds against MPICH), HALOFLAG_JOBS.
 # Every sanitizer report ends its process with a failure, so any report fails the run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,16 +17,19 @@ jobs=${HALOFLAG_JOBS:-$(nproc)}
 "$root/scripts/setup.sh"
 # -O1 -g without NDEBUG: assertions on, whole stacks in reports, tests still quick. The CTest
 # backstop is longer than usual: instrumented ranks oversubscribed on few cores run ~3x slower.
+# shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_COMPILER=clang++ -DHALOFLAG_GPU=none \
-  -DHALOFLAG_SANITIZE="${HALOFLAG_SANITIZE:-address,undefined}" -DHALOFLAG_TEST_TIMEOUT=900 >/dev/null
+  -DHALOFLAG_SANITIZE="${HALOFLAG_SANITIZE:-address,undefined}" -DHALOFLAG_TEST_TIMEOUT=900 \
+  ${HALOFLAG_SANITIZE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$jobs"
 
-# The installed-package test links an outside project, built without the sanitizers, against the
-# instrumented libraries, which cannot link; it checks packaging, which the plain build covers.
-exclude='^package_find_package_consumer$'
+# The installed-package tests link outside projects, built without the sanitizers, against the
+# instrumented libraries, which cannot link; they check packaging, which the plain build covers.
+exclude='^package_'
 [[ -n ${HALOFLAG_SANITIZE_EXCLUDE:-} ]] && exclude="$exclude|$HALOFLAG_SANITIZE_EXCLUDE"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export GTEST_FILTER=${HALOFLAG_SANITIZE_GTEST_FILTER:-*}
 asan_options=check_initialization_order=1:detect_stack_use_after_return=1
 status=0
 cd "$build"

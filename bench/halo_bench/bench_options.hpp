@@ -38,6 +38,9 @@ struct BenchOptions {
   int warmup = 20;
   int iterations = 200;
   int verify = 5;                   // verified exchanges before timing
+  bool verify_each = false;         // verify every timed exchange too (outside its timed interval)
+  int drift_window = 1000;          // drift: median of the first and last this many timed exchanges
+  double progress_seconds = 10.0;   // a progress line on stderr this often; 0: none
   double timeout_seconds = 30.0;    // deadline of every wait inside an exchange
   std::string json_path = "halo_bench.json";  // empty: no JSON file
   std::string params_path;          // model parameter file

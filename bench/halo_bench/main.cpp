@@ -107,6 +107,9 @@ int run_halo_bench(int argc, char** argv) {
         if (!verifier) {
           context.unverifiable_reason =
               "the config has no geometry record: only generated configs can be verified";
+          if (options.verify_each) {
+            throw UsageError("--verify-each: " + context.unverifiable_reason);
+          }
         }
       })) {
     return *exit_code;
@@ -142,6 +145,9 @@ int run_halo_bench(int argc, char** argv) {
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
   settings.verify = options.verify;
+  settings.verify_each = options.verify_each;
+  settings.drift_window = options.drift_window;
+  settings.progress_seconds = options.progress_seconds;
   settings.traced_exchanges = options.trace_exchanges;
   settings.trace_kept = std::min(options.trace_kept, options.trace_exchanges);
 

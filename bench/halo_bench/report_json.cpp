@@ -25,6 +25,14 @@ json optional_json(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
+json drift_json(const DriftSummary& drift) {
+  return {{"window", drift.window},
+          {"exchanges", drift.exchanges},
+          {"first_median_us", drift.first_median_us},
+          {"last_median_us", drift.last_median_us},
+          {"last_over_first", drift.last_over_first}};
+}
+
 // The traced pass: medians of the slowest rank's phase times, microseconds after start().
 json phases_json(const TracedRun& traced) {
   const PhaseMedians& phases = traced.phases_us;
@@ -100,6 +108,9 @@ json parameters_json(const BenchOptions& options) {
           {"warmup", options.warmup},
           {"iterations", options.iterations},
           {"verify", options.verify},
+          {"verify_each", options.verify_each},
+          {"drift_window", options.drift_window},
+          {"progress_s", options.progress_seconds},
           {"timeout_s", options.timeout_seconds},
           {"gpu", options.gpu},
           {"params", options.params_path},
@@ -140,7 +151,9 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
   const VerificationRecord& check = result.verification;
   json verification = {{"possible", check.possible},
                        {"exchanges", check.exchanges},
+                       {"timed_verified", check.timed_verified},
                        {"passed", check.possible && check.passed},
+                       {"wrong_exchanges", check.wrong_exchanges},
                        {"failures", check.failures}};
   if (!check.possible) verification["unavailable_reason"] = check.unavailable_reason;
 
@@ -160,6 +173,7 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
     if (baseline_median_us) entry["speedup_vs_comb_fused"] = *baseline_median_us / median;
     if (model.bound_seconds) entry["measured_over_model"] = median / (*model.bound_seconds * 1e6);
   }
+  entry["drift"] = result.drift ? drift_json(*result.drift) : json(nullptr);
   entry["phases"] = result.traced ? phases_json(*result.traced) : json(nullptr);
   return entry;
 }

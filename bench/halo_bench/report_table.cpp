@@ -112,6 +112,29 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
          "posted; recv: receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
 }
 
+// Whether the time per exchange stayed put over a long run (DriftSummary).
+void print_drift_table(std::ostream& out, const std::vector<StrategyResult>& results) {
+  bool any = false;
+  for (const StrategyResult& result : results) any = any || result.drift.has_value();
+  if (!any) return;
+  int window = 0;
+  for (const StrategyResult& result : results) {
+    if (result.drift) window = result.drift->window;
+  }
+  out << "\ndrift (median of the first " << window << " and of the last " << window
+      << " timed exchanges):\n"
+      << padded("strategy", 15, true) << padded("exchanges", 10) << padded("first us", 11)
+      << padded("last us", 11) << padded("last/first", 12) << '\n';
+  for (const StrategyResult& result : results) {
+    if (!result.drift) continue;
+    const DriftSummary& drift = *result.drift;
+    out << padded(std::string(halo::to_string(result.strategy)), 15, true)
+        << padded(std::to_string(drift.exchanges), 10) << padded(fixed(drift.first_median_us, 1), 11)
+        << padded(fixed(drift.last_median_us, 1), 11)
+        << padded(fixed(drift.last_over_first, 3), 12) << '\n';
+  }
+}
+
 }  // namespace
 
 void print_run_heading(std::ostream& out, const RunContext& context) {
@@ -136,8 +159,9 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            "slowest rank's");
   if (context.unverifiable_reason.empty()) {
     line(out, "checks",
-         std::to_string(options.verify) +
-             " verified exchanges before timing and 1 after (every ghost cell compared)");
+         std::to_string(options.verify) + " verified exchanges before timing, " +
+             (options.verify_each ? "every timed one (outside its timed interval), " : "") +
+             "and 1 after (every ghost cell compared)");
   } else {
     line(out, "checks", "none: " + context.unverifiable_reason);
   }
@@ -197,6 +221,7 @@ void print_run_footer(std::ostream& out, const RunContext& context,
       out << halo::to_string(result.strategy) << ": verification FAILED: " << failure << '\n';
     }
   }
+  print_drift_table(out, results);
   print_phase_table(out, results);
   for (const std::string& note : context.model.notes) out << "model note: " << note << '\n';
   if (context.backend.emulated()) {

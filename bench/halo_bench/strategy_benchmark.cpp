@@ -1,10 +1,15 @@
 #include "strategy_benchmark.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "gather_strings.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "progress_line.hpp"
 #include "verified_exchange.hpp"
 
 namespace haloflag::bench {
@@ -33,6 +38,7 @@ bool verify_everywhere(const BenchRunSettings& settings, halo::Exchange& exchang
   const std::vector<std::string> problems = gather_strings(settings.comm, problem);
   for (std::size_t r = 0; r < problems.size(); ++r) {
     if (!problems[r].empty()) {
+      ++record.wrong_exchanges;
       record.failures.push_back("rank " + std::to_string(r) + ", exchange " +
                                 std::to_string(epoch) + ": " + problems[r]);
     }
@@ -43,21 +49,97 @@ bool verify_everywhere(const BenchRunSettings& settings, halo::Exchange& exchang
   return failed == 0;
 }
 
+// What one rank found wrong in its verified timed exchanges.
+struct TimedFailures {
+  long wrong = 0;
+  std::vector<std::string> first;  // "exchange E: what was wrong", the first few
+};
+
+// A failing soak could be wrong on every exchange: each rank keeps this many messages.
+constexpr std::size_t kFailuresKeptPerRank = 3;
+// Separates one rank's kept messages in the gathered text (a message may hold newlines).
+constexpr char kRecordSeparator = '\x1e';
+
+void note_timed_failure(const BenchRunSettings& settings, halo::Strategy strategy,
+                        std::uint64_t epoch, const std::string& problem, TimedFailures& failures) {
+  ++failures.wrong;
+  if (failures.first.size() >= kFailuresKeptPerRank) return;
+  const std::string text = "exchange " + std::to_string(epoch) + ": " + problem;
+  std::fprintf(stderr, "[rank %d] halo_bench: %s: timed %s (verification failed)\n",
+               rank_of(settings.comm), std::string(halo::to_string(strategy)).c_str(),
+               text.c_str());
+  failures.first.push_back(text);
+}
+
+// Collective: every rank's failures of the verified timed loop into `record` (the messages on
+// rank 0; `passed` and `wrong_exchanges` agreed on by all ranks).
+void gather_timed_failures(const BenchRunSettings& settings, const TimedFailures& failures,
+                           VerificationRecord& record) {
+  std::string text;
+  for (const std::string& failure : failures.first) text += failure + kRecordSeparator;
+  if (failures.wrong > static_cast<long>(failures.first.size())) {
+    text += "and " + std::to_string(failures.wrong - static_cast<long>(failures.first.size())) +
+            " more wrong timed exchanges" + kRecordSeparator;
+  }
+  const std::vector<std::string> texts = gather_strings(settings.comm, text);
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    std::size_t begin = 0;
+    for (std::size_t end; (end = texts[r].find(kRecordSeparator, begin)) != std::string::npos;
+         begin = end + 1) {
+      record.failures.push_back("rank " + std::to_string(r) + ", " +
+                                texts[r].substr(begin, end - begin));
+    }
+  }
+  long wrong = failures.wrong;
+  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, settings.comm);
+  record.wrong_exchanges += wrong;
+  if (wrong != 0) record.passed = false;
+}
+
 // The slowest rank's time of each exchange, on rank 0. Samples stay local during the loop so
-// that no reduction sits between two exchanges; one reduction at the end.
-std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exchange& exchange) {
+// that no reduction sits between two exchanges; one reduction at the end. With verify_each,
+// each exchange is filled and uploaded before its barrier and downloaded and checked after its
+// timed interval, which covers exchange.run() alone as without.
+std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exchange& exchange,
+                                    halo::DeviceFields& fields, halo::HostField& scratch,
+                                    VerificationRecord& record) {
   for (int i = 0; i < settings.warmup; ++i) {
     MPI_Barrier(settings.comm);
     exchange.run();
   }
+  const bool root = rank_of(settings.comm) == 0;
+  const bool verify = settings.verify_each && settings.verifier != nullptr;
+  ProgressLine progress(std::string(halo::to_string(exchange.strategy())),
+                        verify ? "timed exchanges (each verified)" : "timed exchanges",
+                        settings.iterations,
+                        std::chrono::duration<double>(settings.progress_seconds), root);
+  TimedFailures failures;
+  FieldFill fill = FieldFill::whole;  // once whole, the shell is all an exchange changes
   std::vector<double> local(static_cast<std::size_t>(settings.iterations));
-  for (double& seconds : local) {
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    std::uint64_t epoch = 0;
+    if (verify) {
+      epoch = prepare_verified_exchange(exchange, fields, scratch, *settings.verifier, fill);
+      fill = FieldFill::shell;
+    }
     MPI_Barrier(settings.comm);
     const double start = MPI_Wtime();
     exchange.run();
-    seconds = MPI_Wtime() - start;
+    local[i] = MPI_Wtime() - start;
+    if (verify) {
+      const std::string problem =
+          check_verified_exchange(fields, scratch, *settings.verifier, epoch);
+      if (!problem.empty()) {
+        note_timed_failure(settings, exchange.strategy(), epoch, problem, failures);
+      }
+    }
+    progress.step_done(static_cast<long>(i + 1));
   }
-  const bool root = rank_of(settings.comm) == 0;
+  if (verify) {
+    record.exchanges += settings.iterations;
+    record.timed_verified = true;
+    gather_timed_failures(settings, failures, record);
+  }
   std::vector<double> slowest(root ? local.size() : 0);
   MPI_Reduce(local.data(), slowest.data(), settings.iterations, MPI_DOUBLE, MPI_MAX, 0,
              settings.comm);
@@ -84,8 +166,11 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
     if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
   }
 
-  result.samples_us = timed_exchanges(settings, exchange);
-  if (!result.samples_us.empty()) result.summary_us = model::calibration::summarize(result.samples_us);
+  result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
+  if (!result.samples_us.empty()) {
+    result.summary_us = model::calibration::summarize(result.samples_us);
+    result.drift = summarize_drift(result.samples_us, settings.drift_window);
+  }
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
 }

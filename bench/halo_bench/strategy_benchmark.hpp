@@ -1,5 +1,6 @@
 // One strategy's measurement: its own Exchange, verified exchanges, warm-up, the timed
-// exchanges, and one more verified exchange so that the timed configuration is proven correct;
+// exchanges (each verified too with --verify-each), and one more verified exchange so that the
+// timed configuration is proven correct;
 // then, when asked, the traced pass (traced_exchanges.hpp) with a second Exchange.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "drift_summary.hpp"
 #include "sample_summary.hpp"
 #include "traced_exchanges.hpp"
 
@@ -23,8 +25,13 @@ struct VerificationRecord {
   bool possible = true;            // false: the config cannot be verified
   std::string unavailable_reason;
   int exchanges = 0;               // verified exchanges run
+  bool timed_verified = false;     // --verify-each: every timed exchange was among them
   bool passed = true;
-  std::vector<std::string> failures;  // on rank 0: "rank R, exchange E: what was wrong"
+  // Summed over the ranks, on rank 0: how many (rank, exchange) pairs were wrong.
+  long wrong_exchanges = 0;
+  // On rank 0: "rank R, exchange E: what was wrong"; of a verified timed loop the first few of
+  // each rank, then how many more there were.
+  std::vector<std::string> failures;
 };
 
 struct StrategyResult {
@@ -34,6 +41,7 @@ struct StrategyResult {
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;
   std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
+  std::optional<DriftSummary> drift;  // on rank 0, with at least 2 drift windows of samples
   std::optional<TracedRun> traced;  // the per-phase pass, when asked for and verified
 };
 
@@ -46,6 +54,9 @@ struct BenchRunSettings {
   int warmup = 0;
   int iterations = 1;
   int verify = 0;
+  bool verify_each = false;     // verify every timed exchange too (needs a verifier)
+  int drift_window = 1000;
+  double progress_seconds = 0;  // rank 0's progress line on stderr; 0: none
   int traced_exchanges = 0;  // 0: no traced pass
   int trace_kept = 0;        // timelines per rank kept for the trace file
 };

@@ -2,15 +2,31 @@
 
 namespace haloflag::bench {
 
-std::string run_verified_exchange(halo::Exchange& exchange, halo::DeviceFields& fields,
-                                  halo::HostField& scratch, const halo::ExchangeVerifier& verifier) {
+std::uint64_t prepare_verified_exchange(const halo::Exchange& exchange, halo::DeviceFields& fields,
+                                        halo::HostField& scratch,
+                                        const halo::ExchangeVerifier& verifier, FieldFill fill) {
   // Values depend on the epoch, so ghosts left over from an earlier exchange are caught.
   const std::uint64_t epoch = exchange.epoch() + 1;
-  verifier.fill(scratch, epoch);
+  if (fill == FieldFill::whole) {
+    verifier.fill(scratch, epoch);
+  } else {
+    verifier.refresh(scratch, epoch);
+  }
   fields.upload(scratch);
-  exchange.run();
+  return epoch;
+}
+
+std::string check_verified_exchange(halo::DeviceFields& fields, halo::HostField& scratch,
+                                    const halo::ExchangeVerifier& verifier, std::uint64_t epoch) {
   fields.download(scratch);
   return verifier.check(scratch, epoch);
+}
+
+std::string run_verified_exchange(halo::Exchange& exchange, halo::DeviceFields& fields,
+                                  halo::HostField& scratch, const halo::ExchangeVerifier& verifier) {
+  const std::uint64_t epoch = prepare_verified_exchange(exchange, fields, scratch, verifier);
+  exchange.run();
+  return check_verified_exchange(fields, scratch, verifier, epoch);
 }
 
 }  // namespace haloflag::bench

@@ -1,12 +1,16 @@
 // halo_bench under mpiexec with two ranks on the host backend: every strategy runs on the
 // shipped 2-rank config, each verified and timed, and the JSON report holds positive times for
-// all of them; bad options and a config for another rank count end with a message and a
-// non-zero exit.
+// all of them; --verify-each verifies every timed exchange and the drift section matches the
+// samples; bad options and a config for another rank count end with a message and a non-zero
+// exit.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -97,6 +101,75 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   EXPECT_DOUBLE_EQ(results[0]["speedup_vs_comb_fused"].get<double>(), 1.0);
 }
 
+// --verify-each: every timed exchange is verified too (the verification count says so), and
+// with at least two drift windows of timed exchanges the drift section appears in the table and
+// the JSON, its medians those of the first and last window of samples_us.
+TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
+  constexpr int kTimed = 240;
+  constexpr int kWindow = 100;
+  const fs::path json_path = kScratch / "verify_each.json";
+  const RunResult r = run_bench(
+      "--backend host --strategy stream_notify,resident --size 8 --vars 1 --warmup 2 --verify 1 "
+      "--trace-exchanges 0 --verify-each --iterations " + std::to_string(kTimed) +
+      " --drift-window " + std::to_string(kWindow) + " --json " + shell_quoted(json_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("every timed one"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("drift (median of the first 100 and of the last 100 timed exchanges)"),
+            std::string::npos)
+      << r.out;
+
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  EXPECT_EQ(report["parameters"]["verify_each"], true);
+  EXPECT_EQ(report["parameters"]["drift_window"], kWindow);
+  const nlohmann::json& results = report["strategies"];
+  ASSERT_EQ(results.size(), 2u);
+  for (const nlohmann::json& result : results) {
+    SCOPED_TRACE(result["name"].get<std::string>());
+    const nlohmann::json& verification = result["verification"];
+    EXPECT_EQ(verification["passed"], true) << verification.dump();
+    EXPECT_EQ(verification["timed_verified"], true);
+    EXPECT_EQ(verification["wrong_exchanges"], 0);
+    EXPECT_EQ(verification["exchanges"], 1 + kTimed + 1);  // before, every timed one, after
+    const std::vector<double> samples = result["samples_us"].get<std::vector<double>>();
+    ASSERT_EQ(samples.size(), static_cast<std::size_t>(kTimed));
+
+    const nlohmann::json& drift = result["drift"];
+    ASSERT_TRUE(drift.is_object()) << result.dump();
+    EXPECT_EQ(drift["window"], kWindow);
+    EXPECT_EQ(drift["exchanges"], kTimed);
+    const auto median = [](std::vector<double> values) {
+      std::sort(values.begin(), values.end());
+      const std::size_t n = values.size();
+      return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    };
+    const double first = drift["first_median_us"].get<double>();
+    const double last = drift["last_median_us"].get<double>();
+    EXPECT_DOUBLE_EQ(first, median({samples.begin(), samples.begin() + kWindow}));
+    EXPECT_DOUBLE_EQ(last, median({samples.end() - kWindow, samples.end()}));
+    EXPECT_GT(first, 0.0);
+    EXPECT_DOUBLE_EQ(drift["last_over_first"].get<double>(), last / first);
+  }
+}
+
+// Fewer than two windows of timed exchanges: no drift, and the table has no drift section. The
+// progress line (here after every exchange) goes to stderr, never into the table.
+TEST_F(HaloBenchCli, ShortRunsHaveNoDriftAndProgressGoesToStderr) {
+  const fs::path json_path = kScratch / "short.json";
+  const RunResult r = run_bench(
+      "--backend host --strategy comb_fused --size 8 --vars 1 --warmup 1 --verify 1 "
+      "--trace-exchanges 0 --iterations 19 --drift-window 10 --progress 0.000001 --json " +
+      shell_quoted(json_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("drift ("), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("halo_bench: comb_fused: 19 of 19 timed exchanges, "), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("timed exchanges, "), std::string::npos) << r.out;
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  EXPECT_TRUE(report["strategies"][0]["drift"].is_null()) << report["strategies"][0].dump();
+  EXPECT_EQ(report["strategies"][0]["verification"]["timed_verified"], false);
+  EXPECT_EQ(report["strategies"][0]["verification"]["exchanges"], 2);
+}
+
 TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   RunResult r = run_bench("--backend host --iterations many --json ''");
   EXPECT_NE(r.exit_code, 0);
@@ -106,6 +179,15 @@ TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("unknown strategy 'fastest'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stream_notify"), std::string::npos) << r.err;  // the valid choices
+
+  r = run_bench("--backend host --drift-window 0 --json ''");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--drift-window"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("must be an integer >= 1, got '0'"), std::string::npos) << r.err;
+
+  r = run_bench("--backend host --progress -1 --json ''");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--progress"), std::string::npos) << r.err;
 
   r = run_bench("--backend host --size 1,2 --json ''");
   EXPECT_NE(r.exit_code, 0);

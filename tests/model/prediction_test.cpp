@@ -112,7 +112,8 @@ TEST(Prediction, SixtyFourRankBoundsByHand) {
 }
 
 TEST(Prediction, SixtyFourRankBreakdownOfRankZero) {
-  const RankPrediction& r = predict("comb_200_np64.cfg").ranks[0];
+  const ExchangePrediction prediction = predict("comb_200_np64.cfg");
+  const RankPrediction& r = prediction.ranks[0];
   EXPECT_EQ(r.shortest_send_bytes, 24);
   EXPECT_EQ(r.longest_recv_bytes, 60000);
   EXPECT_NEAR(r.sp.seconds, 1.75e-6, 1e-15);
