@@ -19,3 +19,8 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/haloflagConfigVersi
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/haloflagConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/haloflagConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/haloflag)
+# For consumers that compile GPU code of their own against haloflag's headers (examples/): the
+# backend decision and haloflag_gpu_sources(), and the warning flags. The package config names
+# their folder (HALOFLAG_CMAKE_MODULE_DIR); including them is the consumer's choice.
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/HaloflagGpu.cmake ${CMAKE_CURRENT_LIST_DIR}/HaloflagWarnings.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/haloflag)

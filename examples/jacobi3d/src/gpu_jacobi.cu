@@ -1,0 +1,186 @@
+// The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the
+// conventional update kernel, and the resident kernel as a cooperative launch that is checked
+// for co-residency first (a grid barrier with a block that is not resident never returns).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "box_sweep.hpp"
+#include "gpu_jacobi.hpp"
+#include "haloflag/kernels/gpu_groups.hpp"
+#include "haloflag/notify/gpu_runtime.hpp"
+#include "resident_iterations.hpp"
+
+// GPU events time the resident run; gpu_runtime.hpp maps only the calls the library needs.
+#if defined(HALOFLAG_HAVE_HIP)
+#define cudaEvent_t hipEvent_t
+#define cudaEventCreate hipEventCreate
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventRecord hipEventRecord
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaEventElapsedTime hipEventElapsedTime
+#endif
+
+namespace jacobi3d {
+
+namespace {
+
+namespace hk = haloflag::kernels;
+
+// Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
+constexpr int kMaxThreads = 1024;
+
+__global__ void __launch_bounds__(kMaxThreads)
+    owned_sweep_kernel(StencilKind stencil, SweepFields fields, hk::Box owned) {
+  sweep_box(stencil, fields, owned, static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+            static_cast<std::int64_t>(gridDim.x) * blockDim.x);
+}
+
+__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch launch) {
+  (void)resident_iterations(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x,
+                            gridDim.x, launch);
+}
+
+void check_threads(int threads) {
+  if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
+    throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
+                                std::to_string(threads));
+  }
+}
+
+class Stream {
+ public:
+  Stream() { HF_GPU_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { (void)cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { HF_GPU_CHECK(cudaEventCreate(&event_)); }
+  ~Event() { (void)cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+int multiprocessors() {
+  int device = 0;
+  int count = 0;
+  HF_GPU_CHECK(cudaGetDevice(&device));
+  HF_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+class GpuOwnedSweep final : public OwnedSweep {
+ public:
+  explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
+    check_threads(threads);
+  }
+
+  void run(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+    owned_sweep_kernel<<<blocks_for(owned), threads_, 0, stream_.get()>>>(stencil, fields, owned);
+    HF_GPU_CHECK(cudaGetLastError());
+    HF_GPU_CHECK(cudaStreamSynchronize(stream_.get()));
+  }
+
+  std::string describe(const hk::Box& owned) const override {
+    return "update: " + std::to_string(blocks_for(owned)) + " blocks x " +
+           std::to_string(threads_) + " threads per iteration";
+  }
+
+ private:
+  // One cell per thread, capped at a few waves of blocks (the sweep strides over the rest).
+  unsigned blocks_for(const hk::Box& owned) const {
+    const std::int64_t wanted = (owned.cells() + threads_ - 1) / threads_;
+    const std::int64_t cap = std::int64_t{sms_} * 32;
+    return static_cast<unsigned>(wanted < cap ? (wanted > 0 ? wanted : 1) : cap);
+  }
+
+  int threads_;
+  int sms_;
+  Stream stream_;
+};
+
+class GpuResidentKernel final : public ResidentKernel {
+ public:
+  explicit GpuResidentKernel(const RunSettings& settings)
+      : threads_(settings.gpu_threads), sms_(multiprocessors()) {
+    check_threads(threads_);
+    HF_GPU_CHECK(cudaGetDevice(&device_));
+    int cooperative = 0;
+    HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_));
+    if (!cooperative) {
+      throw std::runtime_error("the resident Jacobi kernel needs cooperative launches; GPU " +
+                               std::to_string(device_) + " does not support them");
+    }
+    int per_sm = 0;
+    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, reinterpret_cast<const void*>(resident_kernel), threads_, 0));
+    const int fit = per_sm * sms_;
+    blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : sms_;
+    if (blocks_ > fit || fit == 0) {
+      throw std::runtime_error(
+          "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
+          std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
+          " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm) +
+          " per SM x " + std::to_string(sms_) + " SMs); ask for fewer with --resident-blocks");
+    }
+  }
+
+  ~GpuResidentKernel() override { (void)cudaStreamSynchronize(stream_.get()); }
+
+  void launch(const ResidentLaunch& launch) override {
+    launch_ = launch;  // the argument array points at it until the launch call returns
+    void* arguments[] = {&launch_};
+    HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
+    HF_GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(resident_kernel),
+                                             dim3(static_cast<unsigned>(blocks_)),
+                                             dim3(static_cast<unsigned>(threads_)), arguments, 0,
+                                             stream_.get()));
+    HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
+  }
+
+  Outcome wait() override {
+    HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
+    float milliseconds = 0.0f;
+    HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
+    // The kernel does not report per block; the host's exchange names any failed wait.
+    return Outcome{static_cast<double>(milliseconds) * 1e-3, true};
+  }
+
+  std::string describe() const override {
+    return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
+           std::to_string(threads_) + " threads on GPU " + std::to_string(device_);
+  }
+
+ private:
+  int threads_;
+  int sms_;
+  int device_ = 0;
+  int blocks_ = 0;
+  ResidentLaunch launch_{};
+  Stream stream_;
+  Event begin_;
+  Event end_;
+};
+
+}  // namespace
+
+std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads) {
+  return std::make_unique<GpuOwnedSweep>(threads);
+}
+
+std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings& settings) {
+  return std::make_unique<GpuResidentKernel>(settings);
+}
+
+}  // namespace jacobi3d

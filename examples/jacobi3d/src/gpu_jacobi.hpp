@@ -1,0 +1,20 @@
+// The GPU side of the example (CUDA or HIP, gpu_jacobi.cu), behind plain C++ declarations. In a
+// build without a GPU backend they throw (gpu_none.cpp).
+#pragma once
+
+#include <memory>
+
+#include "owned_sweep.hpp"
+#include "resident_kernel.hpp"
+#include "run_settings.hpp"
+
+namespace jacobi3d {
+
+// The conventional update: one kernel launch over the owned box, then a wait for it.
+std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads);
+
+// The resident kernel as a cooperative launch of settings.resident_blocks blocks (0: one per
+// multiprocessor) of settings.gpu_threads threads, checked for co-residency.
+std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings& settings);
+
+}  // namespace jacobi3d

@@ -1,0 +1,128 @@
+#include "jacobi_options.hpp"
+
+#include <stdexcept>
+
+namespace jacobi3d {
+
+namespace {
+
+// "must be an integer >= N" instead of CLI11's PositiveNumber message, which prints DBL_MAX.
+CLI::Validator at_least(long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& text) -> std::string {
+        try {
+          std::size_t end = 0;
+          const long value = std::stol(text, &end);
+          if (end == text.size() && value >= minimum) return {};
+        } catch (const std::exception&) {
+          // reported below like any other bad value
+        }
+        return "must be an integer >= " + std::to_string(minimum) + ", got '" + text + "'";
+      },
+      ">=" + std::to_string(minimum));
+}
+
+// N means N,N,N; anything but one or three values is refused.
+haloflag::halo::Index3 as_triple(const std::vector<std::int64_t>& values,
+                                 const std::string& option) {
+  if (values.size() == 1) return {values[0], values[0], values[0]};
+  if (values.size() == 3) return {values[0], values[1], values[2]};
+  throw CLI::ValidationError(option, "takes N or X,Y,Z, got " + std::to_string(values.size()) +
+                                         " values");
+}
+
+}  // namespace
+
+JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
+  JacobiOptions options;
+  int stencil_points = 7;
+  std::vector<std::int64_t> size;
+  std::vector<std::int64_t> local;
+
+  app.add_option("--variant", options.variant_argument,
+                 "conventional: a kernel launch and a comb_fused exchange per iteration; "
+                 "resident: one kernel for all iterations with the exchange embedded; both")
+      ->check(CLI::IsMember({"conventional", "resident", "both"}).description(""))
+      ->type_name("conventional|resident|both")
+      ->capture_default_str();
+  app.add_option("--stencil", stencil_points,
+                 "7: the 6 face neighbours (6 messages); 27: the whole 3x3x3 cube (26 messages)")
+      ->check(CLI::IsMember({7, 27}).description(""))
+      ->type_name("7|27")
+      ->capture_default_str();
+  auto* size_option = app.add_option("--size", size, "global cells (strong scaling)")
+                          ->delimiter(',')
+                          ->expected(1, 3)
+                          ->type_name("N|X,Y,Z");
+  app.add_option("--local", local, "cells per rank (weak scaling); default 32,32,32")
+      ->delimiter(',')
+      ->expected(1, 3)
+      ->type_name("N|X,Y,Z")
+      ->excludes(size_option);
+  app.add_option("--iterations", options.iterations, "Jacobi iterations per timed run")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--warmup", options.warmup, "untimed runs of --iterations before timing")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--repeats", options.repeats,
+                 "timed runs per variant (median, p10, p90 are over these)")
+      ->check(at_least(1))
+      ->capture_default_str();
+  app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")
+      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
+      ->type_name("auto|host|cuda|hip")
+      ->capture_default_str();
+  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
+      ->type_name("N")
+      ->check(at_least(0));
+  app.add_flag("--check", options.check,
+               "before timing, run --iterations from the initial field and compare the result "
+               "bit for bit with a single-rank reference computed on rank 0");
+  app.add_option("--json", options.json_path, "JSON report file")->type_name("FILE");
+  app.add_option("--timeout", options.timeout_seconds,
+                 "deadline in seconds of every wait (exchange and resident kernel)")
+      ->check(CLI::Range(1e-3, 86400.0).description(""))
+      ->type_name("SECONDS")
+      ->capture_default_str();
+  app.add_option("--gpu-threads", options.gpu_threads,
+                 "threads per block of the GPU kernels (a multiple of 32, at most 1024)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              std::size_t end = 0;
+              const long value = std::stol(text, &end);
+              if (end == text.size() && value >= 32 && value <= 1024 && value % 32 == 0) {
+                return {};
+              }
+            } catch (const std::exception&) {
+              // reported below
+            }
+            return "must be a multiple of 32 in [32, 1024], got '" + text + "'";
+          },
+          "32..1024"))
+      ->capture_default_str();
+  app.add_option("--resident-blocks", options.resident_blocks,
+                 "blocks of the resident cooperative grid; 0: one per multiprocessor")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--host-threads", options.host_team_threads,
+                 "host backend: CPU threads that play the resident kernel's grid")
+      ->check(at_least(1))
+      ->capture_default_str();
+
+  app.parse(argc, argv);
+
+  options.stencil = stencil_from_points(stencil_points);
+  if (!size.empty()) {
+    options.size_kind = SizeKind::global;
+    options.size = as_triple(size, "--size");
+  } else if (!local.empty()) {
+    options.size = as_triple(local, "--local");
+  }
+  if (options.variant_argument != "resident") options.variants.push_back(VariantKind::conventional);
+  if (options.variant_argument != "conventional") options.variants.push_back(VariantKind::resident);
+  return options;
+}
+
+}  // namespace jacobi3d

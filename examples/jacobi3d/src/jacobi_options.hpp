@@ -1,0 +1,38 @@
+// The command line of haloflag_jacobi3d.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/index3.hpp"
+#include "jacobi_variant.hpp"
+#include "problem.hpp"
+#include "stencil_kind.hpp"
+
+namespace jacobi3d {
+
+struct JacobiOptions {
+  std::vector<VariantKind> variants;  // conventional first when both run
+  StencilKind stencil = StencilKind::seven_point;
+  SizeKind size_kind = SizeKind::per_rank;
+  haloflag::halo::Index3 size{32, 32, 32};
+  int iterations = 100;  // per timed repeat
+  int warmup = 1;        // untimed runs of `iterations` before the timed ones
+  int repeats = 10;      // timed runs; statistics are over these
+  std::string backend_name = "auto";
+  int gpu = -1;          // GPU index for every rank; -1: node-local rank
+  bool check = false;
+  std::string json_path;
+  double timeout_seconds = 30.0;
+  int gpu_threads = 256;
+  int resident_blocks = 0;
+  int host_team_threads = 2;
+  std::string variant_argument = "both";  // as given, for the report
+};
+
+// Throws CLI::ParseError (and CLI::CallForHelp for --help) like CLI11 does.
+JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv);
+
+}  // namespace jacobi3d

@@ -1,0 +1,49 @@
+// One way of running Jacobi iterations with a halo exchange after each: the conventional loop
+// (a kernel launch and an exchange per iteration) or the resident kernel (one launch for all
+// iterations, the exchange embedded in it). Each owns two field buffers on its backend.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <mpi.h>
+
+#include "haloflag/halo/host_field.hpp"
+#include "problem.hpp"
+#include "run_settings.hpp"
+
+namespace jacobi3d {
+
+enum class VariantKind { conventional, resident };
+
+std::string_view to_string(VariantKind kind);
+
+class JacobiVariant {
+ public:
+  virtual ~JacobiVariant() = default;
+  virtual VariantKind kind() const = 0;
+  // Puts the initial field (ghosts included) into both buffers.
+  virtual void reset() = 0;
+  // Runs `iterations` steps from the current field; returns this rank's seconds for the whole
+  // run (the resident kernel's run on a GPU measured by GPU events). Throws on any failure.
+  virtual double run(int iterations) = 0;
+  // This rank's local field after the last step.
+  virtual haloflag::halo::HostField current() const = 0;
+  // Kernel shapes and exchange strategy, for the report.
+  virtual std::string launch_description() const = 0;
+};
+
+// Both collective over `comm` (they build halo::Exchange objects).
+std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
+                                                 const RunSettings& settings);
+std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
+                                             const RunSettings& settings);
+
+inline std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
+                                                   MPI_Comm comm, const RunSettings& settings) {
+  return kind == VariantKind::conventional ? make_conventional(problem, comm, settings)
+                                           : make_resident(problem, comm, settings);
+}
+
+}  // namespace jacobi3d

@@ -1,0 +1,202 @@
+// haloflag_jacobi3d: a 3D Jacobi stencil decomposed over MPI ranks, with its halo exchange done
+// by haloflag in two ways: conventional (a kernel launch and a comb_fused exchange per
+// iteration) and resident (one kernel for all iterations, the exchange embedded in it). Run under
+// mpiexec; rank 0 prints the table and writes the JSON report. See examples/jacobi3d/README.md.
+//
+// Exit status: 0 on success; 1 when --check found a difference or the set-up failed; 2 for bad
+// options or a problem that cannot be decomposed. A failure while iterating (a missed deadline,
+// an MPI error) is printed by the rank that saw it and ends every rank with MPI_Abort.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend_choice.hpp"
+#include "haloflag/halo/gpu_binding.hpp"
+#include "jacobi_options.hpp"
+#include "jacobi_report.hpp"
+#include "jacobi_variant.hpp"
+#include "machine_info.hpp"
+#include "reference_check.hpp"
+#include "setup_agreement.hpp"
+#include "usage_error.hpp"
+
+namespace {
+
+using namespace jacobi3d;
+namespace hb = haloflag::bench;
+
+constexpr const char* kTool = "haloflag_jacobi3d";
+
+struct World {
+  int rank = 0;
+  int ranks = 1;
+};
+
+World world() {
+  World w;
+  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &w.ranks);
+  return w;
+}
+
+// Every rank parses; only rank 0 speaks. Empty on success, else the exit status.
+std::optional<int> parse_everywhere(CLI::App& app, int argc, char** argv, int rank,
+                                    JacobiOptions& options) {
+  try {
+    options = parse_jacobi_options(app, argc, argv);
+    return std::nullopt;
+  } catch (const CLI::CallForHelp& help) {
+    if (rank == 0) app.exit(help);
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    if (rank == 0) {
+      std::cerr << kTool << ": " << error.what() << "\nRun with --help for more information.\n";
+    }
+    return hb::kUsageExitCode;
+  }
+}
+
+[[noreturn]] void abort_run(int rank, const std::string& what) {
+  std::fprintf(stderr, "[rank %d] %s: %s\n", rank, kTool, what.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);  // MPI_Abort does not return; this keeps [[noreturn]] honest
+}
+
+double slowest(double seconds) {
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return seconds;
+}
+
+int run_jacobi(int argc, char** argv) {
+  const World me = world();
+  const MPI_Comm comm = MPI_COMM_WORLD;
+
+  CLI::App app{"haloflag_jacobi3d: 7- or 27-point Jacobi on a periodic 3D grid over MPI ranks; "
+               "time per iteration of the conventional loop and of the resident kernel."};
+  JacobiOptions options;
+  if (const auto exit_code = parse_everywhere(app, argc, argv, me.rank, options)) {
+    return *exit_code;
+  }
+
+  std::optional<Problem> problem;
+  hb::BackendChoice backend;
+  if (const auto exit_code = hb::run_agreed_setup(comm, [&] {
+        backend = hb::choose_backend(options.backend_name);
+        try {
+          problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks));
+        } catch (const ProblemError& error) {
+          throw hb::UsageError(error.what());
+        }
+      })) {
+    return *exit_code;
+  }
+
+  std::optional<haloflag::halo::GpuBinding> binding;
+  if (const auto exit_code = hb::run_agreed_setup(comm, [&] {
+        if (!backend.emulated()) binding = haloflag::halo::bind_gpu(comm, options.gpu);
+      })) {
+    return *exit_code;
+  }
+
+  JacobiReport report{options,
+                      {argv, argv + argc},
+                      backend,
+                      hb::collect_machine_info(comm, binding ? &*binding : nullptr),
+                      *problem,
+                      0,
+                      0,
+                      {}};
+  report.machine.run.tool = kTool;
+  const auto neighbours = problem->geometry.neighbours(0);
+  report.messages_per_rank = static_cast<int>(neighbours.size());
+  for (const auto& n : neighbours) report.halo_bytes_per_rank += n.bytes;
+  if (me.rank == 0) print_heading(std::cout, report);
+
+  RunSettings settings;
+  settings.backend = backend.backend;
+  settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(options.timeout_seconds));
+  settings.gpu_threads = options.gpu_threads;
+  settings.resident_blocks = options.resident_blocks;
+  settings.host_team_threads = options.host_team_threads;
+
+  std::vector<std::unique_ptr<JacobiVariant>> variants;
+  for (const VariantKind kind : options.variants) {
+    if (const auto exit_code = hb::run_agreed_setup(comm, [&] {
+          variants.push_back(make_variant(kind, *problem, comm, settings));
+        })) {
+      return *exit_code;
+    }
+    VariantResult result;
+    result.kind = kind;
+    result.launch = variants.back()->launch_description();
+    report.variants.push_back(result);
+  }
+
+  bool all_identical = true;
+  try {
+    if (options.check) {
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        variants[v]->reset();
+        variants[v]->run(options.iterations);
+        report.variants[v].check = check_against_reference(comm, *problem, variants[v]->current(),
+                                                           options.iterations);
+        all_identical = all_identical && report.variants[v].check->identical;
+      }
+    }
+    for (auto& variant : variants) {
+      variant->reset();
+      for (int w = 0; w < options.warmup; ++w) variant->run(options.iterations);
+    }
+    // Variants alternate run by run, so a drift of the machine touches both alike.
+    for (int repeat = 0; repeat < options.repeats; ++repeat) {
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        MPI_Barrier(comm);
+        const double seconds = variants[v]->run(options.iterations);
+        report.variants[v].per_iteration_us.push_back(slowest(seconds) * 1e6 / options.iterations);
+      }
+    }
+  } catch (const std::exception& error) {
+    abort_run(me.rank, error.what());
+  }
+  for (VariantResult& result : report.variants) {
+    result.summary = haloflag::model::calibration::summarize(result.per_iteration_us);
+  }
+
+  if (me.rank == 0) {
+    print_table(std::cout, report);
+    if (!options.json_path.empty()) {
+      try {
+        write_json(options.json_path, report);
+        std::cout << "JSON report: " << options.json_path << "\n";
+      } catch (const std::exception& error) {
+        std::cerr << kTool << ": " << error.what() << "\n";
+        return 1;
+      }
+    }
+  }
+  if (!all_identical) {
+    if (me.rank == 0) std::cerr << kTool << ": --check: the distributed result differs from the reference\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int exit_code = run_jacobi(argc, argv);
+  MPI_Finalize();
+  return exit_code;
+}

@@ -1,0 +1,35 @@
+// The decomposed problem: the global periodic grid split over the ranks, ghost width 1, one
+// variable, and the stencil (which decides whether 6 or 26 neighbours exchange halos).
+#pragma once
+
+#include <stdexcept>
+
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/halo/index3.hpp"
+#include "stencil_kind.hpp"
+
+namespace jacobi3d {
+
+// A size or rank count that cannot be decomposed; the message names the option and numbers.
+class ProblemError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// How the size was given: the whole grid (strong scaling) or each rank's part (weak scaling).
+enum class SizeKind { global, per_rank };
+
+struct Problem {
+  StencilKind stencil;
+  haloflag::halo::Geometry geometry;  // periodic on every axis, ghost 1, 1 variable
+};
+
+inline constexpr std::int64_t kGhostWidth = 1;
+
+// Splits the grid over `ranks` (the most cubic rank grid, halo::auto_divide). The global size
+// must divide evenly, and every rank must own at least 2 ghost widths per axis (a boundary
+// layer on each side); otherwise throws ProblemError naming the option (--size or --local).
+Problem make_problem(StencilKind stencil, SizeKind kind, const haloflag::halo::Index3& size,
+                     int ranks);
+
+}  // namespace jacobi3d

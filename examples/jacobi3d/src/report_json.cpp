@@ -1,0 +1,109 @@
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "build_info.hpp"
+#include "jacobi_report.hpp"
+
+namespace jacobi3d {
+
+namespace {
+
+namespace hh = haloflag::halo;
+using nlohmann::json;
+
+json triple(const hh::Index3& values) { return json::array({values[0], values[1], values[2]}); }
+
+json summary_json(const haloflag::model::calibration::SampleSummary& times) {
+  return {{"count", times.count}, {"median", times.median}, {"p10", times.p10},
+          {"p90", times.p90},     {"min", times.min},       {"max", times.max},
+          {"mean", times.mean}};
+}
+
+json parameters_json(const JacobiOptions& options) {
+  return {{"variant", options.variant_argument},
+          {"stencil", stencil_points(options.stencil)},
+          {"size_kind", options.size_kind == SizeKind::global ? "global" : "per_rank"},
+          {"size", triple(options.size)},
+          {"iterations", options.iterations},
+          {"warmup", options.warmup},
+          {"repeats", options.repeats},
+          {"backend", options.backend_name},
+          {"gpu", options.gpu},
+          {"check", options.check},
+          {"timeout_s", options.timeout_seconds},
+          {"gpu_threads", options.gpu_threads},
+          {"resident_blocks", options.resident_blocks},
+          {"host_threads", options.host_team_threads}};
+}
+
+json machine_json(const haloflag::bench::MachineInfo& machine) {
+  json gpus = json::array();
+  for (const auto& gpu : machine.gpus) {
+    gpus.push_back({{"description", gpu.description}, {"name", gpu.name},
+                    {"pci_bus_id", gpu.pci_bus_id}});
+  }
+  return {{"date", machine.run.date},       {"mpi_library", machine.run.mpi_library},
+          {"ranks", machine.run.ranks},     {"hosts", machine.run.hosts},
+          {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
+}
+
+json build_json() {
+  const haloflag::bench::BuildInfo& build = haloflag::bench::build_info();
+  return {{"haloflag_version", build.haloflag_version},
+          {"cxx_compiler", build.cxx_compiler},
+          {"gpu_compiler", build.gpu_compiler},
+          {"build_type", build.build_type},
+          {"gpu_backend_built", build.gpu_backend_built}};
+}
+
+json problem_json(const JacobiReport& report) {
+  const hh::GeometrySpec& spec = report.problem.geometry.spec();
+  return {{"stencil_points", stencil_points(report.problem.stencil)},
+          {"global_size", triple(spec.global_size)},
+          {"rank_grid", json::array({(*spec.divide)[0], (*spec.divide)[1], (*spec.divide)[2]})},
+          {"local_size", triple(report.problem.geometry.subdomain(0).extent)},
+          {"ghost_width", kGhostWidth},
+          {"periodic", true},
+          {"messages_per_rank", report.messages_per_rank},
+          {"halo_bytes_rank0", report.halo_bytes_per_rank}};
+}
+
+}  // namespace
+
+void write_json(const std::string& path, const JacobiReport& report) {
+  json variants = json::array();
+  for (const VariantResult& result : report.variants) {
+    json entry = {{"variant", to_string(result.kind)},
+                  {"launch", result.launch},
+                  {"unit", "microseconds per iteration, slowest rank, per timed run"},
+                  {"per_iteration_us", result.per_iteration_us},
+                  {"summary_us", summary_json(result.summary)}};
+    if (result.check) {
+      entry["check"] = {{"identical", result.check->identical},
+                        {"message", result.check->message}};
+    }
+    variants.push_back(entry);
+  }
+  const auto ratio = report.conventional_over_resident();
+  const json document = {
+      {"tool", "haloflag_jacobi3d"},
+      {"command_line", report.command_line},
+      {"parameters", parameters_json(report.options)},
+      {"backend",
+       {{"name", haloflag::notify::to_string(report.backend.backend)},
+        {"requested", report.backend.requested},
+        {"reason", report.backend.reason},
+        {"emulated_on_host", report.backend.emulated()}}},
+      {"build", build_json()},
+      {"machine", machine_json(report.machine)},
+      {"problem", problem_json(report)},
+      {"variants", variants},
+      {"conventional_over_resident_median", ratio ? json(*ratio) : json(nullptr)}};
+  std::ofstream out(path);
+  out << document.dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write the JSON report " + path);
+}
+
+}  // namespace jacobi3d

@@ -1,0 +1,59 @@
+// The resident kernel's body, written once over a block group and a grid group so that a GPU
+// cooperative grid and the host backend's team of CPU threads run the same code.
+//
+// Per iteration (the epoch of iteration i is first_epoch + i):
+//   1. the grid updates the boundary layer (it reads the ghost cells the last iteration
+//      unpacked);  grid barrier
+//   2. each send message is packed and signalled by one block (round robin over blocks): the
+//      host posts it to MPI as soon as its flag is up
+//   3. the grid updates the interior while the messages fly
+//   4. each receive message is awaited and unpacked by one block (round robin) into the ghost
+//      cells of the buffer just written
+//   5. grid barrier, which also tells every block whether any wait failed: then all return
+//   6. the buffers swap roles
+#pragma once
+
+#include <cstdint>
+
+#include "box_sweep.hpp"
+#include "haloflag/kernels/embedded_api.hpp"
+#include "haloflag/notify/portability.hpp"
+#include "resident_launch.hpp"
+
+namespace jacobi3d {
+
+// Returns false when the run stopped on a failed wait (the host's exchange reports which).
+template <class Block, class Grid>
+HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32_t block_index,
+                               std::uint32_t blocks, const ResidentLaunch& launch) {
+  namespace hk = haloflag::kernels;
+  for (int i = 0; i < launch.iterations; ++i) {
+    const int in = (launch.first_in + i) & 1;
+    const int out = in ^ 1;
+    const SweepFields fields{launch.buffers[in], launch.buffers[out], launch.stride_y,
+                             launch.stride_z};
+    const hk::ExchangePlan& plan = launch.plans[out];
+    const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);
+
+    for (int b = 0; b < launch.regions.boundary.count; ++b) {
+      sweep_box(launch.stencil, fields, launch.regions.boundary.boxes[b], grid.thread(),
+                grid.size());
+    }
+    grid.sync();  // the boundary layer is written before any block packs it
+
+    // A block whose wait failed skips its remaining waits; the barrier below still meets every
+    // block, and embedded_failed() then sends all of them home together.
+    bool failed = false;
+    for (std::uint32_t m = block_index; m < plan.send_count && !failed; m += blocks) {
+      failed = hk::embedded_pack(block, plan, m, epoch) != hk::block_ok;
+    }
+    sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+    for (std::uint32_t r = block_index; r < plan.recv_count && !failed; r += blocks) {
+      failed = hk::embedded_unpack(block, plan, r, epoch) != hk::block_ok;
+    }
+    if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts are complete
+  }
+  return true;
+}
+
+}  // namespace jacobi3d

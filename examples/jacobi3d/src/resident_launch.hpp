@@ -1,0 +1,29 @@
+// Everything the resident kernel needs for a run of many iterations, as plain data passed to
+// the kernel by value (device addresses on a GPU, host addresses on the host backend).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cell_update.hpp"
+#include "haloflag/kernels/exchange_plan.hpp"
+#include "sweep_regions.hpp"
+
+namespace jacobi3d {
+
+struct ResidentLaunch {
+  // plans[k] packs from and unpacks into buffer k: the plan of the buffer an iteration writes.
+  haloflag::kernels::ExchangePlan plans[2];
+  double* buffers[2];
+  std::int64_t stride_y;
+  std::int64_t stride_z;
+  SweepRegions regions;
+  StencilKind stencil;
+  int first_in;               // the buffer the first iteration reads
+  int iterations;
+  std::uint64_t first_epoch;  // exchange epoch of the first iteration (Exchange::epoch() + 1)
+};
+
+static_assert(std::is_trivially_copyable_v<ResidentLaunch>);
+
+}  // namespace jacobi3d

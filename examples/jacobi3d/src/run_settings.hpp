@@ -1,0 +1,20 @@
+// How a variant runs: on which backend, with which deadline and launch shapes.
+#pragma once
+
+#include <chrono>
+
+#include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/control_block.hpp"
+
+namespace jacobi3d {
+
+struct RunSettings {
+  haloflag::notify::Backend backend = haloflag::notify::Backend::host;
+  // Deadline of every wait of the exchanges and of the resident kernel's flag waits.
+  std::chrono::nanoseconds timeout = haloflag::notify::kDefaultWaitTimeout;
+  int gpu_threads = 256;     // threads per block of the update kernels
+  int resident_blocks = 0;   // blocks of the resident cooperative grid; 0: one per multiprocessor
+  int host_team_threads = 2; // host backend: CPU threads that play the resident grid
+};
+
+}  // namespace jacobi3d

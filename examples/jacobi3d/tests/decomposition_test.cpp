@@ -1,0 +1,92 @@
+// The pieces of the example that need no MPI run: the regions the resident kernel sweeps cover
+// every owned cell exactly once, and problems that cannot be decomposed are refused with a
+// message naming the option.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "problem.hpp"
+#include "sweep_regions.hpp"
+
+namespace {
+
+using namespace jacobi3d;
+using haloflag::halo::Index3;
+
+std::vector<int> coverage(const SweepRegions& regions, const Index3& field) {
+  std::vector<int> count(static_cast<std::size_t>(field[0] * field[1] * field[2]), 0);
+  auto add = [&](const haloflag::kernels::Box& box) {
+    for (std::int64_t z = 0; z < box.extent[2]; ++z) {
+      for (std::int64_t y = 0; y < box.extent[1]; ++y) {
+        for (std::int64_t x = 0; x < box.extent[0]; ++x) {
+          const std::int64_t i = ((box.begin[2] + z) * field[1] + box.begin[1] + y) * field[0] +
+                                 box.begin[0] + x;
+          ++count[static_cast<std::size_t>(i)];
+        }
+      }
+    }
+  };
+  add(regions.interior);
+  for (int b = 0; b < regions.boundary.count; ++b) add(regions.boundary.boxes[b]);
+  return count;
+}
+
+TEST(SweepRegions, BoundaryAndInteriorCoverOwnedCellsOnce) {
+  for (const Index3 owned : {Index3{5, 4, 3}, Index3{2, 2, 2}, Index3{2, 7, 3}, Index3{9, 9, 9}}) {
+    const SweepRegions regions = sweep_regions(owned, 1);
+    const Index3 field{owned[0] + 2, owned[1] + 2, owned[2] + 2};
+    const std::vector<int> count = coverage(regions, field);
+    for (std::int64_t z = 0; z < field[2]; ++z) {
+      for (std::int64_t y = 0; y < field[1]; ++y) {
+        for (std::int64_t x = 0; x < field[0]; ++x) {
+          const bool is_owned = x >= 1 && x <= owned[0] && y >= 1 && y <= owned[1] && z >= 1 &&
+                                z <= owned[2];
+          EXPECT_EQ(count[static_cast<std::size_t>((z * field[1] + y) * field[0] + x)],
+                    is_owned ? 1 : 0)
+              << "owned " << owned[0] << "x" << owned[1] << "x" << owned[2] << ", cell " << x
+              << "," << y << "," << z;
+        }
+      }
+    }
+    // The interior never touches a cell next to a ghost.
+    for (int axis = 0; axis < 3; ++axis) {
+      if (regions.interior.extent[axis] > 0) {
+        EXPECT_GE(regions.interior.begin[axis], 2);
+      }
+    }
+  }
+}
+
+std::string problem_error(SizeKind kind, const Index3& size, int ranks) {
+  try {
+    (void)make_problem(StencilKind::seven_point, kind, size, ranks);
+  } catch (const ProblemError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Problem, RefusesSizesThatDoNotDivide) {
+  const std::string message = problem_error(SizeKind::global, {15, 15, 15}, 2);
+  EXPECT_NE(message.find("--size 15,15,15 is not divisible"), std::string::npos) << message;
+}
+
+TEST(Problem, RefusesGridsTooSmallForTheGhostWidth) {
+  const std::string message = problem_error(SizeKind::global, {2, 2, 2}, 2);
+  EXPECT_NE(message.find("needs at least 2"), std::string::npos) << message;
+  const std::string local = problem_error(SizeKind::per_rank, {1, 8, 8}, 1);
+  EXPECT_NE(local.find("--local"), std::string::npos) << local;
+}
+
+TEST(Problem, PerRankSizeIsKeptOnEveryRank) {
+  const Problem problem = make_problem(StencilKind::twenty_seven_point, SizeKind::per_rank,
+                                       {6, 5, 4}, 4);
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(problem.geometry.subdomain(rank).extent, (Index3{6, 5, 4}));
+  }
+  EXPECT_EQ(problem.geometry.neighbours(0).size(), 26u);
+}
+
+}  // namespace

@@ -1,0 +1,123 @@
+// The distributed Jacobi equals the single-rank periodic reference bit for bit: both variants,
+// both stencils, after many iterations, on whatever number of ranks mpiexec starts. The two
+// variants must also agree after a second run that continues from the first (epochs carry on,
+// buffers have swapped).
+//
+// The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
+// skips every case, saying why.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <tuple>
+
+#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/notify/backend.hpp"
+#include "jacobi_variant.hpp"
+#include "mpi_world.hpp"
+#include "reference_check.hpp"
+
+namespace {
+
+using namespace jacobi3d;
+using haloflag::notify::Backend;
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
+
+constexpr int kIterations = 20;
+
+Backend test_backend() {
+  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
+  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
+}
+
+// Why this run cannot use its backend ("" when it can); binds the GPU once.
+const std::string& backend_unavailable() {
+  static const std::string why = [] {
+    const Backend backend = test_backend();
+    if (backend == Backend::host) return std::string();
+    if (!haloflag::notify::backend_compiled(backend)) {
+      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
+    }
+    std::string reason;
+    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
+    const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
+    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
+    return std::string();
+  }();
+  return why;
+}
+
+// A global size every rank count of the tests (1, 2, 4, 8) divides evenly, not a cube, so a
+// mixed-up axis shows.
+Problem test_problem(StencilKind stencil) {
+  return make_problem(stencil, SizeKind::global, {16, 12, 8}, world_size());
+}
+
+RunSettings test_settings(int host_team_threads) {
+  RunSettings settings;
+  settings.backend = test_backend();
+  settings.timeout = std::chrono::seconds(60);
+  settings.host_team_threads = host_team_threads;
+  settings.gpu_threads = 128;
+  return settings;
+}
+
+// Runs `iterations` (after `earlier` iterations from the initial field) and checks; a failure
+// inside a run ends the job at once (the other ranks would wait for their deadline).
+CheckResult run_and_check(JacobiVariant& variant, const Problem& problem, int earlier,
+                          int iterations) {
+  try {
+    variant.reset();
+    if (earlier > 0) variant.run(earlier);
+    variant.run(iterations);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
+                 std::string(to_string(variant.kind())).c_str(), error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return check_against_reference(MPI_COMM_WORLD, problem, variant.current(), earlier + iterations);
+}
+
+using Case = std::tuple<VariantKind, StencilKind>;
+
+class EveryVariant : public testing::TestWithParam<Case> {};
+
+TEST_P(EveryVariant, MatchesSingleRankReferenceBitForBit) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const auto [kind, stencil] = GetParam();
+  const Problem problem = test_problem(stencil);
+  auto variant = make_variant(kind, problem, MPI_COMM_WORLD, test_settings(2));
+  const CheckResult first = run_and_check(*variant, problem, 0, kIterations);
+  EXPECT_TRUE(first.identical) << first.message;
+  // An odd count continues from the other buffer and from later epochs.
+  const CheckResult continued = run_and_check(*variant, problem, 7, 6);
+  EXPECT_TRUE(continued.identical) << continued.message;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  return std::string(to_string(std::get<0>(info.param))) + "_" +
+         std::to_string(stencil_points(std::get<1>(info.param))) + "point";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Jacobi3d, EveryVariant,
+    testing::Combine(testing::Values(VariantKind::conventional, VariantKind::resident),
+                     testing::Values(StencilKind::seven_point, StencilKind::twenty_seven_point)),
+    case_name);
+
+// More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
+// blocks with several messages each, on the host team.
+TEST(ResidentTeam, ThreeThreadsMatchReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  if (test_backend() != Backend::host) GTEST_SKIP() << "host team size only matters on the host backend";
+  const Problem problem = test_problem(StencilKind::twenty_seven_point);
+  auto variant = make_resident(problem, MPI_COMM_WORLD, test_settings(3));
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
+}  // namespace
