@@ -94,6 +94,9 @@ class Exchange::Impl {
       // An abort during progress() also ends device waits: name its reason, not their failure.
       throw_if_abort_requested();
       if (auto failure = resources_->control.failure(notify::Side::device)) {
+        // An abort() that came after the check above may be what ended the device's wait
+        // (abort() sets its reason before it raises the flag the device reads): name it.
+        throw_if_abort_requested();
         throw ExchangeError(describe_device_failure(*failure) + pending());
       }
       const auto waited = Clock::now() - started_;
