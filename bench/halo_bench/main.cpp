@@ -97,7 +97,7 @@ int run_halo_bench(int argc, char** argv) {
   // Reading inputs: no collective inside, so the ranks can agree on the outcome afterwards.
   std::optional<halo::ExchangeVerifier> verifier;
   halo::Index3 extent{0, 0, 0};
-  if (const auto exit_code = run_agreed_setup(comm, [&] {
+  if (const auto exit_code = run_agreed_setup(comm, "halo_bench", [&] {
         context.backend = choose_backend(options.backend_name);
         context.workload = resolve_workload(options, me.ranks);
         extent = field_extent_of(context.workload.config, me.rank);
@@ -121,7 +121,7 @@ int run_halo_bench(int argc, char** argv) {
   // rank before it can throw, so this step can be agreed on too.
   std::optional<halo::GpuBinding> binding;
   std::optional<halo::DeviceFields> fields;
-  if (const auto exit_code = run_agreed_setup(comm, [&] {
+  if (const auto exit_code = run_agreed_setup(comm, "halo_bench", [&] {
         if (!context.backend.emulated()) binding = halo::bind_gpu(comm, options.gpu);
         fields.emplace(context.backend.backend, extent, vars);
       })) {

@@ -8,7 +8,8 @@
 
 namespace haloflag::bench {
 
-std::optional<int> run_agreed_setup(MPI_Comm comm, const std::function<void()>& step) {
+std::optional<int> run_agreed_setup(MPI_Comm comm, std::string_view tool,
+                                    const std::function<void()>& step) {
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(comm, &rank);
@@ -31,7 +32,10 @@ std::optional<int> run_agreed_setup(MPI_Comm comm, const std::function<void()>& 
   if (first_failing == ranks) return std::nullopt;
   // The reporting rank's exit code is the verdict everywhere.
   MPI_Bcast(&exit_code, 1, MPI_INT, first_failing, comm);
-  if (rank == first_failing) std::fprintf(stderr, "[rank %d] halo_bench: %s\n", rank, message.c_str());
+  if (rank == first_failing) {
+    std::fprintf(stderr, "[rank %d] %.*s: %s\n", rank, static_cast<int>(tool.size()), tool.data(),
+                 message.c_str());
+  }
   return exit_code;
 }
 

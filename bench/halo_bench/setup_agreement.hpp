@@ -8,12 +8,15 @@
 
 #include <functional>
 #include <optional>
+#include <string_view>
 
 namespace haloflag::bench {
 
 // Runs `step` on every rank of `comm`. Empty when all succeeded; otherwise the exit status all
 // ranks should end with (kUsageExitCode for UsageError, 1 for anything else), after the lowest
-// failing rank has printed "[rank R] halo_bench: <message>" to stderr.
-std::optional<int> run_agreed_setup(MPI_Comm comm, const std::function<void()>& step);
+// failing rank has printed "[rank R] <tool>: <message>" to stderr. Shared by the benchmarks
+// and the Jacobi3D example, each naming itself as `tool`.
+std::optional<int> run_agreed_setup(MPI_Comm comm, std::string_view tool,
+                                    const std::function<void()>& step);
 
 }  // namespace haloflag::bench

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "../halo_bench/setup_agreement.hpp"
 #include "../halo_bench/usage_error.hpp"
-#include "agreed_setup.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"
@@ -93,7 +93,7 @@ int run_interference(int argc, char** argv) {
 
   // The backend and each rank's GPU, chosen before any pinned memory exists.
   std::optional<halo::GpuBinding> binding;
-  if (const auto exit_code = run_agreed_setup(comm, [&] {
+  if (const auto exit_code = run_agreed_setup(comm, "interference", [&] {
         report.backend = choose_backend(options.backend_name);
         if (!report.backend.emulated()) binding = halo::bind_gpu(comm, options.gpu);
       })) {
@@ -106,7 +106,7 @@ int run_interference(int argc, char** argv) {
   std::unique_ptr<MemoryAccessor> accessor;
   std::unique_ptr<CopyTraffic> copies;
   std::optional<notify::MappedAllocation> receive;
-  if (const auto exit_code = run_agreed_setup(comm, [&] {
+  if (const auto exit_code = run_agreed_setup(comm, "interference", [&] {
         if (rank == kReceiverRank) {
           receive.emplace(backend, max_bytes);
           return;

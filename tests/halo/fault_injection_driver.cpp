@@ -153,6 +153,9 @@ int main(int argc, char** argv) {
     outcome = std::string("failed before the crash: ") + error.what();
   }
   print_as_rank(rank, outcome);
+  // Give the launcher time to forward every survivor's lines before MPI_Abort tears the job
+  // down: MPICH's launcher once dropped the last lines of the rank that called it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
 
   MPI_Barrier(survivors);
   int survivor_rank = 0;
