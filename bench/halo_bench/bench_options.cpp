@@ -4,26 +4,11 @@
 #include <stdexcept>
 
 #include "build_info.hpp"
+#include "integer_validator.hpp"
 
 namespace haloflag::bench {
 
 namespace {
-
-// A readable "must be >= N" (CLI::PositiveNumber's message prints DBL_MAX).
-CLI::Validator at_least(long minimum) {
-  return CLI::Validator(
-      [minimum](std::string& text) -> std::string {
-        try {
-          std::size_t end = 0;
-          const long value = std::stol(text, &end);
-          if (end == text.size() && value >= minimum) return {};
-        } catch (const std::exception&) {
-          // reported below like any other bad value
-        }
-        return "must be an integer >= " + std::to_string(minimum) + ", got '" + text + "'";
-      },
-      ">=" + std::to_string(minimum));
-}
 
 // CLI11's ExistingFile without its ":FILE" tag in the help (the type name says it already).
 CLI::Validator existing_file() { return CLI::Validator(CLI::ExistingFile).description(""); }

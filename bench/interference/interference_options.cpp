@@ -2,28 +2,14 @@
 
 #include <stdexcept>
 
+#include "../halo_bench/integer_validator.hpp"
+
 namespace haloflag::bench::interference {
 
 namespace {
 
 // Largest message: MPI_Send counts bytes in an int.
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t{1} << 30;
-
-// A readable "must be >= N" (CLI::PositiveNumber's message prints DBL_MAX).
-CLI::Validator at_least(long minimum) {
-  return CLI::Validator(
-      [minimum](std::string& text) -> std::string {
-        try {
-          std::size_t end = 0;
-          const long value = std::stol(text, &end);
-          if (end == text.size() && value >= minimum) return {};
-        } catch (const std::exception&) {
-          // reported below like any other bad value
-        }
-        return "must be an integer >= " + std::to_string(minimum) + ", got '" + text + "'";
-      },
-      ">=" + std::to_string(minimum));
-}
 
 // A byte count with an optional unit: 4096, 4KiB, 64MiB (k, m, g = 1000^n; ki, mi, gi = 1024^n).
 CLI::Option* add_bytes(CLI::App& app, const std::string& name, std::uint64_t& value,

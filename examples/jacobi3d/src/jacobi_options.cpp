@@ -2,25 +2,13 @@
 
 #include <stdexcept>
 
+#include "integer_validator.hpp"
+
 namespace jacobi3d {
 
 namespace {
 
-// "must be an integer >= N" instead of CLI11's PositiveNumber message, which prints DBL_MAX.
-CLI::Validator at_least(long minimum) {
-  return CLI::Validator(
-      [minimum](std::string& text) -> std::string {
-        try {
-          std::size_t end = 0;
-          const long value = std::stol(text, &end);
-          if (end == text.size() && value >= minimum) return {};
-        } catch (const std::exception&) {
-          // reported below like any other bad value
-        }
-        return "must be an integer >= " + std::to_string(minimum) + ", got '" + text + "'";
-      },
-      ">=" + std::to_string(minimum));
-}
+using haloflag::bench::at_least;
 
 // N means N,N,N; anything but one or three values is refused.
 haloflag::halo::Index3 as_triple(const std::vector<std::int64_t>& values,
