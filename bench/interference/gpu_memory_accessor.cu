@@ -10,98 +10,23 @@
 #include <vector>
 
 #include "../halo_bench/usage_error.hpp"
+#include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "memory_accessor.hpp"
-
-#if defined(HALOFLAG_HAVE_HIP)
-#include <hip/hip_cooperative_groups.h>
-#else
-#include <cooperative_groups.h>
-#endif
 
 namespace haloflag::bench::interference {
 
 namespace {
 
-namespace cg = cooperative_groups;
-
-// One block as the program's group. The host branches are never taken (the program is a
-// __host__ __device__ template; these groups exist only inside kernels).
-struct BlockGroup {
-  HF_HD std::uint64_t thread() const {
-#if HF_DEVICE_CODE
-    return threadIdx.x;
-#else
-    return 0;
-#endif
-  }
-  HF_HD std::uint64_t size() const {
-#if HF_DEVICE_CODE
-    return blockDim.x;
-#else
-    return 1;
-#endif
-  }
-  HF_HD void sync() const {
-#if HF_DEVICE_CODE
-    __syncthreads();
-#endif
-  }
-  HF_HD int from_leader(int value) const {
-#if HF_DEVICE_CODE
-    __shared__ int slot;
-    if (threadIdx.x == 0) slot = value;
-    __syncthreads();
-    const int result = slot;
-    __syncthreads();  // nobody writes the slot again before everyone has read it
-    return result;
-#else
-    return value;
-#endif
-  }
-};
-
-// The stacked grid's verdict slots, used in turn: a slot is written again only after the
-// barrier that follows every read of it. One grid runs at a time in this process.
-[[maybe_unused]] __device__ int grid_verdict[2];  // host passes see it unused
-
-// The whole cooperative grid as the program's group.
-struct GridGroup {
-  HF_HD std::uint64_t thread() const {
-#if HF_DEVICE_CODE
-    return std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-#else
-    return 0;
-#endif
-  }
-  HF_HD std::uint64_t size() const {
-#if HF_DEVICE_CODE
-    return std::uint64_t{gridDim.x} * blockDim.x;
-#else
-    return 1;
-#endif
-  }
-  HF_HD void sync() const {
-#if HF_DEVICE_CODE
-    cg::this_grid().sync();
-#endif
-  }
-  HF_HD int from_leader(int value) const {
-#if HF_DEVICE_CODE
-    volatile int* slot = &grid_verdict[round_++ & 1u];
-    if (thread() == 0) *slot = value;
-    sync();
-    return *slot;
-#else
-    return value;
-#endif
-  }
-  mutable unsigned round_ = 0;
-};
-
-__global__ void stream_access_kernel(AccessPlan plan) { access_buffers(BlockGroup{}, plan); }
-__global__ void stacked_access_kernel(AccessPlan plan) { access_buffers(GridGroup{}, plan); }
+// The program's groups are the engine's: one thread block (stream form), the whole cooperative
+// grid (stacked form).
+__global__ void stream_access_kernel(AccessPlan plan) {
+  access_buffers(kernels::ThreadBlockGroup{}, plan);
+}
+__global__ void stacked_access_kernel(AccessPlan plan) {
+  access_buffers(kernels::CooperativeGridGroup{}, plan);
+}
 
 template <class Kernel>
 const void* kernel_address(Kernel kernel) {

@@ -90,7 +90,7 @@ int run_jacobi(int argc, char** argv) {
 
   std::optional<Problem> problem;
   hb::BackendChoice backend;
-  if (const auto exit_code = hb::run_agreed_setup(comm, "haloflag_jacobi3d", [&] {
+  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
         backend = hb::choose_backend(options.backend_name);
         try {
           problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks));
@@ -102,7 +102,7 @@ int run_jacobi(int argc, char** argv) {
   }
 
   std::optional<haloflag::halo::GpuBinding> binding;
-  if (const auto exit_code = hb::run_agreed_setup(comm, "haloflag_jacobi3d", [&] {
+  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
         if (!backend.emulated()) binding = haloflag::halo::bind_gpu(comm, options.gpu);
       })) {
     return *exit_code;
@@ -132,7 +132,7 @@ int run_jacobi(int argc, char** argv) {
 
   std::vector<std::unique_ptr<JacobiVariant>> variants;
   for (const VariantKind kind : options.variants) {
-    if (const auto exit_code = hb::run_agreed_setup(comm, "haloflag_jacobi3d", [&] {
+    if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
           variants.push_back(make_variant(kind, *problem, comm, settings));
         })) {
       return *exit_code;
