@@ -48,7 +48,12 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       unpack_done(control, at_least_one(layouts.recvs.size()), notify::FlagWriter::device,
                   "unpack_done"),
       pack_start(control, 1, notify::FlagWriter::host, "pack_start"),
-      pack_start_relay(options.backend, sizeof(notify::FlagLine)) {
+      pack_start_relay(options.backend, sizeof(notify::FlagLine)),
+      long_shares_done(options.backend,
+                       sizeof(std::uint64_t) * (at_least_one(layouts.sends.size()) +
+                                                at_least_one(layouts.recvs.size()))),
+      unpack_ready_relay(options.backend,
+                         sizeof(notify::FlagLine) * at_least_one(layouts.recvs.size())) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
@@ -63,6 +68,10 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.pack_start = pack_start.device_view();
   plan.pack_start_relay = {static_cast<notify::FlagLine*>(pack_start_relay.data()), 1,
                            plan.pack_start.array_id};
+  plan.long_send_shares_done = static_cast<std::uint64_t*>(long_shares_done.data());
+  plan.long_recv_shares_done = plan.long_send_shares_done + at_least_one(layouts.sends.size());
+  plan.unpack_ready_relay = {static_cast<notify::FlagLine*>(unpack_ready_relay.data()),
+                             plan.recv_count, plan.unpack_ready.array_id};
   plan.control = control.device_control();
   if (options.trace && uses_flags(options.strategy)) {
     const std::uint32_t slots =

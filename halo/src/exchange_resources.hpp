@@ -33,6 +33,8 @@ struct ExchangeResources {
   notify::FlagArray unpack_done;   // device -> host: message unpacked
   notify::FlagArray pack_start;    // host -> device: fields ready (resident kernels)
   kernels::DeviceMemory pack_start_relay;  // device memory: pack_start as block 0 saw it
+  kernels::DeviceMemory long_shares_done;    // device memory: stacked long-message counters
+  kernels::DeviceMemory unpack_ready_relay;  // device memory: stacked long receives, block 0's copy
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(Exchang
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  stacked_exchange(ThreadBlockGroup{}, CooperativeGridGroup{}, plan, blockIdx.x, gridDim.x, epoch);
+  stacked_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {

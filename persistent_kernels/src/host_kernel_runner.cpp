@@ -1,10 +1,7 @@
 // The host backend's KernelRunner: two lanes of CPU threads run the block programs. A "block"
 // is one thread; a lane of T threads runs blocks t, t + T, ... in order, so flag-driven blocks
 // that wait in turn never deadlock and need no co-residency. Only the stacked grid needs all
-// its blocks at once: it uses exactly the lane's T threads, with a barrier as grid barrier.
-#include <array>
-#include <atomic>
-#include <barrier>
+// its blocks at once (they wait on block 0): it uses exactly the lane's T threads.
 #include <memory>
 #include <string>
 
@@ -35,7 +32,7 @@ class HostKernelRunner final : public KernelRunner {
   std::string launch_shape(KernelOp op) const override {
     const int threads = pack_lane_.threads();
     if (op == KernelOp::stacked) {
-      return std::to_string(threads) + " host threads (grid barrier)";
+      return std::to_string(threads) + " host threads, all at once";
     }
     return std::to_string(threads) + " host threads, one block = one thread";
   }
@@ -88,15 +85,11 @@ class HostKernelRunner final : public KernelRunner {
             if (!failed) failed = wait_and_unpack(block, plan, r, epoch, r) != block_ok;
           });
         };
-      case KernelOp::stacked: {
-        auto barrier = std::make_shared<std::barrier<>>(pack_lane_.threads());
-        auto slots = std::make_shared<std::array<int, 2>>();
-        return [plan, block, epoch, barrier, slots](int thread, int threads) {
-          const HostTeamGroup grid{barrier.get(), slots.get(), thread, threads};
-          stacked_exchange(block, grid, plan, static_cast<std::uint32_t>(thread),
+      case KernelOp::stacked:
+        return [plan, block, epoch](int thread, int threads) {
+          stacked_exchange(block, plan, static_cast<std::uint32_t>(thread),
                            static_cast<std::uint32_t>(threads), epoch);
         };
-      }
       // A thread without blocks has nothing to wait for and must not spin through epochs.
       case KernelOp::resident_pack:
         return [plan, block, epoch](int thread, int threads) {

@@ -116,6 +116,32 @@ TEST(PackUnpack, EveryGroupSizeProducesTheSameBuffer) {
   }
 }
 
+// A group larger than the whole buffer (the stacked grid) gives each thread at most one element:
+// the one whose place in the buffer equals the thread's index, across box, variable and the
+// offset of the message, so all of a message's loads are in flight at once.
+TEST(PackUnpack, ThreadsTakeElementsByTheirPlaceInTheWholeBuffer) {
+  Fixture f;
+  using haloflag::kernels::Element;
+  const std::int64_t first = f.layout.buffer_offset / static_cast<std::int64_t>(sizeof(Element));
+  const std::int64_t elements = f.layout.element_count();
+  const int group_size = 100;
+  ASSERT_GT(group_size, first + elements);
+  std::vector<Element> reference(static_cast<std::size_t>(first + elements), 0.0);
+  haloflag::kernels::pack_message(f.layout, Fixture::view(f.source),
+                                  reinterpret_cast<std::byte*>(reference.data()), 0, 1);
+  for (int thread = 0; thread < group_size; ++thread) {
+    std::vector<Element> buffer(reference.size(), 0.0);
+    haloflag::kernels::pack_message(f.layout, Fixture::view(f.source),
+                                    reinterpret_cast<std::byte*>(buffer.data()), thread,
+                                    group_size);
+    for (std::int64_t e = 0; e < static_cast<std::int64_t>(buffer.size()); ++e) {
+      const auto i = static_cast<std::size_t>(e);
+      EXPECT_EQ(buffer[i], e == thread ? reference[i] : 0.0)
+          << "thread " << thread << ", buffer element " << e;
+    }
+  }
+}
+
 TEST(PackUnpack, UnpackWritesExactlyTheBoxCells) {
   for (const int group_size : {1, 4, 32}) {
     Fixture f;

@@ -78,12 +78,19 @@ HF_HD inline bool abort_raised(const WaitControl& control) {
   return load_relaxed_system(&control.words->abort.epoch) != 0;
 }
 
+// Whether a wait also reads the abort flag (in host memory) now and then. A wait on a copy in
+// device memory that another block makes of a host flag skips it: that block reads the abort
+// flag for all, and hundreds of blocks reading one host line at once are served one after
+// another, for hundreds of microseconds.
+enum class AbortReads { periodic, none };
+
 // Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
 // On failure the first failing waiter of `side` is recorded in the control block; the caller
 // (a GPU block) must then stop its work and return.
 HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t index,
                                    std::uint64_t epoch, const WaitControl& control, Side side,
-                                   std::uint32_t waiter) {
+                                   std::uint32_t waiter,
+                                   AbortReads abort_reads = AbortReads::periodic) {
   if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
   std::uint64_t next_abort_check = 0;  // waited time at which the abort flag is read next
@@ -93,7 +100,7 @@ HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t ind
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
     WaitOutcome outcome = WaitOutcome::ready;
-    if (waited >= next_abort_check) {
+    if (abort_reads == AbortReads::periodic && waited >= next_abort_check) {
       next_abort_check = waited + kAbortCheckIntervalNs;
       if (abort_raised(control)) outcome = WaitOutcome::aborted;
     }

@@ -1,9 +1,10 @@
 // System-scope acquire/release accesses on 64-bit words in host-mapped memory (rule 3).
 //
 // Device code names scope and order explicitly (libcu++'s cuda::atomic_ref on CUDA, the
-// __hip_atomic builtins on HIP); host code uses std::atomic_ref. Only loads and stores are
-// offered on purpose: a flag has a single writer, and CPU<->GPU read-modify-write on mapped
-// memory is not atomic on PCIe hosts (rule 1).
+// __hip_atomic builtins on HIP); host code uses std::atomic_ref. Flags get only loads and
+// stores, on purpose: a flag has a single writer, and CPU<->GPU read-modify-write on mapped
+// memory is not atomic on PCIe hosts (rule 1). Read-modify-writes are offered only on words
+// that one side alone modifies (claim_same_side, count_in_same_side).
 #pragma once
 
 #include <cstdint>
@@ -81,6 +82,21 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 #else
   return std::atomic_ref<std::uint64_t>(*word).compare_exchange_strong(expected, std::uint64_t{1},
                                                                         std::memory_order_acq_rel);
+#endif
+}
+
+// Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
+// acquire-release order at that side's scope; returns the value before. Used to count the blocks
+// that finished their share of a message: the last one, having acquired every other block's
+// release, signals for all (release is cumulative).
+HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word) {
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_fetch_add(word, std::uint64_t{1}, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).fetch_add(
+      std::uint64_t{1}, cuda::std::memory_order_acq_rel);
+#else
+  return std::atomic_ref<std::uint64_t>(*word).fetch_add(1, std::memory_order_acq_rel);
 #endif
 }
 

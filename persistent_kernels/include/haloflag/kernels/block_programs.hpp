@@ -48,11 +48,12 @@ HF_HD void publish(const Group& group, const notify::FlagArrayView& flags, std::
 template <class Group>
 HF_HD int leader_wait(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
                       std::uint64_t epoch, const notify::WaitControl& control,
-                      std::uint32_t waiter) {
+                      std::uint32_t waiter,
+                      notify::AbortReads abort_reads = notify::AbortReads::periodic) {
   int status = block_ok;
   if (group.thread() == 0) {
-    const notify::WaitOutcome outcome =
-        notify::wait_flag(flags, index, epoch, control, notify::Side::device, waiter);
+    const notify::WaitOutcome outcome = notify::wait_flag(
+        flags, index, epoch, control, notify::Side::device, waiter, abort_reads);
     if (outcome != notify::WaitOutcome::ready) {
       status = block_failed;
     } else if (notify::load_relaxed_system(flags.word(index)) == kStopEpoch) {
@@ -90,15 +91,21 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
 
 // One epoch of a resident pack block: wait until the host says the fields are ready, pack. The
 // block of message 0 waits on the host's flag and relays what it saw (the epoch, or the stop
-// value) through device memory; the others wait on the relay.
+// value; kStopEpoch too when its wait failed) through device memory; the others wait on the
+// relay and leave the abort flag to it.
 template <class Group>
 HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                              std::uint64_t epoch) {
   const bool watches_host = message == 0;
-  const notify::FlagArrayView& start = watches_host ? plan.pack_start : plan.pack_start_relay;
-  const int status = leader_wait(group, start, 0, epoch, plan.control, message);
-  if (watches_host && status != block_failed && group.thread() == 0) {
-    notify::signal_flag(plan.pack_start_relay, 0, notify::load_relaxed_system(plan.pack_start.word(0)));
+  const int status =
+      watches_host ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, message)
+                   : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, message,
+                                 notify::AbortReads::none);
+  if (watches_host && group.thread() == 0) {
+    notify::signal_flag(plan.pack_start_relay, 0,
+                        status == block_failed
+                            ? kStopEpoch
+                            : notify::load_relaxed_system(plan.pack_start.word(0)));
   }
   if (status != block_ok) return status;
   pack_and_signal(group, plan, message, epoch);
@@ -109,27 +116,71 @@ inline HF_HD bool is_long(const ExchangePlan& plan, const MessageLayout& layout)
   return layout.bytes() >= plan.long_message_bytes;
 }
 
+// One block's share of a long message in the stacked kernel: the grid's threads stride over
+// the message together (block b's thread t is grid thread b * block size + t), so every block
+// moves a slice of it without waiting for the others.
+struct GridShare {
+  int thread;
+  int size;
+};
+
+template <class Block>
+HF_HD GridShare grid_share(const Block& block, std::uint32_t block_index, std::uint32_t blocks) {
+  return {static_cast<int>(block_index) * block.size() + block.thread(),
+          static_cast<int>(blocks) * block.size()};
+}
+
+// The block has finished its share of a long message: it counts itself in (device-scope
+// acquire-release), and the block that completes the count signals the flag for all with a
+// system-scope release, which also publishes the other blocks' shares (release is cumulative).
+// Counters only grow, by `blocks` per exchange.
+template <class Block>
+HF_HD void count_share_and_signal(const Block& block, std::uint64_t* shares_done,
+                                  std::uint32_t blocks, const notify::FlagArrayView& flags,
+                                  std::uint32_t index, std::uint64_t epoch,
+                                  std::uint64_t* time_slot) {
+  block.sync();
+  if (block.thread() == 0) {
+    const std::uint64_t before = notify::count_in_same_side(&shares_done[index]);
+    if ((before + 1) % blocks == 0) {
+      stamp_device_time(time_slot);
+      notify::signal_flag(flags, index, epoch);
+    }
+  }
+}
+
 // The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
 //  1. short sends, each packed and signalled by one block (round robin);
-//  2. long sends, one after another, each packed by the whole grid; a grid barrier, then one
-//     thread signals;
+//  2. long sends, one after another: every block packs its share of the message, counts itself
+//     in, and goes on to the next message; the last block to finish a message signals it. No
+//     block waits for another, so the long messages stream out back to back, in order.
 //  3. short receives, each awaited and unpacked by one block (round robin);
-//  4. long receives, one after another: block 0 awaits the flag, a grid barrier, the whole grid
-//     unpacks, a grid barrier, one thread signals unpack_done.
-// A failed wait is recorded in the control block; before each long receive block 0 checks the
-// record and the grid's from_leader (a grid barrier plus a broadcast) tells every block, and all
-// return together, so no block is left waiting in a barrier.
-template <class Block, class Grid>
-HF_HD void stacked_exchange(const Block& block, const Grid& grid, const ExchangePlan& plan,
+//  4. long receives, one after another: block 0 awaits unpack_ready (the only block reading the
+//     host's flag: GPU reads of one host line are served one after another) and copies it to
+//     device memory; every block waits on the copy, unpacks its share and counts itself in; the
+//     last one signals unpack_done.
+// The grid must be co-resident (cooperative launch): blocks wait on block 0's copies. Every wait
+// has the plan's deadline. A block whose wait failed (recorded in the control block) leaves;
+// block 0 then stores kStopEpoch into the remaining copies so the other blocks leave at once
+// instead of at their own deadline.
+template <class Block>
+HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
+  const GridShare share = grid_share(block, block_index, blocks);
   std::uint32_t shorts = 0;
   for (std::uint32_t m = 0; m < plan.send_count; ++m) {
     if (is_long(plan, plan.sends[m])) continue;
     if (shorts++ % blocks == block_index) pack_and_signal(block, plan, m, epoch);
   }
   for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-    if (is_long(plan, plan.sends[m])) pack_and_signal(grid, plan, m, epoch);
+    if (!is_long(plan, plan.sends[m])) continue;
+    if (block_index == 0 && block.thread() == 0) {
+      stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
+    }
+    pack_message(plan.sends[m], plan.fields, plan.send_buffer, share.thread, share.size);
+    count_share_and_signal(block, plan.long_send_shares_done, blocks, plan.send_ready, m, epoch,
+                           plan.times.send_slot(m, SendTime::packed));
   }
   bool failed = false;
   shorts = 0;
@@ -141,21 +192,24 @@ HF_HD void stacked_exchange(const Block& block, const Grid& grid, const Exchange
   }
   for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
     if (!is_long(plan, plan.recvs[r])) continue;
-    // Block 0 waits; a failure anywhere (recorded in host memory) is read by its leader alone
-    // and reaches the grid through device memory: host reads of one line by every block are
-    // served one after another and cost microseconds each.
-    int status = block_ok;
     if (block_index == 0) {
-      status = failed ? block_failed
-                      : leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0);
-      if (status == block_ok && block.thread() == 0 && device_wait_failed(plan.control)) {
-        status = block_failed;
+      const int status =
+          failed ? block_failed : leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0);
+      if (status != block_ok) failed = true;
+      if (block.thread() == 0) {
+        if (!failed) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
+        // Release: the other blocks read the received data after acquiring the copy.
+        notify::signal_flag(plan.unpack_ready_relay, r, failed ? kStopEpoch : epoch);
       }
+    } else if (!failed) {
+      // Block 0 reads the abort flag and stops the copies: the others only poll device memory.
+      failed = leader_wait(block, plan.unpack_ready_relay, r, epoch, plan.control, block_index,
+                           notify::AbortReads::none) != block_ok;
     }
-    if (grid.from_leader(status) != block_ok) return;
-    if (grid.thread() == 0) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
-    unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, grid.thread(), grid.size());
-    publish(grid, plan.unpack_done, r, epoch, plan.times.recv_slot(r, RecvTime::unpacked));
+    if (failed) continue;  // block 0 still stops the remaining copies
+    unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, share.thread, share.size);
+    count_share_and_signal(block, plan.long_recv_shares_done, blocks, plan.unpack_done, r, epoch,
+                           plan.times.recv_slot(r, RecvTime::unpacked));
   }
 }
 

@@ -36,6 +36,12 @@ struct ExchangePlan {
   // other blocks wait on the copy. GPU reads of host memory are served one after another, so
   // one block polling the host instead of all keeps the bus free for the blocks' data.
   notify::FlagArrayView pack_start_relay;
+  // stacked_notify, in device memory: [send_count] and [recv_count] counters of the blocks that
+  // finished their share of a long message (the last one signals), and [recv_count] copies of
+  // unpack_ready that block 0 makes for long receives (the other blocks wait on the copy).
+  std::uint64_t* long_send_shares_done = nullptr;
+  std::uint64_t* long_recv_shares_done = nullptr;
+  notify::FlagArrayView unpack_ready_relay;
   notify::WaitControl control;         // deadline, abort flag, failure record
 
   // stacked_notify: messages of at least this many bytes are packed and unpacked by the whole

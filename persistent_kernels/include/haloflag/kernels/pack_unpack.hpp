@@ -49,16 +49,27 @@ HF_HD inline std::int64_t field_offset(const MessageLayout& layout, const Box& b
 // Calls move(variable, box, first_cell, message_base) for every round of this thread: the
 // round covers cells first_cell + k * group_size (k < kElementsInFlight) of the box, whose
 // first cell is element message_base of the message.
+//
+// Thread t moves the elements whose place in the whole buffer is t modulo the group size, so
+// consecutive threads move consecutive elements across box, variable and message boundaries. A
+// group much larger than one message (the stacked grid) then spreads each element of a message,
+// and the messages, over different threads: all its loads are in flight at once, instead of one
+// round per variable in the first threads.
 template <class Move>
 HF_HD void for_each_round(const MessageLayout& layout, int group_thread, int group_size,
                           Move move) {
   std::int64_t message_base = 0;
-  const std::int64_t round_stride = static_cast<std::int64_t>(group_size) * kElementsInFlight;
+  const std::int64_t size = group_size;
+  const std::int64_t round_stride = size * kElementsInFlight;
+  const std::int64_t buffer_base =
+      layout.buffer_offset / static_cast<std::int64_t>(sizeof(Element));
   for (int v = 0; v < layout.variable_count; ++v) {
     for (int b = 0; b < layout.box_count; ++b) {
       const Box& box = layout.boxes[b];
       const std::int64_t cells = box.cells();
-      for (std::int64_t first = group_thread; first < cells; first += round_stride) {
+      // The first cell of this box that falls to this thread.
+      const std::int64_t offset = ((group_thread - buffer_base - message_base) % size + size) % size;
+      for (std::int64_t first = offset; first < cells; first += round_stride) {
         move(v, box, cells, first, message_base);
       }
       message_base += cells;
