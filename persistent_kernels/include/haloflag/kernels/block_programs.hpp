@@ -151,9 +151,10 @@ HF_HD void count_share_and_signal(const Block& block, std::uint64_t* shares_done
 
 // The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
 //  1. short sends, each packed and signalled by one block (round robin);
-//  2. long sends, one after another: every block packs its share of the message, counts itself
+//  2. long sends, in message order: every block packs its share of the message, counts itself
 //     in, and goes on to the next message; the last block to finish a message signals it. No
-//     block waits for another, so the long messages stream out back to back, in order.
+//     block waits for another, and since a thread's share is set by its place in the whole
+//     buffer, different long messages mostly fall to different blocks and are packed at once.
 //  3. short receives, each awaited and unpacked by one block (round robin);
 //  4. long receives, one after another: block 0 awaits unpack_ready (the only block reading the
 //     host's flag: GPU reads of one host line are served one after another) and copies it to
@@ -175,7 +176,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
   }
   for (std::uint32_t m = 0; m < plan.send_count; ++m) {
     if (!is_long(plan, plan.sends[m])) continue;
-    if (block_index == 0 && block.thread() == 0) {
+    if (block_index == 0 && block.thread() == 0) {  // when block 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
     pack_message(plan.sends[m], plan.fields, plan.send_buffer, share.thread, share.size);

@@ -44,8 +44,8 @@ struct ExchangePlan {
   notify::FlagArrayView unpack_ready_relay;
   notify::WaitControl control;         // deadline, abort flag, failure record
 
-  // stacked_notify: messages of at least this many bytes are packed and unpacked by the whole
-  // grid, one after another; shorter ones by single blocks.
+  // stacked_notify: messages of at least this many bytes are packed and unpacked by the threads
+  // of the whole grid together; shorter ones by single blocks.
   std::int64_t long_message_bytes = 0;
 
   // Per-message device times for traces; slots null when the exchange is not traced.

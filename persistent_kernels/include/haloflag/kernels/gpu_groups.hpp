@@ -1,6 +1,6 @@
 // Groups (block_programs.hpp) made of GPU threads, for CUDA and HIP translation units: the
-// exchange engine's kernels use them, and so does a caller's own kernel that packs and unpacks
-// through embedded_api.hpp.
+// exchange engine's kernels use ThreadBlockGroup; a caller's own kernel that packs and unpacks
+// through embedded_api.hpp uses either (CooperativeGridGroup for its grid barriers).
 //
 //   ThreadBlockGroup      one thread block; sync() = __syncthreads()
 //   CooperativeGridGroup  the whole grid of a cooperative launch (cudaLaunchCooperativeKernel);
