@@ -44,9 +44,8 @@ HF_HD inline std::uint64_t load_acquire_system(const std::uint64_t* word) {
 #endif
 }
 
-// Polling loads are relaxed; the acquire happens once, by a fence after the awaited value is
-// seen. An acquire load per poll would invalidate the GPU's L1 on every iteration and slow the
-// other blocks on the same multiprocessor.
+// For reads that publish nothing: diagnostics (the value last seen in a failure record), the
+// abort flag, and checks of a word this side itself wrote.
 HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
   auto* mutable_word = const_cast<std::uint64_t*>(word);
 #if HF_HIP_DEVICE_CODE
@@ -56,16 +55,6 @@ HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
       cuda::std::memory_order_relaxed);
 #else
   return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_relaxed);
-#endif
-}
-
-HF_HD inline void fence_acquire_system() {
-#if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "");  // "" = system scope
-#elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(cuda::std::memory_order_acquire, cuda::thread_scope_system);
-#else
-  std::atomic_thread_fence(std::memory_order_acquire);
 #endif
 }
 
