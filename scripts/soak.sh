@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Soak (issue 7): many consecutive exchanges, every one verified, for resident and stream_notify
 # on two ranks with one GPU each; no wrong exchange allowed, and the drift of the time per
-# exchange (median of the first 1000 timed exchanges vs the last 1000) is reported.
+# exchange (median of the first 1000 timed exchanges vs the last 1000) is reported. One round
+# (--rounds 1): each strategy's exchanges in one stretch, through one Exchange, so the drift is
+# that of one long-lived Exchange (resident kernels included).
 #   scripts/soak.sh OUT_DIR [EXCHANGES]
 # EXCHANGES (or HALOFLAG_SOAK_EXCHANGES; default 100000): verified timed exchanges per strategy.
 # Workload: the paper's 2-rank reduction (rank 21's 26 neighbours of a periodic 4x4x4 rank grid,
@@ -73,7 +75,7 @@ read -r -a launcher_flags <<<"${HALOFLAG_MPIEXEC_FLAGS:-}"
 bench=(mpiexec "${launcher_flags[@]}" -n 2 bash -c
   'export CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}; exec "$@"' rank
   "$build/bench/halo_bench" --backend "$backend" --strategy stream_notify,resident
-  --config "$config" --warmup 100 --verify 5 --verify-each --iterations "$exchanges"
+  --config "$config" --warmup 100 --verify 5 --verify-each --iterations "$exchanges" --rounds 1
   --drift-window "$window" --progress 10 --trace-exchanges 0 --timeout 30
   --json "$out/halo_bench.json")
 {

@@ -113,6 +113,13 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--iterations", options.iterations, "timed exchanges per strategy")
       ->check(at_least(1))
       ->capture_default_str();
+  app.add_option("--rounds", options.rounds,
+                 "run the strategies in rotation this many times, each time with a new Exchange "
+                 "(its verified and warm-up exchanges) and its share of the timed exchanges, so "
+                 "that a slow phase of the machine falls on every strategy alike (at most "
+                 "--iterations rounds)")
+      ->check(at_least(1))
+      ->capture_default_str();
   app.add_option("--verify", options.verify,
                  "verified exchanges before timing (one more always follows the timed ones)")
       ->check(at_least(0))

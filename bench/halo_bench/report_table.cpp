@@ -1,5 +1,6 @@
 #include "report_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -154,9 +155,11 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "messages", context.messages.describe());
   line(out, "MPI", context.machine.run.mpi_library);
   line(out, "timing",
-       std::to_string(options.warmup) + " warm-up + " + std::to_string(options.iterations) +
-           " timed exchanges per strategy, each after a barrier; an exchange's time is the "
-           "slowest rank's");
+       std::to_string(options.iterations) + " timed exchanges per strategy in " +
+           std::to_string(std::min(options.rounds, options.iterations)) +
+           " rounds over the strategies in rotation, each round after " +
+           std::to_string(options.warmup) +
+           " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
   if (context.unverifiable_reason.empty()) {
     line(out, "checks",
          std::to_string(options.verify) + " verified exchanges before timing, " +

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gather_strings.hpp"
@@ -176,6 +177,34 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
 }
 
 }  // namespace
+
+int round_share(int iterations, int rounds, int round) {
+  return iterations / rounds + (round < iterations % rounds ? 1 : 0);
+}
+
+void add_round(StrategyResult& total, StrategyResult round, int drift_window) {
+  if (total.launch_description.empty()) {
+    total = std::move(round);
+    return;
+  }
+  VerificationRecord& verification = total.verification;
+  verification.exchanges += round.verification.exchanges;
+  verification.timed_verified = verification.timed_verified && round.verification.timed_verified;
+  verification.passed = verification.passed && round.verification.passed;
+  verification.wrong_exchanges += round.verification.wrong_exchanges;
+  for (std::string& failure : round.verification.failures) {
+    verification.failures.push_back(std::move(failure));
+  }
+  total.samples_us.insert(total.samples_us.end(), round.samples_us.begin(),
+                          round.samples_us.end());
+  if (round.traced) total.traced = std::move(round.traced);
+  total.summary_us.reset();
+  total.drift.reset();
+  if (!verification.passed) total.samples_us.clear();
+  if (total.samples_us.empty()) return;
+  total.summary_us = model::calibration::summarize(total.samples_us);
+  total.drift = summarize_drift(total.samples_us, drift_window);
+}
 
 StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
                                   halo::DeviceFields& fields, halo::HostField& scratch) {

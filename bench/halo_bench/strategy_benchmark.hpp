@@ -61,6 +61,16 @@ struct BenchRunSettings {
   int trace_kept = 0;        // timelines per rank kept for the trace file
 };
 
+// The timed exchanges of round `round` of `rounds` (0-based) when `iterations` are split into
+// rounds as evenly as can be, the first rounds taking one more.
+int round_share(int iterations, int rounds, int round);
+
+// Adds one round's result of a strategy to what the earlier rounds gave (`total`; empty before
+// the first round): samples in time order, verification counts and failures summed, the last
+// traced pass kept, the summary and drift taken over every sample. A strategy with a wrong
+// exchange in any round keeps no samples: it is not timed.
+void add_round(StrategyResult& total, StrategyResult round, int drift_window);
+
 // Collective over settings.comm. A wrong exchange is reported on stderr by the rank that saw it
 // and recorded; the strategy is then not timed. Exchange failures (deadlines, MPI errors)
 // propagate as exceptions.

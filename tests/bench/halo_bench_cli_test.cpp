@@ -1,6 +1,6 @@
 // halo_bench under mpiexec with two ranks on the host backend: every strategy runs on the
-// shipped 2-rank config, each verified and timed, and the JSON report holds positive times for
-// all of them; --verify-each verifies every timed exchange and the drift section matches the
+// shipped 2-rank config in rounds, each round verified and timed, and the JSON report holds
+// positive times for all of them; --verify-each verifies every timed exchange and the drift section matches the
 // samples; bad options and a config for another rank count end with a message and a non-zero
 // exit.
 #include <gtest/gtest.h>
@@ -33,6 +33,7 @@ using haloflag::test::RunResult;
 using haloflag::test::shell_quoted;
 
 constexpr int kIterations = 20;
+constexpr int kRounds = 2;
 constexpr int kVerifiedBeforeTiming = 5;
 
 // `mpiexec -n 2 halo_bench <arguments>` (the environment allowing oversubscription comes from
@@ -52,6 +53,7 @@ class HaloBenchCli : public testing::Test {
 TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   const fs::path json_path = kScratch / "report.json";
   const RunResult r = run_bench("--backend host --iterations " + std::to_string(kIterations) +
+                                " --rounds " + std::to_string(kRounds) +
                                 " --warmup 5 --verify " + std::to_string(kVerifiedBeforeTiming) +
                                 " --strategy all --config " +
                                 shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") + " --json " +
@@ -69,6 +71,8 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   EXPECT_EQ(report["machine"]["hosts"].size(), 2u);
   EXPECT_FALSE(report["build"]["haloflag_version"].get<std::string>().empty());
   EXPECT_EQ(report["parameters"]["iterations"], kIterations);
+  EXPECT_EQ(report["parameters"]["rounds"], kRounds);
+  EXPECT_NE(r.out.find("in 2 rounds over the strategies in rotation"), std::string::npos) << r.out;
   EXPECT_EQ(report["workload"]["messages"]["sends_per_rank"][0], 26);
   const double bound_us = report["model"]["bound_us"].get<double>();
   EXPECT_GT(bound_us, 0.0);
@@ -83,7 +87,8 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
     SCOPED_TRACE(name);
     EXPECT_EQ(result["name"], name);
     EXPECT_EQ(result["verification"]["passed"], true) << result["verification"].dump();
-    EXPECT_EQ(result["verification"]["exchanges"], kVerifiedBeforeTiming + 1);
+    // Each round's Exchange is verified before its timed exchanges and once after them.
+    EXPECT_EQ(result["verification"]["exchanges"], kRounds * (kVerifiedBeforeTiming + 1));
     EXPECT_FALSE(result["launch_description"].get<std::string>().empty());
     ASSERT_EQ(result["samples_us"].size(), static_cast<std::size_t>(kIterations));
     for (const nlohmann::json& sample : result["samples_us"]) EXPECT_GT(sample.get<double>(), 0.0);
@@ -103,14 +108,17 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
 
 // --verify-each: every timed exchange is verified too (the verification count says so), and
 // with at least two drift windows of timed exchanges the drift section appears in the table and
-// the JSON, its medians those of the first and last window of samples_us.
+// the JSON, its medians those of the first and last window of samples_us: the samples of all
+// rounds in the order they were taken.
 TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
   constexpr int kTimed = 240;
   constexpr int kWindow = 100;
+  constexpr int kTimedRounds = 3;
   const fs::path json_path = kScratch / "verify_each.json";
   const RunResult r = run_bench(
       "--backend host --strategy stream_notify,resident --size 8 --vars 1 --warmup 2 --verify 1 "
-      "--trace-exchanges 0 --verify-each --iterations " + std::to_string(kTimed) +
+      "--trace-exchanges 0 --verify-each --rounds " + std::to_string(kTimedRounds) +
+      " --iterations " + std::to_string(kTimed) +
       " --drift-window " + std::to_string(kWindow) + " --json " + shell_quoted(json_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("every timed one"), std::string::npos) << r.out;
@@ -129,7 +137,8 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
     EXPECT_EQ(verification["passed"], true) << verification.dump();
     EXPECT_EQ(verification["timed_verified"], true);
     EXPECT_EQ(verification["wrong_exchanges"], 0);
-    EXPECT_EQ(verification["exchanges"], 1 + kTimed + 1);  // before, every timed one, after
+    // Per round one before and one after; every timed one.
+    EXPECT_EQ(verification["exchanges"], kTimedRounds * (1 + 1) + kTimed);
     const std::vector<double> samples = result["samples_us"].get<std::vector<double>>();
     ASSERT_EQ(samples.size(), static_cast<std::size_t>(kTimed));
 
@@ -152,12 +161,12 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 }
 
 // Fewer than two windows of timed exchanges: no drift, and the table has no drift section. The
-// progress line (here after every exchange) goes to stderr, never into the table.
+// progress line (here after every exchange) goes to stderr, never into the table. One round.
 TEST_F(HaloBenchCli, ShortRunsHaveNoDriftAndProgressGoesToStderr) {
   const fs::path json_path = kScratch / "short.json";
   const RunResult r = run_bench(
       "--backend host --strategy comb_fused --size 8 --vars 1 --warmup 1 --verify 1 "
-      "--trace-exchanges 0 --iterations 19 --drift-window 10 --progress 0.000001 --json " +
+      "--trace-exchanges 0 --rounds 1 --iterations 19 --drift-window 10 --progress 0.000001 --json " +
       shell_quoted(json_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("drift ("), std::string::npos) << r.out;
@@ -168,6 +177,22 @@ TEST_F(HaloBenchCli, ShortRunsHaveNoDriftAndProgressGoesToStderr) {
   EXPECT_TRUE(report["strategies"][0]["drift"].is_null()) << report["strategies"][0].dump();
   EXPECT_EQ(report["strategies"][0]["verification"]["timed_verified"], false);
   EXPECT_EQ(report["strategies"][0]["verification"]["exchanges"], 2);
+}
+
+// More rounds than timed exchanges: one timed exchange per round, as many rounds as exchanges.
+TEST_F(HaloBenchCli, RoundsNeverOutnumberTheTimedExchanges) {
+  const fs::path json_path = kScratch / "rounds.json";
+  const RunResult r = run_bench(
+      "--backend host --strategy comb_fused,resident --size 8 --vars 1 --warmup 1 --verify 1 "
+      "--trace-exchanges 0 --iterations 3 --rounds 5 --json " + shell_quoted(json_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  EXPECT_EQ(report["parameters"]["rounds"], 3);
+  for (const nlohmann::json& result : report["strategies"]) {
+    SCOPED_TRACE(result["name"].get<std::string>());
+    EXPECT_EQ(result["samples_us"].size(), 3u);
+    EXPECT_EQ(result["verification"]["exchanges"], 3 * (1 + 1));
+  }
 }
 
 TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
@@ -184,6 +209,10 @@ TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--drift-window"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("must be an integer >= 1, got '0'"), std::string::npos) << r.err;
+
+  r = run_bench("--backend host --rounds 0 --json ''");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--rounds"), std::string::npos) << r.err;
 
   r = run_bench("--backend host --progress -1 --json ''");
   EXPECT_NE(r.exit_code, 0);
