@@ -208,6 +208,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
     geometry.ghost = as_triple(ghost, "--ghost");
   }
   options.strategies = parse_strategy_list(options.strategy_argument);
+  // A round times at least one exchange.
+  options.rounds = std::min(options.rounds, options.iterations);
   return options;
 }
 

@@ -37,7 +37,7 @@ struct BenchOptions {
   std::string backend_name = "auto";       // auto, host, cuda or hip
   int warmup = 20;
   int iterations = 200;
-  int rounds = 5;                   // the timed exchanges split into rounds run in rotation
+  int rounds = 5;                   // rounds over the strategies in rotation; <= iterations
   int verify = 5;                   // verified exchanges before timing
   bool verify_each = false;         // verify every timed exchange too (outside its timed interval)
   int drift_window = 1000;          // drift: median of the first and last this many timed exchanges

@@ -146,7 +146,6 @@ int run_halo_bench(int argc, char** argv) {
   settings.iterations = options.iterations;
   settings.verify = options.verify;
   settings.verify_each = options.verify_each;
-  settings.drift_window = options.drift_window;
   settings.progress_seconds = options.progress_seconds;
   settings.traced_exchanges = options.trace_exchanges;
   settings.trace_kept = std::min(options.trace_kept, options.trace_exchanges);
@@ -155,7 +154,7 @@ int run_halo_bench(int argc, char** argv) {
   // Rounds in rotation: round k of every strategy runs before round k + 1 of any, so the
   // lent machines' slow phases (seconds long; comb_fused's median moved by 15 % between runs)
   // weigh on all strategies alike and the ratios compare like with like.
-  const int rounds = std::min(options.rounds, options.iterations);
+  const int rounds = options.rounds;
   std::vector<StrategyResult> results(options.strategies.size());
   for (int round = 0; round < rounds; ++round) {
     BenchRunSettings round_settings = settings;
@@ -167,13 +166,18 @@ int run_halo_bench(int argc, char** argv) {
       // `passed` is agreed on by all ranks: they all skip the strategy or none does.
       if (round > 0 && !results[i].verification.passed) continue;
       try {
-        add_round(results[i], benchmark_strategy(round_settings, strategy, *fields, scratch),
-                  settings.drift_window);
+        StrategyResult part = benchmark_strategy(round_settings, strategy, *fields, scratch);
+        if (round == 0) {
+          results[i] = std::move(part);
+        } else {
+          add_round(results[i], std::move(part));
+        }
       } catch (const std::exception& error) {
         abort_run(me.rank, std::string(halo::to_string(strategy)) + ": " + error.what());
       }
     }
   }
+  for (StrategyResult& result : results) summarize_samples(result, options.drift_window);
   std::optional<double> baseline_median_us;
   if (me.rank == 0) print_table_heading(std::cout);
   for (const StrategyResult& result : results) {

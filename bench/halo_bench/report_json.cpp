@@ -1,6 +1,5 @@
 #include "report_json.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -108,7 +107,7 @@ json parameters_json(const BenchOptions& options) {
           {"backend", options.backend_name},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
-          {"rounds", std::min(options.rounds, options.iterations)},
+          {"rounds", options.rounds},
           {"verify", options.verify},
           {"verify_each", options.verify_each},
           {"drift_window", options.drift_window},

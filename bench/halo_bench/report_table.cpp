@@ -1,6 +1,5 @@
 #include "report_table.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -156,7 +155,7 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "MPI", context.machine.run.mpi_library);
   line(out, "timing",
        std::to_string(options.iterations) + " timed exchanges per strategy in " +
-           std::to_string(std::min(options.rounds, options.iterations)) +
+           std::to_string(options.rounds) +
            " rounds over the strategies in rotation, each round after " +
            std::to_string(options.warmup) +
            " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");

@@ -168,10 +168,6 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   }
 
   result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
-  if (!result.samples_us.empty()) {
-    result.summary_us = model::calibration::summarize(result.samples_us);
-    result.drift = summarize_drift(result.samples_us, settings.drift_window);
-  }
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
 }
@@ -182,11 +178,7 @@ int round_share(int iterations, int rounds, int round) {
   return iterations / rounds + (round < iterations % rounds ? 1 : 0);
 }
 
-void add_round(StrategyResult& total, StrategyResult round, int drift_window) {
-  if (total.launch_description.empty()) {
-    total = std::move(round);
-    return;
-  }
+void add_round(StrategyResult& total, StrategyResult round) {
   VerificationRecord& verification = total.verification;
   verification.exchanges += round.verification.exchanges;
   verification.timed_verified = verification.timed_verified && round.verification.timed_verified;
@@ -198,12 +190,12 @@ void add_round(StrategyResult& total, StrategyResult round, int drift_window) {
   total.samples_us.insert(total.samples_us.end(), round.samples_us.begin(),
                           round.samples_us.end());
   if (round.traced) total.traced = std::move(round.traced);
-  total.summary_us.reset();
-  total.drift.reset();
-  if (!verification.passed) total.samples_us.clear();
-  if (total.samples_us.empty()) return;
-  total.summary_us = model::calibration::summarize(total.samples_us);
-  total.drift = summarize_drift(total.samples_us, drift_window);
+}
+
+void summarize_samples(StrategyResult& result, int drift_window) {
+  if (result.samples_us.empty()) return;
+  result.summary_us = model::calibration::summarize(result.samples_us);
+  result.drift = summarize_drift(result.samples_us, drift_window);
 }
 
 StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strategy strategy,

@@ -40,6 +40,7 @@ struct StrategyResult {
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;
+  // Set by summarize_samples after the last round.
   std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
   std::optional<DriftSummary> drift;  // on rank 0, with at least 2 drift windows of samples
   std::optional<TracedRun> traced;  // the per-phase pass, when asked for and verified
@@ -55,7 +56,6 @@ struct BenchRunSettings {
   int iterations = 1;
   int verify = 0;
   bool verify_each = false;     // verify every timed exchange too (needs a verifier)
-  int drift_window = 1000;
   double progress_seconds = 0;  // rank 0's progress line on stderr; 0: none
   int traced_exchanges = 0;  // 0: no traced pass
   int trace_kept = 0;        // timelines per rank kept for the trace file
@@ -65,11 +65,12 @@ struct BenchRunSettings {
 // rounds as evenly as can be, the first rounds taking one more.
 int round_share(int iterations, int rounds, int round);
 
-// Adds one round's result of a strategy to what the earlier rounds gave (`total`; empty before
-// the first round): samples in time order, verification counts and failures summed, the last
-// traced pass kept, the summary and drift taken over every sample. A strategy with a wrong
-// exchange in any round keeps no samples: it is not timed.
-void add_round(StrategyResult& total, StrategyResult round, int drift_window);
+// Adds a later round's result of a strategy to what the earlier rounds gave: samples in time
+// order, verification counts and failures summed, the last traced pass kept.
+void add_round(StrategyResult& total, StrategyResult round);
+
+// The summary and drift over every sample (on rank 0; none when nothing was timed).
+void summarize_samples(StrategyResult& result, int drift_window);
 
 // Collective over settings.comm. A wrong exchange is reported on stderr by the rank that saw it
 // and recorded; the strategy is then not timed. Exchange failures (deadlines, MPI errors)
