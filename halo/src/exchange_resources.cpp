@@ -53,7 +53,8 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                        sizeof(std::uint64_t) * (at_least_one(layouts.sends.size()) +
                                                 at_least_one(layouts.recvs.size()))),
       unpack_ready_relay(options.backend,
-                         sizeof(notify::FlagLine) * at_least_one(layouts.recvs.size())) {
+                         sizeof(notify::FlagLine) * at_least_one(layouts.recvs.size())),
+      short_sends(options.backend, 2 * sizeof(notify::FlagLine)) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
@@ -82,6 +83,14 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.long_message_bytes = options.long_message_bytes > 0
                                 ? options.long_message_bytes
                                 : std::max<std::int64_t>(largest_message(layouts) / 2, 1);
+  for (const auto& layout : layouts.sends) {
+    if (layout.bytes() < plan.long_message_bytes) ++plan.short_send_count;
+  }
+  // Without long sends there is nothing to put behind the short ones.
+  if (plan.short_send_count == plan.send_count) plan.short_send_count = 0;
+  auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());
+  plan.short_sends_signalled = {short_lines, 1, control.register_array("short_sends_signalled")};
+  plan.short_sends_counted = &short_lines[1].epoch;
 }
 
 }  // namespace haloflag::halo::detail

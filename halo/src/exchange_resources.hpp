@@ -35,6 +35,7 @@ struct ExchangeResources {
   kernels::DeviceMemory pack_start_relay;  // device memory: pack_start as block 0 saw it
   kernels::DeviceMemory long_shares_done;    // device memory: stacked long-message counters
   kernels::DeviceMemory unpack_ready_relay;  // device memory: stacked long receives, block 0's copy
+  kernels::DeviceMemory short_sends;  // device memory: plan.short_sends_signalled, then the counter
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

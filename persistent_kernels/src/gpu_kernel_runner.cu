@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan p
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  pack_and_signal(ThreadBlockGroup{}, plan, blockIdx.x, epoch);
+  pack_send(ThreadBlockGroup{}, plan, blockIdx.x, epoch);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(Exchang
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (wait_and_unpack(ThreadBlockGroup{}, plan, blockIdx.x, epoch, blockIdx.x) != block_ok) return;
+    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) return;
   }
 }
 

@@ -55,6 +55,17 @@ class HostKernelRunner final : public KernelRunner {
     }
   }
 
+  // The same for the sends, short ones first: a long send waits until every short one is
+  // signalled (pack_send), and a thread runs its blocks one after another.
+  template <class Body>
+  static void for_my_sends(const ExchangePlan& plan, int thread, int threads, Body body) {
+    for (const bool long_pass : {false, true}) {
+      for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
+        if (is_long(plan, plan.sends[m]) == long_pass) body(m);
+      });
+    }
+  }
+
   HostLane::Job job(KernelOp op, std::uint64_t epoch) {
     const ExchangePlan plan = plan_;
     const HostThreadGroup block;
@@ -75,8 +86,8 @@ class HostKernelRunner final : public KernelRunner {
         };
       case KernelOp::notify_pack:
         return [plan, block, epoch](int thread, int threads) {
-          for_my_blocks(plan.send_count, thread, threads,
-                        [&](std::uint32_t m) { pack_and_signal(block, plan, m, epoch); });
+          for_my_sends(plan, thread, threads,
+                       [&](std::uint32_t m) { (void)pack_send(block, plan, m, epoch); });
         };
       case KernelOp::notify_unpack:
         return [plan, block, epoch](int thread, int threads) {
@@ -95,11 +106,13 @@ class HostKernelRunner final : public KernelRunner {
         return [plan, block, epoch](int thread, int threads) {
           if (static_cast<std::uint32_t>(thread) >= plan.send_count) return;
           for (std::uint64_t e = epoch;; ++e) {
-            int status = block_ok;
-            for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-              if (status == block_ok) status = resident_pack_step(block, plan, m, e);
+            // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
+            // once per epoch, then packs its blocks, short sends first.
+            int status = resident_pack_start(block, plan, thread == 0,
+                                             static_cast<std::uint32_t>(thread), e);
+            for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
+              if (status == block_ok) status = pack_send(block, plan, m, e);
             });
-
             if (status != block_ok) return;
           }
         };
@@ -109,7 +122,7 @@ class HostKernelRunner final : public KernelRunner {
           for (std::uint64_t e = epoch;; ++e) {
             int status = block_ok;
             for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-              if (status == block_ok) status = wait_and_unpack(block, plan, r, e, r);
+              if (status == block_ok) status = resident_unpack_step(block, plan, r, e);
             });
             if (status != block_ok) return;
           }

@@ -12,7 +12,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +26,7 @@
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/device_fields.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -192,6 +196,58 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// The flag strategies pack every short send before any long one starts (a flag behind the long
+// sends' data would cross PCIe only after it): on the traced times of the blocks, every short
+// send is packed before the first long send begins, in every exchange.
+TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
+  SKIP_WITHOUT_BACKEND();
+  GeometrySpec spec;
+  spec.global_size = {16, 16, 16};
+  spec.ranks = world_size();
+  spec.periodic = {true, true, true};
+  const Geometry geometry(spec);
+  const ExchangeVerifier verifier(geometry, world_rank());
+  for (const Strategy strategy :
+       {Strategy::stream_notify, Strategy::stacked_notify, Strategy::resident}) {
+    ExchangeOptions options;
+    options.strategy = strategy;
+    options.backend = test_backend();
+    options.timeout = std::chrono::seconds(60);
+    options.trace = true;
+    DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
+    Exchange exchange(geometry, fields.view(), options);
+    for (int i = 0; i < 10; ++i) {
+      exchange.run();
+      const ExchangeTimeline& timeline = exchange.last_timeline();
+      ASSERT_TRUE(timeline.has_device_times || options.backend == Backend::host);
+      std::int64_t largest = 0;
+      for (const SendTimeline& send : timeline.sends) largest = std::max(largest, send.bytes);
+      // The engine's default: messages of at least half the largest one are long.
+      std::int64_t last_short_packed = kNotRecorded;
+      std::int64_t first_long_begin = std::numeric_limits<std::int64_t>::max();
+      int shorts = 0;
+      int longs = 0;
+      for (const SendTimeline& send : timeline.sends) {
+        ASSERT_NE(send.pack_begin, kNotRecorded);
+        ASSERT_NE(send.packed, kNotRecorded);
+        if (send.bytes >= largest / 2) {
+          ++longs;
+          first_long_begin = std::min(first_long_begin, send.pack_begin);
+        } else {
+          ++shorts;
+          last_short_packed = std::max(last_short_packed, send.packed);
+        }
+      }
+      ASSERT_GT(shorts, 0) << "the geometry must have short sends";
+      ASSERT_GT(longs, 0) << "the geometry must have long sends";
+      EXPECT_LE(last_short_packed, first_long_begin)
+          << to_string(strategy) << ", rank " << world_rank() << ", exchange " << i + 1
+          << ": a long send began packing " << (last_short_packed - first_long_begin)
+          << " ns before the last short send was packed";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, testing::ValuesIn(all_strategies().begin(),

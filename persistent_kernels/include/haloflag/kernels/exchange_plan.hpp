@@ -42,6 +42,16 @@ struct ExchangePlan {
   std::uint64_t* long_send_shares_done = nullptr;
   std::uint64_t* long_recv_shares_done = nullptr;
   notify::FlagArrayView unpack_ready_relay;
+  // Short sends first (stream_notify, resident, stacked_notify): the blocks of long sends start
+  // packing once every short send is signalled. The GPU's writes reach host memory in the order
+  // they were issued, so a short send's flag issued behind the long sends' data lands when that
+  // data has crossed PCIe, ~10 us late at cube 200 on an H200, and the CPU, which could be
+  // posting the short sends meanwhile, waits idle. In device memory: a counter of short sends
+  // signalled (it grows by short_send_count per exchange) and [1] flag that the block
+  // completing the count sets to the epoch. short_send_count 0: no ordering.
+  std::uint32_t short_send_count = 0;
+  std::uint64_t* short_sends_counted = nullptr;
+  notify::FlagArrayView short_sends_signalled;
   notify::WaitControl control;         // deadline, abort flag, failure record
 
   // stacked_notify: messages of at least this many bytes are packed and unpacked by the threads
