@@ -84,7 +84,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                                 ? options.long_message_bytes
                                 : std::max<std::int64_t>(largest_message(layouts) / 2, 1);
   for (const auto& layout : layouts.sends) {
-    if (layout.bytes() < plan.long_message_bytes) ++plan.short_send_count;
+    if (!kernels::is_long(plan, layout)) ++plan.short_send_count;
   }
   // Without long sends there is nothing to put behind the short ones.
   if (plan.short_send_count == plan.send_count) plan.short_send_count = 0;

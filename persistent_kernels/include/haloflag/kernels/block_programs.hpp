@@ -89,10 +89,6 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
   return block_ok;
 }
 
-inline HF_HD bool is_long(const ExchangePlan& plan, const MessageLayout& layout) {
-  return layout.bytes() >= plan.long_message_bytes;
-}
-
 // One block's share of a long message in the stacked kernel: the grid's threads stride over
 // the message together (block b's thread t is grid thread b * block size + t), so every block
 // moves a slice of it without waiting for the others.

@@ -11,6 +11,7 @@
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
+#include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/wait_control.hpp"
 
 namespace haloflag::kernels {
@@ -54,8 +55,9 @@ struct ExchangePlan {
   notify::FlagArrayView short_sends_signalled;
   notify::WaitControl control;         // deadline, abort flag, failure record
 
-  // stacked_notify: messages of at least this many bytes are packed and unpacked by the threads
-  // of the whole grid together; shorter ones by single blocks.
+  // Messages of at least this many bytes are long (is_long): the flag strategies pack them after
+  // the short sends, and stacked_notify packs and unpacks them with the threads of the whole grid
+  // together, shorter ones with single blocks.
   std::int64_t long_message_bytes = 0;
 
   // Per-message device times for traces; slots null when the exchange is not traced.
@@ -63,5 +65,9 @@ struct ExchangePlan {
 };
 
 static_assert(std::is_trivially_copyable_v<ExchangePlan>);
+
+HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout) {
+  return layout.bytes() >= plan.long_message_bytes;
+}
 
 }  // namespace haloflag::kernels
