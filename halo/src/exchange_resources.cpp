@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace haloflag::halo::detail {
 
@@ -19,6 +20,19 @@ kernels::DeviceMemory upload_layouts(notify::Backend backend,
   kernels::DeviceMemory memory(backend, bytes);
   memory.copy_from_host(layouts.data(), sizeof(kernels::MessageLayout) * layouts.size());
   return memory;
+}
+
+// The indexes of the short layouts in order, then those of the long ones; adds the short count.
+void append_short_first(const kernels::ExchangePlan& plan,
+                        const std::vector<kernels::MessageLayout>& layouts,
+                        std::vector<std::uint32_t>& order, std::uint32_t& short_count) {
+  for (const bool long_pass : {false, true}) {
+    for (std::size_t m = 0; m < layouts.size(); ++m) {
+      if (kernels::is_long(plan, layouts[m]) != long_pass) continue;
+      order.push_back(static_cast<std::uint32_t>(m));
+      if (!long_pass) ++short_count;
+    }
+  }
 }
 
 std::int64_t largest_message(const MessageLayouts& layouts) {
@@ -54,7 +68,9 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                                                 at_least_one(layouts.recvs.size()))),
       unpack_ready_relay(options.backend,
                          sizeof(notify::FlagLine) * at_least_one(layouts.recvs.size())),
-      short_sends(options.backend, 2 * sizeof(notify::FlagLine)) {
+      short_sends(options.backend, 2 * sizeof(notify::FlagLine)),
+      short_first(options.backend, sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
+                                                            layouts.recvs.size())) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
@@ -83,11 +99,15 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.long_message_bytes = options.long_message_bytes > 0
                                 ? options.long_message_bytes
                                 : std::max<std::int64_t>(largest_message(layouts) / 2, 1);
-  for (const auto& layout : layouts.sends) {
-    if (!kernels::is_long(plan, layout)) ++plan.short_send_count;
-  }
+  std::vector<std::uint32_t> order;
+  append_short_first(plan, layouts.sends, order, plan.short_sends);
+  order.resize(at_least_one(layouts.sends.size()));  // the receives' part starts after one entry
+  append_short_first(plan, layouts.recvs, order, plan.short_recvs);
+  short_first.copy_from_host(order.data(), sizeof(std::uint32_t) * order.size());
+  plan.sends_short_first = static_cast<const std::uint32_t*>(short_first.data());
+  plan.recvs_short_first = plan.sends_short_first + at_least_one(layouts.sends.size());
   // Without long sends there is nothing to put behind the short ones.
-  if (plan.short_send_count == plan.send_count) plan.short_send_count = 0;
+  plan.short_send_count = plan.short_sends == plan.send_count ? 0 : plan.short_sends;
   auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());
   plan.short_sends_signalled = {short_lines, 1, control.register_array("short_sends_signalled")};
   plan.short_sends_counted = &short_lines[1].epoch;

@@ -221,17 +221,14 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
   const GridShare share = grid_share(block, block_index, blocks);
-  std::uint32_t shorts = 0;
-  for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-    if (is_long(plan, plan.sends[m])) continue;
-    if (shorts++ % blocks == block_index) {
-      pack_and_signal(block, plan, m, epoch);
-      count_short_send(block, plan, epoch);
-    }
+  for (std::uint32_t i = block_index; i < plan.short_sends; i += blocks) {
+    const std::uint32_t m = plan.sends_short_first[i];
+    pack_and_signal(block, plan, m, epoch);
+    count_short_send(block, plan, epoch);
   }
   bool failed = wait_for_short_sends(block, plan, epoch, block_index) != block_ok;
-  for (std::uint32_t m = 0; m < plan.send_count && !failed; ++m) {
-    if (!is_long(plan, plan.sends[m])) continue;
+  for (std::uint32_t i = plan.short_sends; i < plan.send_count && !failed; ++i) {
+    const std::uint32_t m = plan.sends_short_first[i];
     if (block_index == 0 && block.thread() == 0) {  // when block 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
@@ -239,15 +236,11 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     count_share_and_signal(block, plan.long_send_shares_done, blocks, plan.send_ready, m, epoch,
                            plan.times.send_slot(m, SendTime::packed));
   }
-  shorts = 0;
-  for (std::uint32_t r = 0; r < plan.recv_count && !failed; ++r) {
-    if (is_long(plan, plan.recvs[r])) continue;
-    if (shorts++ % blocks == block_index) {
-      failed = wait_and_unpack(block, plan, r, epoch, block_index) != block_ok;
-    }
+  for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
+    failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) != block_ok;
   }
-  for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
-    if (!is_long(plan, plan.recvs[r])) continue;
+  for (std::uint32_t i = plan.short_recvs; i < plan.recv_count; ++i) {
+    const std::uint32_t r = plan.recvs_short_first[i];
     if (block_index == 0) {
       const int status =
           failed ? block_failed : leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0);

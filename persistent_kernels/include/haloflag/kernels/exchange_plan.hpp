@@ -60,6 +60,15 @@ struct ExchangePlan {
   // together, shorter ones with single blocks.
   std::int64_t long_message_bytes = 0;
 
+  // Message indexes, the short messages first and then the long ones (each in message order),
+  // with the number of short ones: a stacked block goes straight to its messages. Working out
+  // each layout's size in turn cost ~0.5 us a message, so block k began packing its short send
+  // ~0.5 us * k late and the long phases lost as much between two long messages (H200 traces).
+  const std::uint32_t* sends_short_first = nullptr;  // [send_count], device-readable memory
+  const std::uint32_t* recvs_short_first = nullptr;  // [recv_count]
+  std::uint32_t short_sends = 0;
+  std::uint32_t short_recvs = 0;
+
   // Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };
