@@ -103,6 +103,27 @@ HF_HD GridShare grid_share(const Block& block, std::uint32_t block_index, std::u
           static_cast<int>(blocks) * block.size()};
 }
 
+// The stacked kernel's blocks split into `count` groups of consecutive blocks, one per long
+// receive (fewer when the receives outnumber the blocks); `blocks` members from `first`.
+struct BlockGroup {
+  std::uint32_t index;
+  std::uint32_t count;
+  std::uint32_t first;
+  std::uint32_t blocks;
+};
+
+HF_HD inline BlockGroup long_receive_group(const ExchangePlan& plan, std::uint32_t block_index,
+                                           std::uint32_t blocks) {
+  const std::uint32_t long_recvs = plan.recv_count - plan.short_recvs;
+  const std::uint32_t count = long_recvs == 0 ? 1 : (long_recvs < blocks ? long_recvs : blocks);
+  // Group g holds blocks [ceil(g * blocks / count), ceil((g + 1) * blocks / count)).
+  const auto begin = [&](std::uint64_t g) {
+    return static_cast<std::uint32_t>((g * blocks + count - 1) / count);
+  };
+  const auto index = static_cast<std::uint32_t>(std::uint64_t{block_index} * count / blocks);
+  return {index, count, begin(index), begin(index + 1) - begin(index)};
+}
+
 // The block has finished its share of a long message: it counts itself in (device-scope
 // acquire-release), and the block that completes the count signals the flag for all with a
 // system-scope release, which also publishes the other blocks' shares (release is cumulative).
@@ -208,14 +229,17 @@ HF_HD int resident_unpack_step(const Group& group, const ExchangePlan& plan, std
 //     block waits for another, and since a thread's share is set by its place in the whole
 //     buffer, different long messages mostly fall to different blocks and are packed at once.
 //  3. short receives, each awaited and unpacked by one block (round robin);
-//  4. long receives, one after another: block 0 awaits unpack_ready (the only block reading the
-//     host's flag: GPU reads of one host line are served one after another) and copies it to
-//     device memory; every block waits on the copy, unpacks its share and counts itself in; the
-//     last one signals unpack_done.
-// The grid must be co-resident (cooperative launch): blocks wait on block 0's copies. Every wait
-// has the plan's deadline. A block whose wait failed (recorded in the control block) leaves;
-// block 0 then stores kStopEpoch into the remaining copies so the other blocks leave at once
-// instead of at their own deadline.
+//  4. long receives at once, each by its own group of consecutive blocks (long receive i by
+//     group i % groups): the group's first block awaits unpack_ready (the only block reading
+//     that host line: GPU reads of one host line are served one after another) and copies it
+//     to device memory; the group's blocks wait on the copy, unpack their share and count
+//     themselves in; the last one signals unpack_done. Long receives tend to complete together,
+//     and one after another by the whole grid they took ~10 us each at cube 200 (H200 x2),
+//     waiting on each other's relay, while groups reading at once are bound by the bus.
+// The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
+// wait has the plan's deadline. A block whose wait failed (recorded in the control block)
+// leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
+// leave at once instead of at their own deadline.
 template <class Block>
 HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
@@ -239,11 +263,16 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
     failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) != block_ok;
   }
-  for (std::uint32_t i = plan.short_recvs; i < plan.recv_count; ++i) {
+  const BlockGroup group = long_receive_group(plan, block_index, blocks);
+  const GridShare group_share = {static_cast<int>(block_index - group.first) * block.size() +
+                                     block.thread(),
+                                 static_cast<int>(group.blocks) * block.size()};
+  for (std::uint32_t i = plan.short_recvs + group.index; i < plan.recv_count; i += group.count) {
     const std::uint32_t r = plan.recvs_short_first[i];
-    if (block_index == 0) {
-      const int status =
-          failed ? block_failed : leader_wait(block, plan.unpack_ready, r, epoch, plan.control, 0);
+    if (block_index == group.first) {
+      const int status = failed ? block_failed
+                                : leader_wait(block, plan.unpack_ready, r, epoch, plan.control,
+                                              block_index);
       if (status != block_ok) failed = true;
       if (block.thread() == 0) {
         if (!failed) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
@@ -251,14 +280,15 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
         notify::signal_flag(plan.unpack_ready_relay, r, failed ? kStopEpoch : epoch);
       }
     } else if (!failed) {
-      // Block 0 reads the abort flag and stops the copies: the others only poll device memory.
+      // The leader reads the abort flag and stops the copies: the others only poll device memory.
       failed = leader_wait(block, plan.unpack_ready_relay, r, epoch, plan.control, block_index,
                            notify::AbortReads::none) != block_ok;
     }
-    if (failed) continue;  // block 0 still stops the remaining copies
-    unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, share.thread, share.size);
-    count_share_and_signal(block, plan.long_recv_shares_done, blocks, plan.unpack_done, r, epoch,
-                           plan.times.recv_slot(r, RecvTime::unpacked));
+    if (failed) continue;  // the leader still stops its remaining copies
+    unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, group_share.thread,
+                   group_share.size);
+    count_share_and_signal(block, plan.long_recv_shares_done, group.blocks, plan.unpack_done, r,
+                           epoch, plan.times.recv_slot(r, RecvTime::unpacked));
   }
 }
 
