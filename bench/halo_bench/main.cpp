@@ -23,6 +23,7 @@
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "mpi_program.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"
 #include "run_context.hpp"
@@ -34,6 +35,8 @@ namespace {
 
 using namespace haloflag;
 using namespace haloflag::bench;
+
+constexpr const char* kProgram = "halo_bench";
 
 struct WorldRank {
   int rank = 0;
@@ -47,23 +50,6 @@ WorldRank world() {
   return world;
 }
 
-// Every rank parses; only rank 0 speaks. Empty on success, else the exit status.
-std::optional<int> parse_everywhere(CLI::App& app, int argc, char** argv, int rank,
-                                    BenchOptions& options) {
-  try {
-    options = parse_bench_options(app, argc, argv);
-    return std::nullopt;
-  } catch (const CLI::CallForHelp& help) {
-    if (rank == 0) app.exit(help);
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    if (rank == 0) {
-      std::cerr << "halo_bench: " << error.what() << "\nRun with --help for more information.\n";
-    }
-    return kUsageExitCode;
-  }
-}
-
 // The parts of the config the fields need; UsageError when the config lacks them.
 halo::Index3 field_extent_of(const halo::ExchangeConfig& config, int rank) {
   const halo::RankMessages& messages = config.rank_messages.at(static_cast<std::size_t>(rank));
@@ -74,13 +60,6 @@ halo::Index3 field_extent_of(const halo::ExchangeConfig& config, int rank) {
   return *messages.field_extent;
 }
 
-[[noreturn]] void abort_run(int rank, const std::string& what) {
-  std::fprintf(stderr, "[rank %d] halo_bench: %s\n", rank, what.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);  // MPI_Abort does not return; this keeps [[noreturn]] honest
-}
-
 int run_halo_bench(int argc, char** argv) {
   const WorldRank me = world();
   const MPI_Comm comm = MPI_COMM_WORLD;
@@ -88,7 +67,9 @@ int run_halo_bench(int argc, char** argv) {
   CLI::App app{"halo_bench: time of one halo exchange per strategy (median, p10, p90 over "
                "iterations; slowest rank per exchange) with the K-model's lower bound beside it."};
   RunContext context;
-  if (const auto exit_code = parse_everywhere(app, argc, argv, me.rank, context.options)) {
+  if (const auto exit_code = parse_on_every_rank(app, kProgram, me.rank, [&] {
+        context.options = parse_bench_options(app, argc, argv);
+      })) {
     return *exit_code;
   }
   const BenchOptions& options = context.options;
@@ -97,7 +78,7 @@ int run_halo_bench(int argc, char** argv) {
   // Reading inputs: no collective inside, so the ranks can agree on the outcome afterwards.
   std::optional<halo::ExchangeVerifier> verifier;
   halo::Index3 extent{0, 0, 0};
-  if (const auto exit_code = run_agreed_setup(comm, "halo_bench", [&] {
+  if (const auto exit_code = run_agreed_setup(comm, kProgram, [&] {
         context.backend = choose_backend(options.backend_name);
         context.workload = resolve_workload(options, me.ranks);
         extent = field_extent_of(context.workload.config, me.rank);
@@ -121,7 +102,7 @@ int run_halo_bench(int argc, char** argv) {
   // rank before it can throw, so this step can be agreed on too.
   std::optional<halo::GpuBinding> binding;
   std::optional<halo::DeviceFields> fields;
-  if (const auto exit_code = run_agreed_setup(comm, "halo_bench", [&] {
+  if (const auto exit_code = run_agreed_setup(comm, kProgram, [&] {
         if (!context.backend.emulated()) binding = halo::bind_gpu(comm, options.gpu);
         fields.emplace(context.backend.backend, extent, vars);
       })) {
@@ -173,7 +154,8 @@ int run_halo_bench(int argc, char** argv) {
           add_round(results[i], std::move(part));
         }
       } catch (const std::exception& error) {
-        abort_run(me.rank, std::string(halo::to_string(strategy)) + ": " + error.what());
+        abort_run(kProgram, me.rank,
+                  std::string(halo::to_string(strategy)) + ": " + error.what());
       }
     }
   }
@@ -199,22 +181,14 @@ int run_halo_bench(int argc, char** argv) {
         traces.push_back({std::string(halo::to_string(result.strategy)), result.traced->timelines_json});
       }
     }
-    try {
-      write_json_file(options.trace_path, chrome_trace(traces));
-      std::cout << "wrote " << options.trace_path << " (Chrome trace events: open in Perfetto)\n";
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "[rank 0] halo_bench: %s\n", error.what());
+    if (!write_json_output(options.trace_path, chrome_trace(traces), kProgram,
+                           "(Chrome trace events: open in Perfetto)")) {
       return 1;
     }
   }
-  if (!options.json_path.empty()) {
-    try {
-      write_json_file(options.json_path, make_report_json(context, results));
-      std::cout << "wrote " << options.json_path << '\n';
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "[rank 0] halo_bench: %s\n", error.what());
-      return 1;
-    }
+  if (!options.json_path.empty() &&
+      !write_json_output(options.json_path, make_report_json(context, results), kProgram)) {
+    return 1;
   }
   return all_verified ? 0 : 1;
 }
@@ -222,15 +196,5 @@ int run_halo_bench(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int exit_code = 1;
-  try {
-    exit_code = run_halo_bench(argc, argv);
-  } catch (const std::exception& error) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    abort_run(rank, error.what());
-  }
-  MPI_Finalize();
-  return exit_code;
+  return haloflag::bench::run_mpi_program(argc, argv, kProgram, run_halo_bench);
 }

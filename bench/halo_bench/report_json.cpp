@@ -1,9 +1,7 @@
 #include "report_json.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <stdexcept>
 
 #include "build_info.hpp"
 
@@ -211,13 +209,6 @@ nlohmann::json make_report_json(const RunContext& context,
           {"model", model_json(context.model)},
           {"time_unit", "microseconds; an exchange's time is the slowest rank's"},
           {"strategies", strategies}};
-}
-
-void write_json_file(const std::string& path, const nlohmann::json& report) {
-  std::ofstream out(path, std::ios::trunc);
-  out << report.dump(2) << '\n';
-  out.close();
-  if (!out) throw std::runtime_error(path + ": cannot write the JSON report");
 }
 
 }  // namespace haloflag::bench

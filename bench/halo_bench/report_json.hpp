@@ -19,7 +19,4 @@ inline constexpr int kReportFormatVersion = 1;
 nlohmann::json make_report_json(const RunContext& context,
                                 const std::vector<StrategyResult>& results);
 
-// Throws std::runtime_error naming the file when it cannot be written.
-void write_json_file(const std::string& path, const nlohmann::json& report);
-
 }  // namespace haloflag::bench

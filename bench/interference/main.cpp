@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../halo_bench/mpi_program.hpp"
 #include "../halo_bench/setup_agreement.hpp"
 #include "../halo_bench/usage_error.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
@@ -33,32 +34,15 @@ using namespace haloflag;
 using namespace haloflag::bench;
 using namespace haloflag::bench::interference;
 
+constexpr const char* kProgram = "interference";
+
 // Raised before MPI_Abort so that a kernel still writing stops at its next look.
 notify::ControlBlock* g_sender_control = nullptr;
 
+// The shared abort, after the sender's abort flag.
 [[noreturn]] void abort_run(int rank, const std::string& what) {
   if (g_sender_control != nullptr) g_sender_control->raise_abort();
-  std::fprintf(stderr, "[rank %d] interference: %s\n", rank, what.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);  // MPI_Abort does not return; this keeps [[noreturn]] honest
-}
-
-// Every rank parses; only rank 0 speaks. Empty on success, else the exit status.
-std::optional<int> parse_everywhere(CLI::App& app, int argc, char** argv, int rank,
-                                    InterferenceOptions& options) {
-  try {
-    options = parse_interference_options(app, argc, argv);
-    return std::nullopt;
-  } catch (const CLI::CallForHelp& help) {
-    if (rank == 0) app.exit(help);
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    if (rank == 0) {
-      std::cerr << "interference: " << error.what() << "\nRun with --help for more information.\n";
-    }
-    return kUsageExitCode;
-  }
+  bench::abort_run(kProgram, rank, what);
 }
 
 int run_interference(int argc, char** argv) {
@@ -73,7 +57,9 @@ int run_interference(int argc, char** argv) {
                "concurrent copies), median, p10 and p90 per case with the slowdown over the "
                "no-GPU baseline of the same run. Two ranks: rank 0 sends, rank 1 receives."};
   RunReport report;
-  if (const auto exit_code = parse_everywhere(app, argc, argv, rank, report.options)) {
+  if (const auto exit_code = parse_on_every_rank(app, kProgram, rank, [&] {
+        report.options = parse_interference_options(app, argc, argv);
+      })) {
     return *exit_code;
   }
   const InterferenceOptions& options = report.options;
@@ -93,7 +79,7 @@ int run_interference(int argc, char** argv) {
 
   // The backend and each rank's GPU, chosen before any pinned memory exists.
   std::optional<halo::GpuBinding> binding;
-  if (const auto exit_code = run_agreed_setup(comm, "interference", [&] {
+  if (const auto exit_code = run_agreed_setup(comm, kProgram, [&] {
         report.backend = choose_backend(options.backend_name);
         if (!report.backend.emulated()) binding = halo::bind_gpu(comm, options.gpu);
       })) {
@@ -106,7 +92,7 @@ int run_interference(int argc, char** argv) {
   std::unique_ptr<MemoryAccessor> accessor;
   std::unique_ptr<CopyTraffic> copies;
   std::optional<notify::MappedAllocation> receive;
-  if (const auto exit_code = run_agreed_setup(comm, "interference", [&] {
+  if (const auto exit_code = run_agreed_setup(comm, kProgram, [&] {
         if (rank == kReceiverRank) {
           receive.emplace(backend, max_bytes);
           return;
@@ -128,7 +114,7 @@ int run_interference(int argc, char** argv) {
     return *exit_code;
   }
   report.machine = collect_machine_info(comm, binding ? &*binding : nullptr);
-  report.machine.run.tool = "interference";
+  report.machine.run.tool = kProgram;
   if (rank == kSenderRank) {
     report.accessor_description = accessor->describe();
     report.gpu = accessor->gpu_facts();
@@ -174,14 +160,9 @@ int run_interference(int argc, char** argv) {
     std::fprintf(stderr, "[rank 0] interference: a checked buffer arrived wrong (see the data "
                          "column)\n");
   }
-  if (!options.json_path.empty()) {
-    try {
-      write_json_file(options.json_path, make_report_json(report));
-      std::cout << "wrote " << options.json_path << '\n';
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "[rank 0] interference: %s\n", error.what());
-      return 1;
-    }
+  if (!options.json_path.empty() &&
+      !write_json_output(options.json_path, make_report_json(report), kProgram)) {
+    return 1;
   }
   return all_intact ? 0 : 1;
 }
@@ -189,16 +170,9 @@ int run_interference(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int exit_code = 1;
-  try {
-    exit_code = run_interference(argc, argv);
-  } catch (const std::exception& error) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    abort_run(rank, error.what());
-  }
+  const int exit_code = bench::run_mpi_program(argc, argv, kProgram, run_interference, [] {
+    if (g_sender_control != nullptr) g_sender_control->raise_abort();
+  });
   g_sender_control = nullptr;
-  MPI_Finalize();
   return exit_code;
 }

@@ -1,8 +1,6 @@
 #include "report_json.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <stdexcept>
 
 #include "../halo_bench/build_info.hpp"
 #include "access_program.hpp"
@@ -160,13 +158,6 @@ json make_report_json(const RunReport& report) {
         {"json", options.json_path}}},
       {"cases", cases},
   };
-}
-
-void write_json_file(const std::string& path, const json& report) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  out << report.dump(1) << '\n';
-  if (!out) throw std::runtime_error("writing " + path + " failed");
 }
 
 }  // namespace haloflag::bench::interference

@@ -11,7 +11,5 @@
 namespace haloflag::bench::interference {
 
 nlohmann::json make_report_json(const RunReport& report);
-// Throws std::runtime_error naming the file when it cannot be written.
-void write_json_file(const std::string& path, const nlohmann::json& json);
 
 }  // namespace haloflag::bench::interference

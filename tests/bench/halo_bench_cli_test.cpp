@@ -1,8 +1,8 @@
 // halo_bench under mpiexec with two ranks on the host backend: every strategy runs on the
 // shipped 2-rank config in rounds, each round verified and timed, and the JSON report holds
 // positive times for all of them; --verify-each verifies every timed exchange and the drift section matches the
-// samples; bad options and a config for another rank count end with a message and a non-zero
-// exit.
+// samples; bad options, a config for another rank count and a report that cannot be written
+// end with a message and a non-zero exit.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -222,6 +222,21 @@ TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--size: takes N or X,Y,Z"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("median"), std::string::npos) << r.out;  // nothing was measured
+}
+
+// A report that cannot be written fails the run, naming the file, after the table is printed.
+TEST_F(HaloBenchCli, AReportThatCannotBeWrittenFailsTheRun) {
+  const fs::path json_path = kScratch / "no such folder" / "report.json";
+  const RunResult r = run_bench(
+      "--backend host --strategy comb_fused --size 8 --vars 1 --warmup 1 --verify 1 "
+      "--trace-exchanges 0 --rounds 1 --iterations 3 --json " + shell_quoted(json_path));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("median"), std::string::npos) << r.out;  // measured and printed first
+  EXPECT_NE(r.err.find("[rank 0] halo_bench: " + json_path.string() +
+                       ": cannot write the JSON file"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(json_path));
 }
 
 TEST_F(HaloBenchCli, ConfigForAnotherRankCountIsRefused) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,7 +41,7 @@ struct JacobiReport {
 
 void print_heading(std::ostream& out, const JacobiReport& report);
 void print_table(std::ostream& out, const JacobiReport& report);
-// Throws std::runtime_error naming the file when it cannot be written.
-void write_json(const std::string& path, const JacobiReport& report);
+// The JSON report: parameters, build, machine, every timed run per variant.
+nlohmann::json report_json(const JacobiReport& report);
 
 }  // namespace jacobi3d

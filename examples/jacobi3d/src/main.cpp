@@ -25,6 +25,7 @@
 #include "jacobi_report.hpp"
 #include "jacobi_variant.hpp"
 #include "machine_info.hpp"
+#include "mpi_program.hpp"
 #include "reference_check.hpp"
 #include "setup_agreement.hpp"
 #include "usage_error.hpp"
@@ -48,30 +49,6 @@ World world() {
   return w;
 }
 
-// Every rank parses; only rank 0 speaks. Empty on success, else the exit status.
-std::optional<int> parse_everywhere(CLI::App& app, int argc, char** argv, int rank,
-                                    JacobiOptions& options) {
-  try {
-    options = parse_jacobi_options(app, argc, argv);
-    return std::nullopt;
-  } catch (const CLI::CallForHelp& help) {
-    if (rank == 0) app.exit(help);
-    return 0;
-  } catch (const CLI::ParseError& error) {
-    if (rank == 0) {
-      std::cerr << kTool << ": " << error.what() << "\nRun with --help for more information.\n";
-    }
-    return hb::kUsageExitCode;
-  }
-}
-
-[[noreturn]] void abort_run(int rank, const std::string& what) {
-  std::fprintf(stderr, "[rank %d] %s: %s\n", rank, kTool, what.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);  // MPI_Abort does not return; this keeps [[noreturn]] honest
-}
-
 double slowest(double seconds) {
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return seconds;
@@ -84,7 +61,9 @@ int run_jacobi(int argc, char** argv) {
   CLI::App app{"haloflag_jacobi3d: 7- or 27-point Jacobi on a periodic 3D grid over MPI ranks; "
                "time per iteration of the conventional loop and of the resident kernel."};
   JacobiOptions options;
-  if (const auto exit_code = parse_everywhere(app, argc, argv, me.rank, options)) {
+  if (const auto exit_code = hb::parse_on_every_rank(app, kTool, me.rank, [&] {
+        options = parse_jacobi_options(app, argc, argv);
+      })) {
     return *exit_code;
   }
 
@@ -167,7 +146,7 @@ int run_jacobi(int argc, char** argv) {
       }
     }
   } catch (const std::exception& error) {
-    abort_run(me.rank, error.what());
+    hb::abort_run(kTool, me.rank, error.what());
   }
   for (VariantResult& result : report.variants) {
     result.summary = haloflag::model::calibration::summarize(result.per_iteration_us);
@@ -175,14 +154,9 @@ int run_jacobi(int argc, char** argv) {
 
   if (me.rank == 0) {
     print_table(std::cout, report);
-    if (!options.json_path.empty()) {
-      try {
-        write_json(options.json_path, report);
-        std::cout << "JSON report: " << options.json_path << "\n";
-      } catch (const std::exception& error) {
-        std::cerr << kTool << ": " << error.what() << "\n";
-        return 1;
-      }
+    if (!options.json_path.empty() &&
+        !hb::write_json_output(options.json_path, report_json(report), kTool)) {
+      return 1;
     }
   }
   if (!all_identical) {
@@ -195,8 +169,5 @@ int run_jacobi(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  const int exit_code = run_jacobi(argc, argv);
-  MPI_Finalize();
-  return exit_code;
+  return haloflag::bench::run_mpi_program(argc, argv, kTool, run_jacobi);
 }

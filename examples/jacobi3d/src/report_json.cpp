@@ -1,6 +1,3 @@
-#include <fstream>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
 
 #include "build_info.hpp"
@@ -72,7 +69,7 @@ json problem_json(const JacobiReport& report) {
 
 }  // namespace
 
-void write_json(const std::string& path, const JacobiReport& report) {
+nlohmann::json report_json(const JacobiReport& report) {
   json variants = json::array();
   for (const VariantResult& result : report.variants) {
     json entry = {{"variant", to_string(result.kind)},
@@ -87,7 +84,7 @@ void write_json(const std::string& path, const JacobiReport& report) {
     variants.push_back(entry);
   }
   const auto ratio = report.conventional_over_resident();
-  const json document = {
+  return {
       {"tool", "haloflag_jacobi3d"},
       {"command_line", report.command_line},
       {"parameters", parameters_json(report.options)},
@@ -101,9 +98,6 @@ void write_json(const std::string& path, const JacobiReport& report) {
       {"problem", problem_json(report)},
       {"variants", variants},
       {"conventional_over_resident_median", ratio ? json(*ratio) : json(nullptr)}};
-  std::ofstream out(path);
-  out << document.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write the JSON report " + path);
 }
 
 }  // namespace jacobi3d
