@@ -39,9 +39,13 @@ constexpr const char* kProgram = "interference";
 // Raised before MPI_Abort so that a kernel still writing stops at its next look.
 notify::ControlBlock* g_sender_control = nullptr;
 
+void stop_sender_kernel() {
+  if (g_sender_control != nullptr) g_sender_control->raise_abort();
+}
+
 // The shared abort, after the sender's abort flag.
 [[noreturn]] void abort_run(int rank, const std::string& what) {
-  if (g_sender_control != nullptr) g_sender_control->raise_abort();
+  stop_sender_kernel();
   bench::abort_run(kProgram, rank, what);
 }
 
@@ -170,9 +174,8 @@ int run_interference(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int exit_code = bench::run_mpi_program(argc, argv, kProgram, run_interference, [] {
-    if (g_sender_control != nullptr) g_sender_control->raise_abort();
-  });
+  const int exit_code =
+      bench::run_mpi_program(argc, argv, kProgram, run_interference, stop_sender_kernel);
   g_sender_control = nullptr;
   return exit_code;
 }

@@ -66,7 +66,7 @@ struct ExchangePlan {
   // ~0.5 us * k late and the long phases lost as much between two long messages (H200 traces).
   const std::uint32_t* sends_short_first = nullptr;  // [send_count], device-readable memory
   const std::uint32_t* recvs_short_first = nullptr;  // [recv_count]
-  std::uint32_t short_sends = 0;
+  std::uint32_t short_sends = 0;  // always the count (short_send_count is 0 without long sends)
   std::uint32_t short_recvs = 0;
 
   // Per-message device times for traces; slots null when the exchange is not traced.
