@@ -55,14 +55,16 @@ class HostKernelRunner final : public KernelRunner {
     }
   }
 
-  // The same for the sends, short ones first (the plan's short-first list): a long send waits
-  // until every short one is signalled (pack_send), and a thread runs its blocks one after
-  // another.
+  // The same for the sends, short ones first: a long send waits until every short one is
+  // signalled (pack_send), and a thread runs its blocks one after another. The layouts decide,
+  // not the plan's short-first lists: plans built outside an Exchange (the pack/unpack
+  // calibration's) carry none.
   template <class Body>
   static void for_my_sends(const ExchangePlan& plan, int thread, int threads, Body body) {
-    for (std::uint32_t i = 0; i < plan.send_count; ++i) {
-      const std::uint32_t m = plan.sends_short_first[i];
-      if (m % static_cast<std::uint32_t>(threads) == static_cast<std::uint32_t>(thread)) body(m);
+    for (const bool long_pass : {false, true}) {
+      for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
+        if (is_long(plan, plan.sends[m]) == long_pass) body(m);
+      });
     }
   }
 

@@ -64,6 +64,8 @@ struct ExchangePlan {
   // with the number of short ones: a stacked block goes straight to its messages. Working out
   // each layout's size in turn cost ~0.5 us a message, so block k began packing its short send
   // ~0.5 us * k late and the long phases lost as much between two long messages (H200 traces).
+  // Set by an Exchange's resources for the stacked kernel; null in plans built elsewhere (the
+  // pack/unpack calibration), whose kernels do not read them.
   const std::uint32_t* sends_short_first = nullptr;  // [send_count], device-readable memory
   const std::uint32_t* recvs_short_first = nullptr;  // [recv_count]
   std::uint32_t short_sends = 0;  // always the count (short_send_count is 0 without long sends)
