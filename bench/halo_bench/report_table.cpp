@@ -153,6 +153,7 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "config", describe_workload(context.workload));
   line(out, "messages", context.messages.describe());
   line(out, "MPI", context.machine.run.mpi_library);
+  line(out, "MPI env", model::calibration::describe_mpi_settings(context.machine.run.mpi_settings));
   line(out, "timing",
        std::to_string(options.iterations) + " timed exchanges per strategy in " +
            std::to_string(options.rounds) +

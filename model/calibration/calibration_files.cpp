@@ -22,6 +22,7 @@ OrderedJson run_json(const RunInfo& run) {
   json["tool"] = run.tool;
   json["date"] = run.date;
   json["mpi_library"] = run.mpi_library;
+  json["mpi_settings"] = run.mpi_settings;
   json["ranks"] = run.ranks;
   json["hosts"] = run.hosts;
   return json;

@@ -68,6 +68,8 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   EXPECT_EQ(report["backend"]["emulated_on_cpu"], true);
   EXPECT_EQ(report["mpi"]["ranks"], 2);
   EXPECT_FALSE(report["mpi"]["library"].get<std::string>().empty());
+  EXPECT_TRUE(report["mpi"]["settings"].is_array());
+  EXPECT_NE(r.out.find("MPI env "), std::string::npos) << r.out;
   EXPECT_EQ(report["machine"]["hosts"].size(), 2u);
   EXPECT_FALSE(report["build"]["haloflag_version"].get<std::string>().empty());
   EXPECT_EQ(report["parameters"]["iterations"], kIterations);

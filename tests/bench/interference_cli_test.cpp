@@ -69,6 +69,7 @@ void expect_complete_report(const nlohmann::json& report) {
   EXPECT_EQ(report["version"], 1);
   EXPECT_EQ(report["mpi"]["ranks"], 2);
   EXPECT_FALSE(report["mpi"]["library"].get<std::string>().empty());
+  EXPECT_TRUE(report["mpi"]["settings"].is_array());
   EXPECT_EQ(report["machine"]["hosts"].size(), 2u);
   EXPECT_FALSE(report["build"]["haloflag_version"].get<std::string>().empty());
   EXPECT_FALSE(report["command_line"].empty());

@@ -44,7 +44,7 @@ TEST(CalibrationOutput, PingPongFile) {
   const Json json = read_json(kOutput / "pingpong.json");
   EXPECT_EQ(json["format"], "haloflag-calibration-pingpong");
   EXPECT_EQ(json["version"], 1);
-  for (const char* key : {"tool", "date", "mpi_library", "ranks", "hosts"}) {
+  for (const char* key : {"tool", "date", "mpi_library", "mpi_settings", "ranks", "hosts"}) {
     EXPECT_TRUE(json["run"].contains(key)) << key;
   }
   EXPECT_EQ(json["run"]["ranks"], 2);
