@@ -188,9 +188,16 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(at_least(1))
       ->capture_default_str();
   app.add_option("--long-message-bytes", options.long_message_bytes,
-                 "stacked_notify: messages of at least this size are packed by the whole grid; "
-                 "0: half the largest message")
+                 "flag strategies: messages of at least this size are long (packed after the "
+                 "short ones, by the whole grid in stacked_notify, received on arrival); 0: half "
+                 "the largest message")
       ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--long-receives", options.long_receives,
+                 "flag strategies: on-arrival posts each long receive once its message has "
+                 "arrived and every send is posted; posted-first posts every receive at start() "
+                 "(the paper's Fig. 5)")
+      ->check(CLI::IsMember({"on-arrival", "posted-first"}))
       ->capture_default_str();
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")

@@ -121,6 +121,7 @@ json parameters_json(const BenchOptions& options) {
             {"stacked_blocks", launch.stacked_blocks},
             {"host_threads", launch.host_threads},
             {"long_message_bytes", options.long_message_bytes},
+            {"long_receives", options.long_receives},
             {"poll_backoff_ns", options.poll_backoff_ns}}},
           {"trace_exchanges", options.trace_exchanges},
           {"trace", options.trace_path},

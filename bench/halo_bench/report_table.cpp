@@ -160,6 +160,11 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            " rounds over the strategies in rotation, each round after " +
            std::to_string(options.warmup) +
            " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
+  line(out, "receives",
+       options.long_receives == "on-arrival"
+           ? "flag strategies post the long ones as they arrive, after every send "
+             "(--long-receives on-arrival); the others at start()"
+           : "every one posted at start(), before any send (--long-receives posted-first)");
   if (context.unverifiable_reason.empty()) {
     line(out, "checks",
          std::to_string(options.verify) + " verified exchanges before timing, " +

@@ -192,7 +192,11 @@ class Exchange::Impl {
         resources_->recv_buffer_host(), *names_);
     const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_};
     strategy_ = uses_flags(options_.strategy)
-                    ? detail::make_notify_strategy(options_.strategy, context)
+                    ? detail::make_notify_strategy(
+                          options_.strategy, context,
+                          options_.long_receives_on_arrival
+                              ? resources_->plan.long_message_bytes
+                              : 0)
                     : detail::make_bulk_strategy(options_.strategy, context);
   }
 

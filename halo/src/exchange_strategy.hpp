@@ -37,7 +37,9 @@ class ExchangeStrategy {
 
 // The strategies that synchronise at kernel boundaries: comb_fused, comb_graph, stream_base.
 std::unique_ptr<ExchangeStrategy> make_bulk_strategy(Strategy strategy, StrategyContext context);
-// The flag-driven ones: stream_notify, stacked_notify, resident.
-std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context);
+// The flag-driven ones: stream_notify, stacked_notify, resident, embedded. Receives of at least
+// `on_arrival_from_bytes` are posted when their message has arrived (0: all at start()).
+std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context,
+                                                       std::int64_t on_arrival_from_bytes);
 
 }  // namespace haloflag::halo::detail

@@ -28,16 +28,39 @@ void MessageRequests::check(int status, const std::string& what) const {
   if (status != MPI_SUCCESS) throw ExchangeError(what + " failed: " + mpi_error_text(status));
 }
 
-void MessageRequests::post_receives() {
+void MessageRequests::post_receive(std::size_t r) {
+  const Message& m = messages_->recvs[r];
+  check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
+                  MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
+        "MPI_Irecv for " + names_->recv(r));
+}
+
+void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
+  unposted_.clear();
   for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
-    const Message& m = messages_->recvs[r];
-    check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
-                    MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
-          "MPI_Irecv for " + names_->recv(r));
+    if (on_arrival_from_bytes > 0 && messages_->recvs[r].bytes >= on_arrival_from_bytes) {
+      unposted_.push_back(r);
+    } else {
+      post_receive(r);
+    }
   }
   receives_pending_ = recv_requests_.size();
   std::fill(send_posted_.begin(), send_posted_.end(), false);
   sends_pending_ = send_requests_.size();
+}
+
+bool MessageRequests::post_arrived_receive() {
+  for (auto it = unposted_.begin(); it != unposted_.end(); ++it) {
+    const Message& m = messages_->recvs[*it];
+    int arrived = 0;
+    check(MPI_Iprobe(m.peer, m.tag, comm_, &arrived, MPI_STATUS_IGNORE),
+          "MPI_Iprobe for " + names_->recv(*it));
+    if (!arrived) continue;
+    post_receive(*it);
+    unposted_.erase(it);
+    return true;
+  }
+  return false;
 }
 
 void MessageRequests::send(std::size_t index) {
@@ -104,6 +127,8 @@ std::string MessageRequests::pending() const {
   for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
     if (recv_requests_[r] != MPI_REQUEST_NULL) {
       text += "\n  " + names_->recv(r) + ": not received";
+    } else if (std::find(unposted_.begin(), unposted_.end(), r) != unposted_.end()) {
+      text += "\n  " + names_->recv(r) + ": not arrived (its receive is posted on arrival)";
     }
   }
   return text;
@@ -122,6 +147,7 @@ void MessageRequests::cancel() noexcept {
   for (MPI_Request& request : send_requests_) {
     if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
   }
+  unposted_.clear();
   receives_pending_ = 0;
   sends_pending_ = 0;
 }

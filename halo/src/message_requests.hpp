@@ -27,8 +27,17 @@ class MessageRequests {
   std::size_t send_count() const { return send_requests_.size(); }
   std::size_t recv_count() const { return recv_requests_.size(); }
 
-  // Posts every receive; the previous exchange's requests must all have completed.
-  void post_receives();
+  // Posts every receive of fewer than `on_arrival_from_bytes` bytes (0: every receive); the
+  // others wait for post_arrived_receive(). The previous exchange's requests must all have
+  // completed.
+  void post_receives(std::int64_t on_arrival_from_bytes = 0);
+  // Posts the first receive left for its arrival whose message has arrived (MPI_Iprobe), and
+  // returns whether it did. Under Open MPI's shared-memory transport a posted receive whose
+  // message has arrived is copied right away, one message per call, instead of all of them in
+  // one receive test.
+  bool post_arrived_receive();
+  // True while some receive waits for its message to arrive before it is posted.
+  bool receives_unposted() const { return !unposted_.empty(); }
   void send(std::size_t index);
   bool posted(std::size_t send_index) const { return send_posted_[send_index]; }
 
@@ -46,6 +55,7 @@ class MessageRequests {
 
  private:
   void check(int status, const std::string& what) const;
+  void post_receive(std::size_t r);
 
   MPI_Comm comm_;
   const RankMessages* messages_;
@@ -56,6 +66,7 @@ class MessageRequests {
   std::vector<MPI_Request> send_requests_;
   std::vector<MPI_Request> recv_requests_;
   std::vector<bool> send_posted_;
+  std::vector<std::size_t> unposted_;  // receives posted on arrival, not yet posted
   std::size_t sends_pending_ = 0;     // posted and not yet complete, or not yet posted
   std::size_t receives_pending_ = 0;
   std::vector<int> completed_indexes_;  // scratch for MPI_Testsome

@@ -1,10 +1,11 @@
 // stream_notify, stacked_notify, resident and embedded: the CPU state machine of the paper's
 // Fig. 5. start() starts the pack work (a launch, or for resident and embedded the pack_start
-// flag: for embedded the caller's own kernel packs and unpacks) and then posts every receive,
-// so the GPU packs while the CPU posts; every receive is still posted before any send;
-// progress() sends each message as soon as its send_ready flag shows the epoch, sets
-// unpack_ready for each receive that completed, and is done when every send completed and
-// every unpack_done flag shows the epoch. (Receives still in MPI's hands are listed by
+// flag: for embedded the caller's own kernel packs and unpacks) and then posts the receives,
+// so the GPU packs while the CPU posts; they are posted before any send; progress() sends each
+// message as soon as its send_ready flag shows the epoch, sets unpack_ready for each receive
+// that completed, and is done when every send completed and every unpack_done flag shows the
+// epoch. Long receives may instead be posted one by one as their messages arrive
+// (ExchangeOptions::long_receives_on_arrival). (Receives still in MPI's hands are listed by
 // requests.pending().)
 #include <stdexcept>
 #include <string>
@@ -19,8 +20,8 @@ using kernels::Lane;
 
 class NotifyStrategy final : public ExchangeStrategy {
  public:
-  NotifyStrategy(Strategy strategy, StrategyContext context)
-      : strategy_(strategy), context_(context) {
+  NotifyStrategy(Strategy strategy, StrategyContext context, std::int64_t on_arrival_from_bytes)
+      : strategy_(strategy), context_(context), on_arrival_from_bytes_(on_arrival_from_bytes) {
     // The caller launches the embedded kernel, so only the caller can know it fits.
     if (strategy_ == Strategy::embedded) return;
     // Refuse a grid that cannot be resident now, before any exchange starts.
@@ -61,7 +62,7 @@ class NotifyStrategy final : public ExchangeStrategy {
       default:
         throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
     }
-    context_.requests.post_receives();
+    context_.requests.post_receives(on_arrival_from_bytes_);
   }
 
   bool progress() override {
@@ -78,18 +79,19 @@ class NotifyStrategy final : public ExchangeStrategy {
     });
     // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
     // microseconds for large messages), and a send found ready meanwhile would wait for it. The
-    // packs never wait for MPI, so every send gets posted without receive progress.
+    // packs never wait for MPI, so every send gets posted without receive progress. (Testing
+    // the short receives meanwhile, with the long ones not yet posted, delayed the last send
+    // by 5-8 us on H200 x2 and lost more than it won.)
     if (!unsent_.empty()) return false;
     // Receives: each completed one may be unpacked now.
-    completed_.clear();
-    requests.test_receives(completed_);
-    for (std::size_t r : completed_) {
-      context_.timeline.received(r);
-      resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
-      awaiting_unpack_.push_back(r);
+    signal_completed_receives();
+    // Long receives posted on arrival (ExchangeOptions::long_receives_on_arrival), one per
+    // pass: posting it copies the message (Open MPI's shared-memory transport), and the GPU
+    // unpacks it while the next one is copied.
+    if (requests.receives_unposted() && requests.post_arrived_receive()) {
+      signal_completed_receives();
     }
-    received_ += completed_.size();
-    const bool sends_done = unsent_.empty() && requests.test_sends();
+    const bool sends_done = requests.test_sends();
     // Only receives already handed to the GPU can be unpacked: each flag read is a cache miss.
     std::erase_if(awaiting_unpack_, [&](std::size_t r) {
       if (!resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_)) return false;
@@ -160,8 +162,21 @@ class NotifyStrategy final : public ExchangeStrategy {
   }
 
  private:
+  // Tests the posted receives and hands each completed one to the GPU.
+  void signal_completed_receives() {
+    completed_.clear();
+    context_.requests.test_receives(completed_);
+    for (std::size_t r : completed_) {
+      context_.timeline.received(r);
+      context_.resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
+      awaiting_unpack_.push_back(r);
+    }
+    received_ += completed_.size();
+  }
+
   Strategy strategy_;
   StrategyContext context_;
+  std::int64_t on_arrival_from_bytes_;  // receives this long are posted on arrival; 0: none
   std::uint64_t epoch_ = 0;
   std::vector<std::size_t> unsent_;
   std::size_t received_ = 0;                   // receives completed this exchange
@@ -172,8 +187,9 @@ class NotifyStrategy final : public ExchangeStrategy {
 
 }  // namespace
 
-std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context) {
-  return std::make_unique<NotifyStrategy>(strategy, context);
+std::unique_ptr<ExchangeStrategy> make_notify_strategy(Strategy strategy, StrategyContext context,
+                                                       std::int64_t on_arrival_from_bytes) {
+  return std::make_unique<NotifyStrategy>(strategy, context, on_arrival_from_bytes);
 }
 
 }  // namespace haloflag::halo::detail

@@ -75,6 +75,8 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   EXPECT_EQ(report["parameters"]["iterations"], kIterations);
   EXPECT_EQ(report["parameters"]["rounds"], kRounds);
   EXPECT_NE(r.out.find("in 2 rounds over the strategies in rotation"), std::string::npos) << r.out;
+  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "posted-first");
+  EXPECT_NE(r.out.find("every one posted at start()"), std::string::npos) << r.out;
   EXPECT_EQ(report["workload"]["messages"]["sends_per_rank"][0], 26);
   const double bound_us = report["model"]["bound_us"].get<double>();
   EXPECT_GT(bound_us, 0.0);
@@ -119,7 +121,8 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
   const fs::path json_path = kScratch / "verify_each.json";
   const RunResult r = run_bench(
       "--backend host --strategy stream_notify,resident --size 8 --vars 1 --warmup 2 --verify 1 "
-      "--trace-exchanges 0 --verify-each --rounds " + std::to_string(kTimedRounds) +
+      "--trace-exchanges 0 --verify-each --long-receives on-arrival --rounds " +
+      std::to_string(kTimedRounds) +
       " --iterations " + std::to_string(kTimed) +
       " --drift-window " + std::to_string(kWindow) + " --json " + shell_quoted(json_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -130,6 +133,8 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 
   const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
   EXPECT_EQ(report["parameters"]["verify_each"], true);
+  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "on-arrival");
+  EXPECT_NE(r.out.find("post the long ones as they arrive"), std::string::npos) << r.out;
   EXPECT_EQ(report["parameters"]["drift_window"], kWindow);
   const nlohmann::json& results = report["strategies"];
   ASSERT_EQ(results.size(), 2u);
@@ -211,6 +216,10 @@ TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--drift-window"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("must be an integer >= 1, got '0'"), std::string::npos) << r.err;
+
+  r = run_bench("--backend host --long-receives later --json ''");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--long-receives"), std::string::npos) << r.err;
 
   r = run_bench("--backend host --rounds 0 --json ''");
   EXPECT_NE(r.exit_code, 0);

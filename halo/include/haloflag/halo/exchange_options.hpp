@@ -28,6 +28,16 @@ struct ExchangeOptions {
   // stacked_notify: messages of at least this many bytes are packed by the whole grid; 0 picks
   // half the largest message, so the faces of a cube are long and its edges and corners short.
   std::int64_t long_message_bytes = 0;
+  // Flag strategies: post each receive of at least long_message_bytes only once its message has
+  // arrived (MPI_Iprobe) and every send of the exchange is posted, one per progress() call; the
+  // short receives are still posted at start(). Off: every receive is posted at start(), before
+  // any send (the paper's Fig. 5). Open MPI's shared-memory transport copies a long message
+  // inside the MPI call that matches it: with every receive posted at start(), one receive test
+  // copied all six long messages of a cube-200 exchange (~40 us) before any could be unpacked;
+  // posted one at a time, each is unpacked while the next is copied. docs/exchange.md has the
+  // measurements (a gain with Open MPI's CMA single copy, not measured with the lent machines'
+  // `none` setting), hence off by default.
+  bool long_receives_on_arrival = false;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   // Off for timing runs.
