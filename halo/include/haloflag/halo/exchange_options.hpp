@@ -35,8 +35,8 @@ struct ExchangeOptions {
   // inside the MPI call that matches it: with every receive posted at start(), one receive test
   // copied all six long messages of a cube-200 exchange (~40 us) before any could be unpacked;
   // posted one at a time, each is unpacked while the next is copied. docs/exchange.md has the
-  // measurements (a gain with Open MPI's CMA single copy, not measured with the lent machines'
-  // `none` setting), hence off by default.
+  // measurements (a gain, then a draw, with Open MPI's CMA single copy; a loss with the lent
+  // machines' `none` setting), hence off by default.
   bool long_receives_on_arrival = false;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
