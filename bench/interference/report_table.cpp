@@ -52,7 +52,8 @@ void print_heading(std::ostream& out, const RunReport& report) {
          "(paper section 4.3)\n";
   out << "backend    " << report.backend.describe() << '\n';
   out << "mpi        " << report.machine.run.mpi_library << '\n';
-  out << "mpi env    " << model::calibration::describe_mpi_settings(report.machine.run.mpi_settings) << '\n';
+  out << "mpi env    "
+      << model::calibration::describe_mpi_settings(report.machine.run.mpi_settings) << '\n';
   for (std::size_t rank = 0; rank < report.machine.run.hosts.size(); ++rank) {
     out << "rank " << rank << "     " << (rank == 0 ? "sender on " : "receiver on ")
         << report.machine.run.hosts[rank];

@@ -88,9 +88,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     // Long receives posted on arrival (ExchangeOptions::long_receives_on_arrival), one per
     // pass: posting it copies the message (Open MPI's shared-memory transport), and the GPU
     // unpacks it while the next one is copied.
-    if (requests.receives_unposted() && requests.post_arrived_receive()) {
-      signal_completed_receives();
-    }
+    if (requests.post_arrived_receive()) signal_completed_receives();
     const bool sends_done = requests.test_sends();
     // Only receives already handed to the GPU can be unpacked: each flag read is a cache miss.
     std::erase_if(awaiting_unpack_, [&](std::size_t r) {

@@ -25,8 +25,10 @@ struct ExchangeOptions {
   // notify::WaitControl): shorter reacts sooner, longer disturbs the host's memory traffic less.
   std::chrono::nanoseconds poll_backoff = notify::kDefaultPollBackoff;
   kernels::LaunchSettings launch;
-  // stacked_notify: messages of at least this many bytes are packed by the whole grid; 0 picks
-  // half the largest message, so the faces of a cube are long and its edges and corners short.
+  // Flag strategies: messages of at least this many bytes are long: packed after the short ones,
+  // by the whole grid in stacked_notify, and received on arrival with long_receives_on_arrival.
+  // 0 picks half the largest message, so the faces of a cube are long and its edges and corners
+  // short.
   std::int64_t long_message_bytes = 0;
   // Flag strategies: post each receive of at least long_message_bytes only once its message has
   // arrived (MPI_Iprobe) and every send of the exchange is posted, one per progress() call; the
