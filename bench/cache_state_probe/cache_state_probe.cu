@@ -1,0 +1,219 @@
+// Probe: does the CPU cache state of pinned host lines change how fast the GPU reads or writes
+// them over PCIe? In a halo exchange MPI's CPU copies touch the send and receive buffers just
+// before the kernels do: the receiver's copy leaves the receive buffer dirty in the CPU's caches,
+// and the sender-side read leaves the send buffer clean in them.
+//
+// Each trial launches 6 blocks of 1024 threads that wait for a host flag, then read (or write)
+// 6 x 60000 B of pinned, mapped host memory (the six long messages of cube 200), one message per
+// block. Before raising the flag the CPU prepares the lines as the case says. The GPU time runs
+// from the first block seeing the flag to the last block's end (%globaltimer; writes end with a
+// __threadfence_system()). 280 timed trials per case after 20 warm-up ones, two passes.
+// CUDA builds on x86-64 only (clflushopt); scripts/probe_cache_state.sh builds, runs and records it.
+// Eager module loading keeps the first launch from stalling while the CPU prepares the lines:
+//   CUDA_MODULE_LOADING=EAGER build-gpu/bench/cache_state_probe/cache_state_probe
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                  \
+  do {                                                                               \
+    cudaError_t status_ = (call);                                                    \
+    if (status_ != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,             \
+                   cudaGetErrorString(status_));                                     \
+      return 1;                                                                      \
+    }                                                                                \
+  } while (0)
+
+using u64 = unsigned long long;
+constexpr int kBlocks = 6;
+constexpr int kThreads = 1024;
+constexpr std::size_t kMessageBytes = 60000;
+constexpr std::size_t kBytes = kBlocks * kMessageBytes;
+constexpr int kDoubles = kMessageBytes / 8;
+constexpr int kWarmup = 20;
+constexpr int kTrials = 300;
+
+__device__ u64 global_ns() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ void wait_for(const volatile u64* go, u64 epoch) {
+  if (threadIdx.x == 0) {
+    while (*go != epoch) {
+    }
+  }
+  __syncthreads();
+}
+
+// Four loads in flight per thread before they are used, as the exchange's unpack does.
+__global__ void read_messages(const double* buffer, const volatile u64* go, u64 epoch, u64* times,
+                              double* sink) {
+  wait_for(go, epoch);
+  const u64 begin = global_ns();
+  const double* message = buffer + blockIdx.x * kDoubles;
+  double sum = 0;
+  for (int i = threadIdx.x; i < kDoubles; i += 4 * kThreads) {
+    double v[4];
+    for (int k = 0; k < 4; ++k) {
+      const int j = i + k * kThreads;
+      v[k] = j < kDoubles ? message[j] : 0.0;
+    }
+    sum += v[0] + v[1] + v[2] + v[3];
+  }
+  sink[blockIdx.x * kThreads + threadIdx.x] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    times[2 * blockIdx.x] = begin;
+    times[2 * blockIdx.x + 1] = global_ns();
+  }
+}
+
+__global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch, u64* times) {
+  wait_for(go, epoch);
+  const u64 begin = global_ns();
+  double* message = buffer + blockIdx.x * kDoubles;
+  for (int i = threadIdx.x; i < kDoubles; i += kThreads) message[i] = static_cast<double>(epoch + i);
+  __threadfence_system();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    times[2 * blockIdx.x] = begin;
+    times[2 * blockIdx.x + 1] = global_ns();
+  }
+}
+
+enum class CpuStep { none, write_memcpy, write_process_vm_readv, write_then_flush, read_memcpy,
+                     read_then_flush };
+
+struct Case {
+  const char* name;
+  bool gpu_reads;
+  bool write_combined;
+  CpuStep step;
+};
+
+double now_us() {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void flush_lines(const void* p, std::size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (std::size_t i = 0; i < bytes; i += 64) {
+    asm volatile("clflushopt %0" ::"m"(*(const volatile char*)(c + i)));
+  }
+  asm volatile("sfence" ::: "memory");
+}
+
+bool prepare(CpuStep step, void* lines, char* source, char* target) {
+  switch (step) {
+    case CpuStep::none: break;
+    case CpuStep::write_memcpy: std::memcpy(lines, source, kBytes); break;
+    case CpuStep::write_process_vm_readv: {
+      // What Open MPI's CMA single copy does on the receiver: the kernel copies another
+      // process's buffer (here our own) into ours.
+      iovec local{lines, kBytes};
+      iovec remote{source, kBytes};
+      if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(kBytes)) {
+        std::perror("process_vm_readv");
+        return false;
+      }
+      break;
+    }
+    case CpuStep::write_then_flush:
+      std::memcpy(lines, source, kBytes);
+      flush_lines(lines, kBytes);
+      break;
+    case CpuStep::read_memcpy: std::memcpy(target, lines, kBytes); break;
+    case CpuStep::read_then_flush:
+      std::memcpy(target, lines, kBytes);
+      flush_lines(lines, kBytes);
+      break;
+  }
+  asm volatile("sfence" ::: "memory");
+  return true;
+}
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(q * (v.size() - 1) + 0.5)];
+}
+
+int main() {
+  double *plain, *plain_device, *combined, *combined_device;
+  u64 *go, *go_device, *times;
+  double* sink;
+  CHECK(cudaHostAlloc(&plain, kBytes, cudaHostAllocMapped));
+  CHECK(cudaHostGetDevicePointer(&plain_device, plain, 0));
+  CHECK(cudaHostAlloc(&combined, kBytes, cudaHostAllocMapped | cudaHostAllocWriteCombined));
+  CHECK(cudaHostGetDevicePointer(&combined_device, combined, 0));
+  CHECK(cudaHostAlloc(&go, 64, cudaHostAllocMapped));
+  CHECK(cudaHostGetDevicePointer(&go_device, go, 0));
+  CHECK(cudaMalloc(&times, sizeof(u64) * 2 * kBlocks));
+  CHECK(cudaMalloc(&sink, sizeof(double) * kBlocks * kThreads));
+  *go = 0;
+  std::vector<char> source(kBytes, 1), target(kBytes);
+
+  const Case cases[] = {
+      {"GPU reads; CPU left the lines alone", true, false, CpuStep::none},
+      {"GPU reads; CPU wrote them (memcpy)", true, false, CpuStep::write_memcpy},
+      {"GPU reads; CPU wrote them (process_vm_readv)", true, false, CpuStep::write_process_vm_readv},
+      {"GPU reads; CPU wrote them, then clflushopt", true, false, CpuStep::write_then_flush},
+      {"GPU reads; write-combined, CPU wrote them", true, true, CpuStep::write_memcpy},
+      {"GPU writes; CPU left the lines alone", false, false, CpuStep::none},
+      {"GPU writes; CPU read them (memcpy)", false, false, CpuStep::read_memcpy},
+      {"GPU writes; CPU read them, then clflushopt", false, false, CpuStep::read_then_flush},
+      {"GPU writes; CPU wrote them (memcpy)", false, false, CpuStep::write_memcpy},
+  };
+  std::printf("%d blocks x %zu B of pinned host memory; medians of %d trials (p10-p90)\n\n", kBlocks,
+              kMessageBytes, kTrials - kWarmup);
+  std::printf("| pass | case | GPU us | GPU p10-p90 | CPU step us |\n| --- | --- | ---: | ---: | ---: |\n");
+  u64 epoch = 0;
+  for (int pass = 1; pass <= 2; ++pass) {
+    for (const Case& c : cases) {
+      double* host = c.write_combined ? combined : plain;
+      double* device = c.write_combined ? combined_device : plain_device;
+      std::vector<double> gpu_us, cpu_us;
+      for (int trial = 0; trial < kTrials; ++trial) {
+        ++epoch;
+        if (c.gpu_reads) {
+          read_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times, sink);
+        } else {
+          write_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times);
+        }
+        const double launched = now_us();
+        while (now_us() - launched < 30) {
+        }  // the blocks are polling by now
+        const double step_begin = now_us();
+        if (!prepare(c.step, host, source.data(), target.data())) return 1;
+        const double step_end = now_us();
+        __atomic_store_n(go, epoch, __ATOMIC_RELEASE);
+        CHECK(cudaDeviceSynchronize());
+        u64 stamps[2 * kBlocks];
+        CHECK(cudaMemcpy(stamps, times, sizeof stamps, cudaMemcpyDeviceToHost));
+        u64 first = stamps[0], last = stamps[1];
+        for (int b = 1; b < kBlocks; ++b) {
+          first = std::min(first, stamps[2 * b]);
+          last = std::max(last, stamps[2 * b + 1]);
+        }
+        if (trial >= kWarmup) {
+          gpu_us.push_back((last - first) / 1000.0);
+          cpu_us.push_back(step_end - step_begin);
+        }
+      }
+      std::printf("| %d | %s | %.2f | %.2f-%.2f | %.2f |\n", pass, c.name, percentile(gpu_us, 0.5),
+                  percentile(gpu_us, 0.1), percentile(gpu_us, 0.9), percentile(cpu_us, 0.5));
+    }
+  }
+  return 0;
+}
