@@ -92,8 +92,8 @@ __global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch
   }
 }
 
-enum class CpuStep { none, write_memcpy, write_process_vm_readv, write_then_flush, read_memcpy,
-                     read_then_flush };
+enum class CpuStep { none, write_memcpy, write_process_vm_readv, write_then_flush, write_then_clwb,
+                     write_then_demote, read_memcpy, read_then_flush, read_then_demote };
 
 struct Case {
   const char* name;
@@ -111,6 +111,24 @@ void flush_lines(const void* p, std::size_t bytes) {
   const char* c = static_cast<const char*>(p);
   for (std::size_t i = 0; i < bytes; i += 64) {
     asm volatile("clflushopt %0" ::"m"(*(const volatile char*)(c + i)));
+  }
+  asm volatile("sfence" ::: "memory");
+}
+
+// clwb writes a dirty line back and may keep it; cldemote moves it from the core's own caches
+// towards the shared last level. Both are cheaper than clflushopt, which also evicts it.
+void write_back_lines(const void* p, std::size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (std::size_t i = 0; i < bytes; i += 64) {
+    asm volatile("clwb %0" ::"m"(*(const volatile char*)(c + i)));
+  }
+  asm volatile("sfence" ::: "memory");
+}
+
+void demote_lines(const void* p, std::size_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (std::size_t i = 0; i < bytes; i += 64) {
+    asm volatile("cldemote %0" ::"m"(*(const volatile char*)(c + i)));
   }
   asm volatile("sfence" ::: "memory");
 }
@@ -134,7 +152,19 @@ bool prepare(CpuStep step, void* lines, char* source, char* target) {
       std::memcpy(lines, source, kBytes);
       flush_lines(lines, kBytes);
       break;
+    case CpuStep::write_then_clwb:
+      std::memcpy(lines, source, kBytes);
+      write_back_lines(lines, kBytes);
+      break;
+    case CpuStep::write_then_demote:
+      std::memcpy(lines, source, kBytes);
+      demote_lines(lines, kBytes);
+      break;
     case CpuStep::read_memcpy: std::memcpy(target, lines, kBytes); break;
+    case CpuStep::read_then_demote:
+      std::memcpy(target, lines, kBytes);
+      demote_lines(lines, kBytes);
+      break;
     case CpuStep::read_then_flush:
       std::memcpy(target, lines, kBytes);
       flush_lines(lines, kBytes);
@@ -169,10 +199,13 @@ int main() {
       {"GPU reads; CPU wrote them (memcpy)", true, false, CpuStep::write_memcpy},
       {"GPU reads; CPU wrote them (process_vm_readv)", true, false, CpuStep::write_process_vm_readv},
       {"GPU reads; CPU wrote them, then clflushopt", true, false, CpuStep::write_then_flush},
+      {"GPU reads; CPU wrote them, then clwb", true, false, CpuStep::write_then_clwb},
+      {"GPU reads; CPU wrote them, then cldemote", true, false, CpuStep::write_then_demote},
       {"GPU reads; write-combined, CPU wrote them", true, true, CpuStep::write_memcpy},
       {"GPU writes; CPU left the lines alone", false, false, CpuStep::none},
       {"GPU writes; CPU read them (memcpy)", false, false, CpuStep::read_memcpy},
       {"GPU writes; CPU read them, then clflushopt", false, false, CpuStep::read_then_flush},
+      {"GPU writes; CPU read them, then cldemote", false, false, CpuStep::read_then_demote},
       {"GPU writes; CPU wrote them (memcpy)", false, false, CpuStep::write_memcpy},
   };
   std::printf("%d blocks x %zu B of pinned host memory; medians of %d trials (p10-p90)\n\n", kBlocks,
