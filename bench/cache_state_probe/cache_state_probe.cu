@@ -8,9 +8,11 @@
 // block. Before raising the flag the CPU prepares the lines as the case says. The GPU time runs
 // from the first block seeing the flag to the last block's end (%globaltimer; writes end with a
 // __threadfence_system()). 280 timed trials per case after 20 warm-up ones, two passes.
-// CUDA builds on x86-64 only (clflushopt); scripts/probe_cache_state.sh builds, runs and records it.
+// CUDA builds on x86-64 only (clflushopt, clwb, cldemote; cases whose instruction the CPU lacks
+// are reported as not run); scripts/probe_cache_state.sh builds, runs and records it.
 // Eager module loading keeps the first launch from stalling while the CPU prepares the lines:
 //   CUDA_MODULE_LOADING=EAGER build-gpu/bench/cache_state_probe/cache_state_probe
+#include <cpuid.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -133,6 +135,18 @@ void demote_lines(const void* p, std::size_t bytes) {
   asm volatile("sfence" ::: "memory");
 }
 
+// CPUID leaf 7: EBX bit 23 clflushopt, bit 24 clwb (cldemote is a no-op hint where absent).
+bool cpu_has_flush_instructions() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  return (b & (1u << 23)) && (b & (1u << 24));
+}
+
+bool uses_flush_instructions(CpuStep step) {
+  return step == CpuStep::write_then_flush || step == CpuStep::write_then_clwb ||
+         step == CpuStep::read_then_flush;
+}
+
 bool prepare(CpuStep step, void* lines, char* source, char* target) {
   switch (step) {
     case CpuStep::none: break;
@@ -212,8 +226,13 @@ int main() {
               kMessageBytes, kTrials - kWarmup);
   std::printf("| pass | case | GPU us | GPU p10-p90 | CPU step us |\n| --- | --- | ---: | ---: | ---: |\n");
   u64 epoch = 0;
+  const bool can_flush = cpu_has_flush_instructions();
   for (int pass = 1; pass <= 2; ++pass) {
     for (const Case& c : cases) {
+      if (uses_flush_instructions(c.step) && !can_flush) {
+        std::printf("| %d | %s | not run: the CPU lacks clflushopt or clwb | | |\n", pass, c.name);
+        continue;
+      }
       double* host = c.write_combined ? combined : plain;
       double* device = c.write_combined ? combined_device : plain_device;
       std::vector<double> gpu_us, cpu_us;
