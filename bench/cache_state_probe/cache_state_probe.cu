@@ -94,14 +94,17 @@ __global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch
   }
 }
 
-enum class CpuStep { none, write_memcpy, write_process_vm_readv, write_then_flush, write_then_clwb,
-                     write_then_demote, read_memcpy, read_then_flush, read_then_demote };
+// What the CPU does to the lines just before the GPU touches them: an access, then optionally one
+// cache-line instruction on every line.
+enum class CpuAccess { none, write_memcpy, write_process_vm_readv, read_memcpy };
+enum class LineOp { none, clflushopt, clwb, cldemote };
 
 struct Case {
   const char* name;
   bool gpu_reads;
   bool write_combined;
-  CpuStep step;
+  CpuAccess access;
+  LineOp then;
 };
 
 double now_us() {
@@ -109,49 +112,35 @@ double now_us() {
              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void flush_lines(const void* p, std::size_t bytes) {
+// clflushopt writes a dirty line back and evicts it from every cache; clwb writes it back and
+// may keep it; cldemote moves it from the core's own caches towards the shared last level.
+void apply_to_lines(LineOp op, const void* p, std::size_t bytes) {
   const char* c = static_cast<const char*>(p);
   for (std::size_t i = 0; i < bytes; i += 64) {
-    asm volatile("clflushopt %0" ::"m"(*(const volatile char*)(c + i)));
+    const volatile char& line = *(c + i);
+    switch (op) {
+      case LineOp::none: return;
+      case LineOp::clflushopt: asm volatile("clflushopt %0" ::"m"(line)); break;
+      case LineOp::clwb: asm volatile("clwb %0" ::"m"(line)); break;
+      case LineOp::cldemote: asm volatile("cldemote %0" ::"m"(line)); break;
+    }
   }
-  asm volatile("sfence" ::: "memory");
 }
 
-// clwb writes a dirty line back and may keep it; cldemote moves it from the core's own caches
-// towards the shared last level. Both are cheaper than clflushopt, which also evicts it.
-void write_back_lines(const void* p, std::size_t bytes) {
-  const char* c = static_cast<const char*>(p);
-  for (std::size_t i = 0; i < bytes; i += 64) {
-    asm volatile("clwb %0" ::"m"(*(const volatile char*)(c + i)));
-  }
-  asm volatile("sfence" ::: "memory");
-}
-
-void demote_lines(const void* p, std::size_t bytes) {
-  const char* c = static_cast<const char*>(p);
-  for (std::size_t i = 0; i < bytes; i += 64) {
-    asm volatile("cldemote %0" ::"m"(*(const volatile char*)(c + i)));
-  }
-  asm volatile("sfence" ::: "memory");
-}
-
-// CPUID leaf 7: EBX bit 23 clflushopt, bit 24 clwb (cldemote is a no-op hint where absent).
-bool cpu_has_flush_instructions() {
+// CPUID leaf 7, EBX: bit 23 clflushopt, bit 24 clwb. cldemote is a no-op hint where absent.
+bool cpu_supports(LineOp op) {
   unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-  return (b & (1u << 23)) && (b & (1u << 24));
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return op == LineOp::none || op == LineOp::cldemote;
+  if (op == LineOp::clflushopt) return b & (1u << 23);
+  if (op == LineOp::clwb) return b & (1u << 24);
+  return true;
 }
 
-bool uses_flush_instructions(CpuStep step) {
-  return step == CpuStep::write_then_flush || step == CpuStep::write_then_clwb ||
-         step == CpuStep::read_then_flush;
-}
-
-bool prepare(CpuStep step, void* lines, char* source, char* target) {
-  switch (step) {
-    case CpuStep::none: break;
-    case CpuStep::write_memcpy: std::memcpy(lines, source, kBytes); break;
-    case CpuStep::write_process_vm_readv: {
+bool prepare(const Case& c, void* lines, char* source, char* target) {
+  switch (c.access) {
+    case CpuAccess::none: break;
+    case CpuAccess::write_memcpy: std::memcpy(lines, source, kBytes); break;
+    case CpuAccess::write_process_vm_readv: {
       // What Open MPI's CMA single copy does on the receiver: the kernel copies another
       // process's buffer (here our own) into ours.
       iovec local{lines, kBytes};
@@ -162,28 +151,9 @@ bool prepare(CpuStep step, void* lines, char* source, char* target) {
       }
       break;
     }
-    case CpuStep::write_then_flush:
-      std::memcpy(lines, source, kBytes);
-      flush_lines(lines, kBytes);
-      break;
-    case CpuStep::write_then_clwb:
-      std::memcpy(lines, source, kBytes);
-      write_back_lines(lines, kBytes);
-      break;
-    case CpuStep::write_then_demote:
-      std::memcpy(lines, source, kBytes);
-      demote_lines(lines, kBytes);
-      break;
-    case CpuStep::read_memcpy: std::memcpy(target, lines, kBytes); break;
-    case CpuStep::read_then_demote:
-      std::memcpy(target, lines, kBytes);
-      demote_lines(lines, kBytes);
-      break;
-    case CpuStep::read_then_flush:
-      std::memcpy(target, lines, kBytes);
-      flush_lines(lines, kBytes);
-      break;
+    case CpuAccess::read_memcpy: std::memcpy(target, lines, kBytes); break;
   }
+  apply_to_lines(c.then, lines, kBytes);
   asm volatile("sfence" ::: "memory");
   return true;
 }
@@ -209,28 +179,34 @@ int main() {
   std::vector<char> source(kBytes, 1), target(kBytes);
 
   const Case cases[] = {
-      {"GPU reads; CPU left the lines alone", true, false, CpuStep::none},
-      {"GPU reads; CPU wrote them (memcpy)", true, false, CpuStep::write_memcpy},
-      {"GPU reads; CPU wrote them (process_vm_readv)", true, false, CpuStep::write_process_vm_readv},
-      {"GPU reads; CPU wrote them, then clflushopt", true, false, CpuStep::write_then_flush},
-      {"GPU reads; CPU wrote them, then clwb", true, false, CpuStep::write_then_clwb},
-      {"GPU reads; CPU wrote them, then cldemote", true, false, CpuStep::write_then_demote},
-      {"GPU reads; write-combined, CPU wrote them", true, true, CpuStep::write_memcpy},
-      {"GPU writes; CPU left the lines alone", false, false, CpuStep::none},
-      {"GPU writes; CPU read them (memcpy)", false, false, CpuStep::read_memcpy},
-      {"GPU writes; CPU read them, then clflushopt", false, false, CpuStep::read_then_flush},
-      {"GPU writes; CPU read them, then cldemote", false, false, CpuStep::read_then_demote},
-      {"GPU writes; CPU wrote them (memcpy)", false, false, CpuStep::write_memcpy},
+      {"GPU reads; CPU left the lines alone", true, false, CpuAccess::none, LineOp::none},
+      {"GPU reads; CPU wrote them (memcpy)", true, false, CpuAccess::write_memcpy, LineOp::none},
+      {"GPU reads; CPU wrote them (process_vm_readv)", true, false,
+       CpuAccess::write_process_vm_readv, LineOp::none},
+      {"GPU reads; CPU wrote them, then clflushopt", true, false, CpuAccess::write_memcpy,
+       LineOp::clflushopt},
+      {"GPU reads; CPU wrote them, then clwb", true, false, CpuAccess::write_memcpy, LineOp::clwb},
+      {"GPU reads; CPU wrote them, then cldemote", true, false, CpuAccess::write_memcpy,
+       LineOp::cldemote},
+      {"GPU reads; write-combined, CPU wrote them", true, true, CpuAccess::write_memcpy,
+       LineOp::none},
+      {"GPU writes; CPU left the lines alone", false, false, CpuAccess::none, LineOp::none},
+      {"GPU writes; CPU read them (memcpy)", false, false, CpuAccess::read_memcpy, LineOp::none},
+      {"GPU writes; CPU read them, then clflushopt", false, false, CpuAccess::read_memcpy,
+       LineOp::clflushopt},
+      {"GPU writes; CPU read them, then cldemote", false, false, CpuAccess::read_memcpy,
+       LineOp::cldemote},
+      {"GPU writes; CPU wrote them (memcpy)", false, false, CpuAccess::write_memcpy, LineOp::none},
   };
+
   std::printf("%d blocks x %zu B of pinned host memory; medians of %d trials (p10-p90)\n\n", kBlocks,
               kMessageBytes, kTrials - kWarmup);
   std::printf("| pass | case | GPU us | GPU p10-p90 | CPU step us |\n| --- | --- | ---: | ---: | ---: |\n");
   u64 epoch = 0;
-  const bool can_flush = cpu_has_flush_instructions();
   for (int pass = 1; pass <= 2; ++pass) {
     for (const Case& c : cases) {
-      if (uses_flush_instructions(c.step) && !can_flush) {
-        std::printf("| %d | %s | not run: the CPU lacks clflushopt or clwb | | |\n", pass, c.name);
+      if (!cpu_supports(c.then)) {
+        std::printf("| %d | %s | not run: the CPU lacks the instruction | | |\n", pass, c.name);
         continue;
       }
       double* host = c.write_combined ? combined : plain;
@@ -247,7 +223,7 @@ int main() {
         while (now_us() - launched < 30) {
         }  // the blocks are polling by now
         const double step_begin = now_us();
-        if (!prepare(c.step, host, source.data(), target.data())) return 1;
+        if (!prepare(c, host, source.data(), target.data())) return 1;
         const double step_end = now_us();
         __atomic_store_n(go, epoch, __ATOMIC_RELEASE);
         CHECK(cudaDeviceSynchronize());
