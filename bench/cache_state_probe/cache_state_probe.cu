@@ -50,18 +50,26 @@ __device__ u64 global_ns() {
   return t;
 }
 
-__device__ void wait_for(const volatile u64* go, u64 epoch) {
+constexpr u64 kWaitDeadlineNs = 2'000'000'000;  // a lost go flag ends the trial, not the run
+
+// Returns false (and marks *timed_out) when the go flag has not come within the deadline.
+__device__ bool wait_for(const volatile u64* go, u64 epoch, int* timed_out) {
+  __shared__ bool seen;
   if (threadIdx.x == 0) {
-    while (*go != epoch) {
+    const u64 deadline = global_ns() + kWaitDeadlineNs;
+    while (*go != epoch && global_ns() < deadline) {
     }
+    seen = *go == epoch;
+    if (!seen) *timed_out = 1;
   }
   __syncthreads();
+  return seen;
 }
 
 // Four loads in flight per thread before they are used, as the exchange's unpack does.
 __global__ void read_messages(const double* buffer, const volatile u64* go, u64 epoch, u64* times,
-                              double* sink) {
-  wait_for(go, epoch);
+                              double* sink, int* timed_out) {
+  if (!wait_for(go, epoch, timed_out)) return;
   const u64 begin = global_ns();
   const double* message = buffer + blockIdx.x * kDoubles;
   double sum = 0;
@@ -81,8 +89,9 @@ __global__ void read_messages(const double* buffer, const volatile u64* go, u64 
   }
 }
 
-__global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch, u64* times) {
-  wait_for(go, epoch);
+__global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch, u64* times,
+                               int* timed_out) {
+  if (!wait_for(go, epoch, timed_out)) return;
   const u64 begin = global_ns();
   double* message = buffer + blockIdx.x * kDoubles;
   for (int i = threadIdx.x; i < kDoubles; i += kThreads) message[i] = static_cast<double>(epoch + i);
@@ -167,6 +176,7 @@ int main() {
   double *plain, *plain_device, *combined, *combined_device;
   u64 *go, *go_device, *times;
   double* sink;
+  int* timed_out;
   CHECK(cudaHostAlloc(&plain, kBytes, cudaHostAllocMapped));
   CHECK(cudaHostGetDevicePointer(&plain_device, plain, 0));
   CHECK(cudaHostAlloc(&combined, kBytes, cudaHostAllocMapped | cudaHostAllocWriteCombined));
@@ -175,6 +185,8 @@ int main() {
   CHECK(cudaHostGetDevicePointer(&go_device, go, 0));
   CHECK(cudaMalloc(&times, sizeof(u64) * 2 * kBlocks));
   CHECK(cudaMalloc(&sink, sizeof(double) * kBlocks * kThreads));
+  CHECK(cudaMalloc(&timed_out, sizeof(int)));
+  CHECK(cudaMemset(timed_out, 0, sizeof(int)));
   *go = 0;
   std::vector<char> source(kBytes, 1), target(kBytes);
 
@@ -215,9 +227,9 @@ int main() {
       for (int trial = 0; trial < kTrials; ++trial) {
         ++epoch;
         if (c.gpu_reads) {
-          read_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times, sink);
+          read_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times, sink, timed_out);
         } else {
-          write_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times);
+          write_messages<<<kBlocks, kThreads>>>(device, go_device, epoch, times, timed_out);
         }
         const double launched = now_us();
         while (now_us() - launched < 30) {
@@ -227,6 +239,14 @@ int main() {
         const double step_end = now_us();
         __atomic_store_n(go, epoch, __ATOMIC_RELEASE);
         CHECK(cudaDeviceSynchronize());
+        int lost = 0;
+        CHECK(cudaMemcpy(&lost, timed_out, sizeof lost, cudaMemcpyDeviceToHost));
+        if (lost) {
+          std::fprintf(stderr, "cache_state_probe: case '%s', trial %d: the GPU did not see the go "
+                       "flag (epoch %llu) within %llu s\n", c.name, trial, epoch,
+                       kWaitDeadlineNs / 1'000'000'000);
+          return 1;
+        }
         u64 stamps[2 * kBlocks];
         CHECK(cudaMemcpy(stamps, times, sizeof stamps, cudaMemcpyDeviceToHost));
         u64 first = stamps[0], last = stamps[1];
