@@ -94,7 +94,9 @@ __global__ void write_messages(double* buffer, const volatile u64* go, u64 epoch
   if (!wait_for(go, epoch, timed_out)) return;
   const u64 begin = global_ns();
   double* message = buffer + blockIdx.x * kDoubles;
-  for (int i = threadIdx.x; i < kDoubles; i += kThreads) message[i] = static_cast<double>(epoch + i);
+  for (int i = threadIdx.x; i < kDoubles; i += kThreads) {
+    message[i] = static_cast<double>(epoch + i);
+  }
   __threadfence_system();
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -167,6 +169,15 @@ bool prepare(const Case& c, void* lines, char* source, char* target) {
   return true;
 }
 
+// Pinned host memory the kernels reach directly: the host address and the device's.
+template <typename T>
+cudaError_t alloc_mapped(std::size_t bytes, unsigned extra_flags, T** host, T** device) {
+  const cudaError_t status =
+      cudaHostAlloc(reinterpret_cast<void**>(host), bytes, cudaHostAllocMapped | extra_flags);
+  if (status != cudaSuccess) return status;
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), *host, 0);
+}
+
 double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(q * (v.size() - 1) + 0.5)];
@@ -177,12 +188,9 @@ int main() {
   u64 *go, *go_device, *times;
   double* sink;
   int* timed_out;
-  CHECK(cudaHostAlloc(&plain, kBytes, cudaHostAllocMapped));
-  CHECK(cudaHostGetDevicePointer(&plain_device, plain, 0));
-  CHECK(cudaHostAlloc(&combined, kBytes, cudaHostAllocMapped | cudaHostAllocWriteCombined));
-  CHECK(cudaHostGetDevicePointer(&combined_device, combined, 0));
-  CHECK(cudaHostAlloc(&go, 64, cudaHostAllocMapped));
-  CHECK(cudaHostGetDevicePointer(&go_device, go, 0));
+  CHECK(alloc_mapped(kBytes, 0, &plain, &plain_device));
+  CHECK(alloc_mapped(kBytes, cudaHostAllocWriteCombined, &combined, &combined_device));
+  CHECK(alloc_mapped(64, 0, &go, &go_device));
   CHECK(cudaMalloc(&times, sizeof(u64) * 2 * kBlocks));
   CHECK(cudaMalloc(&sink, sizeof(double) * kBlocks * kThreads));
   CHECK(cudaMalloc(&timed_out, sizeof(int)));
@@ -211,9 +219,10 @@ int main() {
       {"GPU writes; CPU wrote them (memcpy)", false, false, CpuAccess::write_memcpy, LineOp::none},
   };
 
-  std::printf("%d blocks x %zu B of pinned host memory; medians of %d trials (p10-p90)\n\n", kBlocks,
-              kMessageBytes, kTrials - kWarmup);
-  std::printf("| pass | case | GPU us | GPU p10-p90 | CPU step us |\n| --- | --- | ---: | ---: | ---: |\n");
+  std::printf("%d blocks x %zu B of pinned host memory; medians of %d trials (p10-p90)\n\n",
+              kBlocks, kMessageBytes, kTrials - kWarmup);
+  std::printf("| pass | case | GPU us | GPU p10-p90 | CPU step us |\n"
+              "| --- | --- | ---: | ---: | ---: |\n");
   u64 epoch = 0;
   for (int pass = 1; pass <= 2; ++pass) {
     for (const Case& c : cases) {

@@ -32,9 +32,9 @@ class MessageRequests {
   // completed.
   void post_receives(std::int64_t on_arrival_from_bytes = 0);
   // Posts the first receive left for its arrival whose message has arrived (MPI_Iprobe), and
-  // returns whether it did (false at once when none is left). Under Open MPI's shared-memory transport a posted receive whose
-  // message has arrived is copied right away, one message per call, instead of all of them in
-  // one receive test.
+  // returns whether it did (false at once when none is left). Under Open MPI's shared-memory
+  // transport a posted receive whose message has arrived is copied right away, one message per
+  // call, instead of all of them in one receive test.
   bool post_arrived_receive();
   void send(std::size_t index);
   bool posted(std::size_t send_index) const { return send_posted_[send_index]; }
