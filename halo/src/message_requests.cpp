@@ -24,15 +24,15 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
 
 MessageRequests::~MessageRequests() { cancel(); }
 
-void MessageRequests::check(int status, const std::string& what) const {
-  if (status != MPI_SUCCESS) throw ExchangeError(what + " failed: " + mpi_error_text(status));
+void MessageRequests::fail(int status, const std::string& what) const {
+  throw ExchangeError(what + " failed: " + mpi_error_text(status));
 }
 
 void MessageRequests::post_receive(std::size_t r) {
   const Message& m = messages_->recvs[r];
   check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
                   MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
-        "MPI_Irecv for " + names_->recv(r));
+        [&] { return "MPI_Irecv for " + names_->recv(r); });
 }
 
 void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
@@ -54,7 +54,7 @@ bool MessageRequests::post_arrived_receive() {
     const Message& m = messages_->recvs[*it];
     int arrived = 0;
     check(MPI_Iprobe(m.peer, m.tag, comm_, &arrived, MPI_STATUS_IGNORE),
-          "MPI_Iprobe for " + names_->recv(*it));
+          [&] { return "MPI_Iprobe for " + names_->recv(*it); });
     if (!arrived) continue;
     post_receive(*it);
     unposted_.erase(it);
@@ -67,7 +67,7 @@ void MessageRequests::send(std::size_t index) {
   const Message& m = messages_->sends[index];
   check(MPI_Isend(send_buffer_ + layouts_->sends[index].buffer_offset, static_cast<int>(m.bytes),
                   MPI_BYTE, m.peer, m.tag, comm_, &send_requests_[index]),
-        "MPI_Isend for " + names_->send(index));
+        [&] { return "MPI_Isend for " + names_->send(index); });
   send_posted_[index] = true;
 }
 
@@ -77,13 +77,15 @@ void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
   const int status = MPI_Testsome(static_cast<int>(recv_requests_.size()), recv_requests_.data(),
                                   &count, completed_indexes_.data(), statuses_.data());
   if (status != MPI_SUCCESS && status != MPI_ERR_IN_STATUS) {
-    check(status, "MPI_Testsome on the receives");
+    fail(status, "MPI_Testsome on the receives");
   }
   if (count == MPI_UNDEFINED) return;
   for (int i = 0; i < count; ++i) {
     const auto r = static_cast<std::size_t>(completed_indexes_[static_cast<std::size_t>(i)]);
     const MPI_Status& s = statuses_[static_cast<std::size_t>(i)];
-    if (status == MPI_ERR_IN_STATUS) check(s.MPI_ERROR, "the " + names_->recv(r));
+    if (status == MPI_ERR_IN_STATUS) {
+      check(s.MPI_ERROR, [&] { return "the " + names_->recv(r); });
+    }
     int received = 0;
     MPI_Get_count(&s, MPI_BYTE, &received);
     if (received != messages_->recvs[r].bytes) {
@@ -101,13 +103,14 @@ bool MessageRequests::test_sends() {
   const int status = MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(),
                                   &count, completed_indexes_.data(), statuses_.data());
   if (status != MPI_SUCCESS && status != MPI_ERR_IN_STATUS) {
-    check(status, "MPI_Testsome on the sends");
+    fail(status, "MPI_Testsome on the sends");
   }
   if (count != MPI_UNDEFINED) {
     for (int i = 0; i < count; ++i) {
       const auto m = static_cast<std::size_t>(completed_indexes_[static_cast<std::size_t>(i)]);
       if (status == MPI_ERR_IN_STATUS) {
-        check(statuses_[static_cast<std::size_t>(i)].MPI_ERROR, "the " + names_->send(m));
+        check(statuses_[static_cast<std::size_t>(i)].MPI_ERROR,
+              [&] { return "the " + names_->send(m); });
       }
     }
     sends_pending_ -= static_cast<std::size_t>(count);

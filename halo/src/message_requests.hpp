@@ -52,7 +52,13 @@ class MessageRequests {
   void cancel() noexcept;
 
  private:
-  void check(int status, const std::string& what) const;
+  // Names the failed call only on failure: building the text on every call cost each MPI call
+  // of the exchange a few string allocations.
+  template <class Describe>
+  void check(int status, Describe describe) const {
+    if (status != MPI_SUCCESS) fail(status, describe());
+  }
+  [[noreturn]] void fail(int status, const std::string& what) const;
   void post_receive(std::size_t r);
 
   MPI_Comm comm_;
