@@ -142,6 +142,46 @@ TEST(PackUnpack, ThreadsTakeElementsByTheirPlaceInTheWholeBuffer) {
   }
 }
 
+// A round spans variables and boxes: a 1024-thread block moves the 3-variable 50x50 face of the
+// cube-200 configs (7500 elements, 60000 bytes) in one round per thread, so a GPU reading it from
+// host memory waits one PCIe round trip, not one per variable.
+TEST(PackUnpack, ARoundSpansVariablesAndBoxes) {
+  MessageLayout face{};
+  face.boxes[0] = Box{{1, 1, 0}, {50, 30, 1}};
+  face.boxes[1] = Box{{1, 31, 0}, {50, 20, 1}};
+  face.box_count = 2;
+  face.variable_count = 3;
+  face.stride_y = 52;
+  face.stride_z = 52 * 52;
+  face.buffer_offset = 8 * 1000;
+  ASSERT_EQ(face.element_count(), 7500);
+  namespace detail = haloflag::kernels::detail;
+  using detail::kElementsInFlight;
+  for (const int group_size : {1024, 7500 / kElementsInFlight + 1, 64}) {
+    const std::int64_t expected_rounds =
+        (7500 + std::int64_t{group_size} * kElementsInFlight - 1) /
+        (std::int64_t{group_size} * kElementsInFlight);
+    std::int64_t elements = 0;
+    for (int thread = 0; thread < group_size; ++thread) {
+      const detail::ThreadElements mine = detail::thread_elements(face, thread, group_size);
+      std::int64_t rounds = 0;
+      detail::for_each_round(mine, [&](std::int64_t first) {
+        ++rounds;
+        for (int k = 0; k < kElementsInFlight; ++k) elements += first + k * group_size < 7500;
+      });
+      EXPECT_LE(rounds, expected_rounds) << "group " << group_size << " thread " << thread;
+    }
+    EXPECT_EQ(elements, 7500) << "group " << group_size;
+  }
+  // The field place of an element: variable-major, then box, then z, y, x.
+  const detail::FieldPlace last_of_box0 = detail::field_place(face, 2500, 2500 + 1499);
+  EXPECT_EQ(last_of_box0.variable, 1);
+  EXPECT_EQ(last_of_box0.offset, 30 * 52 + 50);
+  const detail::FieldPlace first_of_box1 = detail::field_place(face, 2500, 2 * 2500 + 1500);
+  EXPECT_EQ(first_of_box1.variable, 2);
+  EXPECT_EQ(first_of_box1.offset, 31 * 52 + 1);
+}
+
 TEST(PackUnpack, UnpackWritesExactlyTheBoxCells) {
   for (const int group_size : {1, 4, 32}) {
     Fixture f;

@@ -4,15 +4,16 @@
 // `group_thread` (0 <= group_thread < group_size): a CUDA/HIP block passes threadIdx.x and
 // blockDim.x, a CPU thread passes 0 and 1, and a CPU "team" calls it once per member. Each thread
 // strides over the message's elements (in buffer order), so the group together covers every
-// element exactly once and no synchronisation is needed inside; the caller synchronises the group before announcing
-// the message (flag protocol, DESIGN.md §4).
+// element exactly once and no synchronisation is needed inside; the caller synchronises the
+// group before announcing the message (flag protocol, DESIGN.md §4).
 //
 // Buffer order (identical on both sides, so the sender's pack order is the receiver's unpack
 // order): variable-major, then box in layout order, then z, y, x with x fastest.
 //
 // Preconditions (not checked here: these run on the GPU, without exceptions):
 //   fields.variable_count >= layout.variable_count, every box lies inside the field,
-//   buffer + layout.buffer_offset is aligned for Element and holds layout.bytes() bytes.
+//   buffer + layout.buffer_offset is aligned for Element and holds layout.bytes() bytes,
+//   a message holds fewer than 2^31 elements.
 #pragma once
 
 #include <cstddef>
@@ -29,15 +30,15 @@ namespace detail {
 // Elements one thread moves per round: all its loads of a round are issued before any of its
 // stores. A GPU reading a message from host memory waits a PCIe round trip per load, so loads
 // kept apart from the stores (the compiler may not reorder them: the buffers might alias)
-// overlap their latencies instead of adding them up. Four keeps a 1024-thread block within the
-// register budget.
-inline constexpr int kElementsInFlight = 4;
+// overlap their latencies instead of adding them up. A round spans variables and boxes, so a
+// 1024-thread block moves a message of up to 8192 elements (64 kB) in one round trip: the
+// 60000-byte faces of the shipped cube-200 configs used to take one round per variable.
+inline constexpr int kElementsInFlight = 8;
 
 // Offset in the field of cell `i` of `box` (x fastest). Halo boxes hold far fewer than 2^31
 // cells, so the divisions run in 32 bits, which GPUs do much faster than 64-bit ones.
 HF_HD inline std::int64_t field_offset(const MessageLayout& layout, const Box& box,
-                                       std::int64_t i) {
-  const auto cell = static_cast<std::uint32_t>(i);
+                                       std::uint32_t cell) {
   const auto row = static_cast<std::uint32_t>(box.extent[0]);
   const auto plane = static_cast<std::uint32_t>(box.extent[0] * box.extent[1]);
   const std::uint32_t z = cell / plane;
@@ -46,34 +47,50 @@ HF_HD inline std::int64_t field_offset(const MessageLayout& layout, const Box& b
   return layout.field_index(box.begin[0] + x, box.begin[1] + y, box.begin[2] + z);
 }
 
-// Calls move(variable, box, first_cell, message_base) for every round of this thread: the
-// round covers cells first_cell + k * group_size (k < kElementsInFlight) of the box, whose
-// first cell is element message_base of the message.
+// Where element `e` of the message (buffer order) lives in the field: its variable and its
+// offset in that variable. A message holds far fewer than 2^31 elements (32-bit divisions).
+struct FieldPlace {
+  int variable;
+  std::int64_t offset;
+};
+
+HF_HD inline FieldPlace field_place(const MessageLayout& layout, std::uint32_t cells_per_variable,
+                                    std::uint32_t e) {
+  const std::uint32_t variable = e / cells_per_variable;
+  std::uint32_t cell = e - variable * cells_per_variable;
+  int b = 0;
+  while (b + 1 < layout.box_count && cell >= static_cast<std::uint32_t>(layout.boxes[b].cells())) {
+    cell -= static_cast<std::uint32_t>(layout.boxes[b].cells());
+    ++b;
+  }
+  return {static_cast<int>(variable), field_offset(layout, layout.boxes[b], cell)};
+}
+
+// The elements of a message one thread moves, in rounds of up to kElementsInFlight.
 //
 // Thread t moves the elements whose place in the whole buffer is t modulo the group size, so
-// consecutive threads move consecutive elements across box, variable and message boundaries. A
-// group much larger than one message (the stacked grid) then spreads each element of a message,
-// and the messages, over different threads: all its loads are in flight at once, instead of one
-// round per variable in the first threads.
-template <class Move>
-HF_HD void for_each_round(const MessageLayout& layout, int group_thread, int group_size,
-                          Move move) {
-  std::int64_t message_base = 0;
+// consecutive threads move consecutive elements, and a group much larger than one message (the
+// stacked grid) spreads the messages over different threads. Round r of thread t holds message
+// elements first + (r * kElementsInFlight + k) * group_size, k < kElementsInFlight.
+struct ThreadElements {
+  std::int64_t first;   // this thread's first element of the message
+  std::int64_t stride;  // group size
+  std::int64_t count;   // elements in the message
+};
+
+HF_HD inline ThreadElements thread_elements(const MessageLayout& layout, int group_thread,
+                                            int group_size) {
   const std::int64_t size = group_size;
-  const std::int64_t round_stride = size * kElementsInFlight;
   const std::int64_t buffer_base =
       layout.buffer_offset / static_cast<std::int64_t>(sizeof(Element));
-  for (int v = 0; v < layout.variable_count; ++v) {
-    for (int b = 0; b < layout.box_count; ++b) {
-      const Box& box = layout.boxes[b];
-      const std::int64_t cells = box.cells();
-      // The first cell of this box that falls to this thread.
-      const std::int64_t offset = ((group_thread - buffer_base - message_base) % size + size) % size;
-      for (std::int64_t first = offset; first < cells; first += round_stride) {
-        move(v, box, cells, first, message_base);
-      }
-      message_base += cells;
-    }
+  return {((group_thread - buffer_base) % size + size) % size, size, layout.element_count()};
+}
+
+// Calls round(first_element) once per round of this thread.
+template <class Round>
+HF_HD void for_each_round(const ThreadElements& mine, Round round) {
+  for (std::int64_t e = mine.first; e < mine.count; e += mine.stride * kElementsInFlight) {
+    round(e);
   }
 }
 
@@ -83,20 +100,23 @@ struct PackRound {
   const MessageLayout* layout;
   const FieldSet* fields;
   Element* message;
-  std::int64_t stride;  // group size
-  HF_HD void operator()(int variable, const Box& box, std::int64_t cells, std::int64_t first,
-                        std::int64_t message_base) const {
-    const Element* field = fields->variables[variable];
+  ThreadElements mine;
+  std::uint32_t cells_per_variable;
+  HF_HD void operator()(std::int64_t first) const {
     Element values[kElementsInFlight] = {};
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t i = first + k * stride;
-      if (i < cells) values[k] = field[field_offset(*layout, box, i)];
+      const std::int64_t e = first + k * mine.stride;
+      if (e < mine.count) {
+        const FieldPlace place =
+            field_place(*layout, cells_per_variable, static_cast<std::uint32_t>(e));
+        values[k] = fields->variables[place.variable][place.offset];
+      }
     }
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t i = first + k * stride;
-      if (i < cells) message[message_base + i] = values[k];
+      const std::int64_t e = first + k * mine.stride;
+      if (e < mine.count) message[e] = values[k];
     }
   }
 };
@@ -105,20 +125,23 @@ struct UnpackRound {
   const MessageLayout* layout;
   const FieldSet* fields;
   const Element* message;
-  std::int64_t stride;
-  HF_HD void operator()(int variable, const Box& box, std::int64_t cells, std::int64_t first,
-                        std::int64_t message_base) const {
-    Element* field = fields->variables[variable];
+  ThreadElements mine;
+  std::uint32_t cells_per_variable;
+  HF_HD void operator()(std::int64_t first) const {
     Element values[kElementsInFlight] = {};
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t i = first + k * stride;
-      if (i < cells) values[k] = message[message_base + i];
+      const std::int64_t e = first + k * mine.stride;
+      if (e < mine.count) values[k] = message[e];
     }
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t i = first + k * stride;
-      if (i < cells) field[field_offset(*layout, box, i)] = values[k];
+      const std::int64_t e = first + k * mine.stride;
+      if (e < mine.count) {
+        const FieldPlace place =
+            field_place(*layout, cells_per_variable, static_cast<std::uint32_t>(e));
+        fields->variables[place.variable][place.offset] = values[k];
+      }
     }
   }
 };
@@ -128,17 +151,21 @@ struct UnpackRound {
 // Copies the message's cells from the field into buffer + layout.buffer_offset.
 HF_HD inline void pack_message(const MessageLayout& layout, const FieldSet& fields,
                                std::byte* buffer, int group_thread, int group_size) {
-  Element* message = reinterpret_cast<Element*>(buffer + layout.buffer_offset);
-  detail::for_each_round(layout, group_thread, group_size,
-                         detail::PackRound{&layout, &fields, message, group_size});
+  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
+  detail::for_each_round(
+      mine, detail::PackRound{&layout, &fields,
+                              reinterpret_cast<Element*>(buffer + layout.buffer_offset), mine,
+                              static_cast<std::uint32_t>(layout.cells_per_variable())});
 }
 
 // Copies the message from buffer + layout.buffer_offset into the field's cells.
 HF_HD inline void unpack_message(const MessageLayout& layout, const FieldSet& fields,
                                  const std::byte* buffer, int group_thread, int group_size) {
-  const Element* message = reinterpret_cast<const Element*>(buffer + layout.buffer_offset);
-  detail::for_each_round(layout, group_thread, group_size,
-                         detail::UnpackRound{&layout, &fields, message, group_size});
+  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
+  detail::for_each_round(
+      mine, detail::UnpackRound{&layout, &fields,
+                                reinterpret_cast<const Element*>(buffer + layout.buffer_offset),
+                                mine, static_cast<std::uint32_t>(layout.cells_per_variable())});
 }
 
 }  // namespace haloflag::kernels
