@@ -74,6 +74,20 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 #endif
 }
 
+// A release store to a word that only one side (GPU blocks, or host threads) reads and writes,
+// at that side's scope: a GPU's system-scope release first waits for its earlier writes to host
+// memory to be performed, which a gate between the GPU's own blocks does not need.
+HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t value) {
+#if HF_HIP_DEVICE_CODE
+  __hip_atomic_store(word, value, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+#elif HF_DEVICE_CODE
+  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).store(
+      value, cuda::std::memory_order_release);
+#else
+  std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
+#endif
+}
+
 // Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
 // acquire-release order at that side's scope; returns the value before. Used to count the blocks
 // that finished their share of a message: the last one, having acquired every other block's

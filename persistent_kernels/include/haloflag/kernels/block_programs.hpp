@@ -144,12 +144,17 @@ HF_HD void count_share_and_signal(const Block& block, std::uint64_t* shares_done
 }
 
 // A short send of stream_notify, resident or stacked_notify counts itself in once signalled;
-// the block completing the exchange's count releases the long sends (ExchangePlan).
+// the block completing the exchange's count releases the long sends (ExchangePlan). The gate
+// orders work, not data (a long send needs nothing of the short ones), so it is released at
+// device scope: a system-scope release would first wait for the block's send_ready store to
+// cross PCIe, a few microseconds in which no long send is packed.
 template <class Group>
 HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::uint64_t epoch) {
-  if (plan.short_send_count == 0) return;
-  count_share_and_signal(group, plan.short_sends_counted, plan.short_send_count,
-                         plan.short_sends_signalled, 0, epoch, nullptr);
+  if (plan.short_send_count == 0 || group.thread() != 0) return;
+  const std::uint64_t before = notify::count_in_same_side(plan.short_sends_counted);
+  if ((before + 1) % plan.short_send_count == 0) {
+    notify::store_release_same_side(plan.short_sends_signalled.word(0), epoch);
+  }
 }
 
 // Without abort reads: every long-send block waits here, and GPU reads of the one host line of
