@@ -21,13 +21,7 @@ base=${HALOFLAG_BASE_BUILD_DIR:-}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$out/build.log" 2>&1 ||
-    { tail -30 "$out/build.log" >&2; exit 1; }
-fi
-cmake --build "$build" -j "$(nproc)" --target halo_bench >>"$out/build.log" 2>&1 ||
-  { tail -30 "$out/build.log" >&2; exit 1; }
+figures_build "$root" "$build" "$out/build.log" halo_bench
 figures_machine_info "$out/machine.txt" "$root"
 : >"$out/commands.txt"
 transport=${OMPI_MCA_btl_vader_single_copy_mechanism:-default}

@@ -9,19 +9,14 @@
 # OUT_DIR/build.log). Offline machines: carry .deps from scripts/stage_offline_deps.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/figures_common.sh"
 out=${1:?usage: bench_four_rank.sh OUT_DIR [halo_bench options...]}
 shift
 build=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
 read -r -a cubes <<<"${HALOFLAG_CUBES:-200 400 800}"
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
-if [[ ! -f $build/CMakeCache.txt ]]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$out/build.log" 2>&1 ||
-    { tail -30 "$out/build.log" >&2; exit 1; }
-fi
-cmake --build "$build" -j "$(nproc)" --target halo_bench >>"$out/build.log" 2>&1 ||
-  { tail -30 "$out/build.log" >&2; exit 1; }
+figures_build "$root" "$build" "$out/build.log" halo_bench
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 step=0
 for cube in "${cubes[@]}"; do

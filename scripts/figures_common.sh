@@ -58,6 +58,23 @@ figures_plot_python() {
   done
 }
 
+# figures_build ROOT BUILD_DIR LOG TARGET...: configures BUILD_DIR once (Release, backend
+# HALOFLAG_GPU or auto, the staged .deps), then builds the targets incrementally every time, so
+# a stale binary is never measured. On failure prints the log's tail and exits.
+figures_build() {
+  local root=$1 build=$2 log=$3
+  shift 3
+  if [[ ! -f $build/CMakeCache.txt ]]; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
+      -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$log" 2>&1 ||
+      { tail -30 "$log" >&2; exit 1; }
+  fi
+  local targets=()
+  for target in "$@"; do targets+=(--target "$target"); done
+  cmake --build "$build" -j "$(nproc)" "${targets[@]}" >>"$log" 2>&1 ||
+    { tail -30 "$log" >&2; exit 1; }
+}
+
 # figures_machine_info FILE ROOT: GPUs, topology, CPU, versions and the commit, each probe
 # allowed to fail (the file then says so instead of the run stopping).
 figures_machine_info() {
