@@ -25,7 +25,11 @@ figures_build "$root" "$build" "$out/build.log" halo_bench
 figures_machine_info "$out/machine.txt" "$root"
 : >"$out/commands.txt"
 transport=${OMPI_MCA_btl_vader_single_copy_mechanism:-default}
-env_shown=${OMPI_MCA_btl_vader_single_copy_mechanism:+OMPI_MCA_btl_vader_single_copy_mechanism=$transport }
+# The transport as commands.txt shows it: nothing when the environment leaves it to Open MPI.
+env_shown=
+if [[ -n ${OMPI_MCA_btl_vader_single_copy_mechanism:-} ]]; then
+  env_shown="OMPI_MCA_btl_vader_single_copy_mechanism=$transport "
+fi
 run() {  # name halo_bench [options...]
   local name=$1 bench=$2
   shift 2

@@ -31,14 +31,14 @@ struct ExchangeOptions {
   // short.
   std::int64_t long_message_bytes = 0;
   // Flag strategies: post each receive of at least long_message_bytes only once its message has
-  // arrived (MPI_Iprobe) and every send of the exchange is posted, one after another, each
-  // handed to the GPU as soon as it completes; the short receives are still posted at start(). Off: every receive is posted at start(), before
-  // any send (the paper's Fig. 5). Open MPI's shared-memory transport copies a long message
-  // inside the MPI call that matches it: with every receive posted at start(), one receive test
-  // copied all six long messages of a cube-200 exchange (~40 us) before any could be unpacked;
-  // posted one at a time, each is unpacked while the next is copied. docs/exchange.md has the
-  // measurements (a gain, then a draw, with Open MPI's CMA single copy; a loss with the lent
-  // machines' `none` setting), hence off by default.
+  // arrived (MPI_Iprobe) and every send of the exchange is posted, one after another, each handed
+  // to the GPU as soon as it completes; the short receives are still posted at start(). Off: every
+  // receive is posted at start(), before any send (the paper's Fig. 5). Open MPI's shared-memory
+  // transport copies a long message inside the MPI call that matches it: with every receive posted
+  // at start(), one receive test copied all six long messages of a cube-200 exchange (~40 us)
+  // before any could be unpacked; posted one at a time, each is unpacked while the next is copied.
+  // docs/exchange.md has the measurements (a gain, then a draw, with Open MPI's CMA single copy; a
+  // loss with the lent machines' `none` setting), hence off by default.
   bool long_receives_on_arrival = false;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.

@@ -35,7 +35,7 @@ namespace detail {
 // 60000-byte faces of the shipped cube-200 configs used to take one round per variable.
 inline constexpr int kElementsInFlight = 8;
 
-// Offset in the field of cell `i` of `box` (x fastest). Halo boxes hold far fewer than 2^31
+// Offset in the field of cell `cell` of `box` (x fastest). Halo boxes hold far fewer than 2^31
 // cells, so the divisions run in 32 bits, which GPUs do much faster than 64-bit ones.
 HF_HD inline std::int64_t field_offset(const MessageLayout& layout, const Box& box,
                                        std::uint32_t cell) {
@@ -59,9 +59,10 @@ HF_HD inline FieldPlace field_place(const MessageLayout& layout, std::uint32_t c
   const std::uint32_t variable = e / cells_per_variable;
   std::uint32_t cell = e - variable * cells_per_variable;
   int b = 0;
-  while (b + 1 < layout.box_count && cell >= static_cast<std::uint32_t>(layout.boxes[b].cells())) {
-    cell -= static_cast<std::uint32_t>(layout.boxes[b].cells());
-    ++b;
+  for (; b + 1 < layout.box_count; ++b) {
+    const auto box_cells = static_cast<std::uint32_t>(layout.boxes[b].cells());
+    if (cell < box_cells) break;
+    cell -= box_cells;
   }
   return {static_cast<int>(variable), field_offset(layout, layout.boxes[b], cell)};
 }
@@ -73,9 +74,10 @@ HF_HD inline FieldPlace field_place(const MessageLayout& layout, std::uint32_t c
 // stacked grid) spreads the messages over different threads. Round r of thread t holds message
 // elements first + (r * kElementsInFlight + k) * group_size, k < kElementsInFlight.
 struct ThreadElements {
-  std::int64_t first;   // this thread's first element of the message
-  std::int64_t stride;  // group size
-  std::int64_t count;   // elements in the message
+  std::int64_t first;                // this thread's first element of the message
+  std::int64_t stride;               // group size
+  std::int64_t count;                // elements in the message
+  std::uint32_t cells_per_variable;  // elements of one variable (field_place)
 };
 
 HF_HD inline ThreadElements thread_elements(const MessageLayout& layout, int group_thread,
@@ -83,7 +85,10 @@ HF_HD inline ThreadElements thread_elements(const MessageLayout& layout, int gro
   const std::int64_t size = group_size;
   const std::int64_t buffer_base =
       layout.buffer_offset / static_cast<std::int64_t>(sizeof(Element));
-  return {((group_thread - buffer_base) % size + size) % size, size, layout.element_count()};
+  const std::int64_t cells_per_variable = layout.cells_per_variable();
+  return {((group_thread - buffer_base) % size + size) % size, size,
+          cells_per_variable * layout.variable_count,
+          static_cast<std::uint32_t>(cells_per_variable)};
 }
 
 // Calls round(first_element) once per round of this thread.
@@ -101,7 +106,6 @@ struct PackRound {
   const FieldSet* fields;
   Element* message;
   ThreadElements mine;
-  std::uint32_t cells_per_variable;
   HF_HD void operator()(std::int64_t first) const {
     Element values[kElementsInFlight] = {};
     HF_UNROLL
@@ -109,7 +113,7 @@ struct PackRound {
       const std::int64_t e = first + k * mine.stride;
       if (e < mine.count) {
         const FieldPlace place =
-            field_place(*layout, cells_per_variable, static_cast<std::uint32_t>(e));
+            field_place(*layout, mine.cells_per_variable, static_cast<std::uint32_t>(e));
         values[k] = fields->variables[place.variable][place.offset];
       }
     }
@@ -126,7 +130,6 @@ struct UnpackRound {
   const FieldSet* fields;
   const Element* message;
   ThreadElements mine;
-  std::uint32_t cells_per_variable;
   HF_HD void operator()(std::int64_t first) const {
     Element values[kElementsInFlight] = {};
     HF_UNROLL
@@ -139,7 +142,7 @@ struct UnpackRound {
       const std::int64_t e = first + k * mine.stride;
       if (e < mine.count) {
         const FieldPlace place =
-            field_place(*layout, cells_per_variable, static_cast<std::uint32_t>(e));
+            field_place(*layout, mine.cells_per_variable, static_cast<std::uint32_t>(e));
         fields->variables[place.variable][place.offset] = values[k];
       }
     }
@@ -154,8 +157,7 @@ HF_HD inline void pack_message(const MessageLayout& layout, const FieldSet& fiel
   const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
   detail::for_each_round(
       mine, detail::PackRound{&layout, &fields,
-                              reinterpret_cast<Element*>(buffer + layout.buffer_offset), mine,
-                              static_cast<std::uint32_t>(layout.cells_per_variable())});
+                              reinterpret_cast<Element*>(buffer + layout.buffer_offset), mine});
 }
 
 // Copies the message from buffer + layout.buffer_offset into the field's cells.
@@ -165,7 +167,7 @@ HF_HD inline void unpack_message(const MessageLayout& layout, const FieldSet& fi
   detail::for_each_round(
       mine, detail::UnpackRound{&layout, &fields,
                                 reinterpret_cast<const Element*>(buffer + layout.buffer_offset),
-                                mine, static_cast<std::uint32_t>(layout.cells_per_variable())});
+                                mine});
 }
 
 }  // namespace haloflag::kernels
