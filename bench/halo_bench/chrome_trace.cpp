@@ -99,6 +99,11 @@ void add_exchange(json& events, const RankTimelines& owner, const json& timeline
                              at(send["pack_begin"]), at(send["packed"]), message_args(send)));
     }
   }
+  // The state machine's MPI calls that took time or completed something, as slices of its row.
+  for (const json& call : timeline["mpi_calls"]) {
+    events.push_back(slice(call["call"].get<std::string>(), pid, kCpuRow, at(call["begin"]),
+                           at(call["end"]), {{"completed", call["completed"]}}));
+  }
   const json& recvs = timeline["recvs"];
   for (std::size_t r = 0; r < recvs.size(); ++r) {
     const json& recv = recvs[r];

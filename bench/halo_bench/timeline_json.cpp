@@ -32,6 +32,13 @@ json timeline_json(const halo::ExchangeTimeline& timeline) {
                      {"unpacked", time_or_null(recv.unpacked)},
                      {"done_seen", time_or_null(recv.done_seen)}});
   }
+  json mpi_calls = json::array();
+  for (const halo::MpiCallTimeline& call : timeline.mpi_calls) {
+    mpi_calls.push_back({{"call", halo::to_string(call.call)},
+                         {"begin", call.begin},
+                         {"end", call.end},
+                         {"completed", call.completed}});
+  }
   return {{"epoch", timeline.epoch},
           {"start_ns", timeline.start_ns},
           {"started", time_or_null(timeline.started)},
@@ -39,7 +46,8 @@ json timeline_json(const halo::ExchangeTimeline& timeline) {
           {"device_times", timeline.has_device_times},
           {"clock_uncertainty_ns", timeline.clock_uncertainty_ns},
           {"sends", sends},
-          {"recvs", recvs}};
+          {"recvs", recvs},
+          {"mpi_calls", mpi_calls}};
 }
 
 }  // namespace haloflag::bench

@@ -10,7 +10,8 @@ namespace haloflag::bench {
 
 // {"epoch", "start_ns", "duration_ns", "device_times", "clock_uncertainty_ns",
 //  "sends": [{"peer","tag","bytes","pack_begin","packed","ready_seen","posted"}],
-//  "recvs": [{"peer","tag","bytes","received","ready_seen","unpacked","done_seen"}]};
+//  "recvs": [{"peer","tag","bytes","received","ready_seen","unpacked","done_seen"}],
+//  "mpi_calls": [{"call","begin","end","completed"}]};
 // a time that was not recorded is null.
 nlohmann::json timeline_json(const halo::ExchangeTimeline& timeline);
 

@@ -17,6 +17,18 @@ void take_max(std::int64_t& into, std::int64_t time) {
 
 }  // namespace
 
+const char* to_string(MpiCall call) {
+  switch (call) {
+    case MpiCall::test_receives:
+      return "MPI_Testsome (receives)";
+    case MpiCall::post_arrived_receive:
+      return "MPI_Iprobe + MPI_Irecv (on arrival)";
+    case MpiCall::test_sends:
+      return "MPI_Testsome (sends)";
+  }
+  return "MPI call";
+}
+
 ExchangePhases phases_of(const ExchangeTimeline& timeline) {
   ExchangePhases phases;
   phases.started = timeline.started;

@@ -90,8 +90,10 @@ class NotifyStrategy final : public ExchangeStrategy {
     // unpacks it while the next one is copied. Every arrived one is posted before the sends
     // are tested and the unpack flags read: with one per pass, those added 1.5-3 us between
     // two copies (H200 x2 traces).
-    while (requests.post_arrived_receive()) signal_completed_receives();
+    while (post_arrived_receive()) signal_completed_receives();
+    context_.timeline.mpi_call_begin();
     const bool sends_done = requests.test_sends();
+    context_.timeline.mpi_call_end(MpiCall::test_sends, 0);
     // Only receives already handed to the GPU can be unpacked: each flag read is a cache miss.
     std::erase_if(awaiting_unpack_, [&](std::size_t r) {
       if (!resources.unpack_done.test(static_cast<std::uint32_t>(r), epoch_)) return false;
@@ -165,13 +167,23 @@ class NotifyStrategy final : public ExchangeStrategy {
   // Tests the posted receives and hands each completed one to the GPU.
   void signal_completed_receives() {
     completed_.clear();
+    context_.timeline.mpi_call_begin();
     context_.requests.test_receives(completed_);
+    context_.timeline.mpi_call_end(MpiCall::test_receives, completed_.size());
     for (std::size_t r : completed_) {
       context_.timeline.received(r);
       context_.resources.unpack_ready.signal(static_cast<std::uint32_t>(r), epoch_);
       awaiting_unpack_.push_back(r);
     }
     received_ += completed_.size();
+  }
+
+  // Posts one long receive whose message has arrived (ExchangeOptions::long_receives_on_arrival).
+  bool post_arrived_receive() {
+    context_.timeline.mpi_call_begin();
+    const bool posted = context_.requests.post_arrived_receive();
+    context_.timeline.mpi_call_end(MpiCall::post_arrived_receive, posted ? 1 : 0);
+    return posted;
   }
 
   Strategy strategy_;

@@ -29,6 +29,14 @@ void TimelineRecorder::begin(std::uint64_t epoch) {
   for (RecvTimeline& recv : current_.recvs) {
     recv.received = recv.ready_seen = recv.unpacked = recv.done_seen = kNotRecorded;
   }
+  current_.mpi_calls.clear();
+}
+
+void TimelineRecorder::mpi_call_end(MpiCall call, std::size_t completed) {
+  if (!enabled_) return;
+  const std::int64_t end = now();
+  if (completed == 0 && end - call_begin_ < kMpiCallTraceFromNs) return;
+  current_.mpi_calls.push_back({call, call_begin_, end, static_cast<int>(completed)});
 }
 
 void TimelineRecorder::end(const std::uint64_t* device_slots,

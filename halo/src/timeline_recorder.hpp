@@ -22,6 +22,10 @@ class TimelineRecorder {
   void send_posted(std::size_t message) { stamp(current_.sends[message].posted); }
   void received(std::size_t message) { stamp(current_.recvs[message].received); }
   void unpack_done_seen(std::size_t message) { stamp(current_.recvs[message].done_seen); }
+  // A call into MPI: mpi_call_begin() before it, mpi_call_end() after it with what it completed;
+  // kept when it took long enough or completed something (ExchangeTimeline::mpi_calls).
+  void mpi_call_begin() { stamp(call_begin_); }
+  void mpi_call_end(MpiCall call, std::size_t completed);
   // The exchange is done. `device_slots` (kernels::DeviceTimesView layout, host address) holds
   // the device's stamps, or is null for strategies whose kernels do not stamp.
   void end(const std::uint64_t* device_slots, const notify::DeviceClockOffset& offset);
@@ -36,6 +40,7 @@ class TimelineRecorder {
   std::int64_t now() const;
 
   bool enabled_;
+  std::int64_t call_begin_ = 0;
   ExchangeTimeline current_;
   ExchangeTimeline last_;
 };

@@ -169,6 +169,33 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 
 // Fewer than two windows of timed exchanges: no drift, and the table has no drift section. The
 // progress line (here after every exchange) goes to stderr, never into the table. One round.
+// --trace: the Chrome trace-event file has one slice per traced exchange and strategy, the
+// device rows of the flag strategies, and the CPU state machine's MPI calls: each receive
+// completes inside some MPI_Testsome, which is kept because it completed something.
+TEST_F(HaloBenchCli, TraceShowsExchangesAndTheStateMachinesMpiCalls) {
+  const fs::path trace_path = kScratch / "trace.json";
+  const RunResult r = run_bench("--backend host --iterations 4 --rounds 1 --trace-exchanges 3 "
+                                "--strategy comb_fused,resident --config " +
+                                shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") +
+                                " --json '' --trace " + shell_quoted(trace_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json trace = nlohmann::json::parse(haloflag::test::read_text(trace_path));
+  int resident_exchanges = 0;
+  int receive_tests_completing = 0;
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    const std::string name = event["name"].get<std::string>();
+    if (event["ph"] != "X") continue;
+    if (name.rfind("resident exchange ", 0) == 0) ++resident_exchanges;
+    if (name == "MPI_Testsome (receives)" && event["args"]["completed"].get<int>() > 0) {
+      ++receive_tests_completing;
+      EXPECT_GE(event["dur"].get<double>(), 0.0);
+    }
+  }
+  // Rank 0 writes the kept exchanges of both ranks (--trace-kept 3 each).
+  EXPECT_EQ(resident_exchanges, 2 * 3);
+  EXPECT_GE(receive_tests_completing, 2 * 3) << "every traced exchange completes its receives";
+}
+
 TEST_F(HaloBenchCli, ShortRunsHaveNoDriftAndProgressGoesToStderr) {
   const fs::path json_path = kScratch / "short.json";
   const RunResult r = run_bench(

@@ -33,6 +33,26 @@ struct RecvTimeline {
   std::int64_t done_seen = kNotRecorded;   // host: unpack_done seen (bulk: unpack kernel done)
 };
 
+// A call of the CPU state machine into MPI that took at least kMpiCallTraceFromNs or completed
+// something. Open MPI's shared-memory transport moves received data inside these calls, so they
+// show where the CPU's time between two flags went; the many quick empty polls are left out.
+enum class MpiCall : std::uint8_t {
+  test_receives,         // MPI_Testsome on the receives
+  post_arrived_receive,  // MPI_Iprobe over the receives posted on arrival, MPI_Irecv of one
+  test_sends,            // MPI_Testsome on the sends
+};
+
+const char* to_string(MpiCall call);
+
+inline constexpr std::int64_t kMpiCallTraceFromNs = 1000;
+
+struct MpiCallTimeline {
+  MpiCall call = MpiCall::test_receives;
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  int completed = 0;  // requests completed (receives posted, for post_arrived_receive)
+};
+
 struct ExchangeTimeline {
   std::uint64_t epoch = 0;
   std::int64_t start_ns = 0;     // host clock at start(), absolute
@@ -42,6 +62,7 @@ struct ExchangeTimeline {
   std::int64_t clock_uncertainty_ns = 0;
   std::vector<SendTimeline> sends;
   std::vector<RecvTimeline> recvs;
+  std::vector<MpiCallTimeline> mpi_calls;  // flag strategies, in call order
 };
 
 // The phases of one exchange on one rank (ns after start(); kNotRecorded when there is no
