@@ -183,6 +183,11 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "blocks of the stacked kernel; 0: as many as can be resident")
       ->check(at_least(0))
       ->capture_default_str();
+  app.add_option("--long-receive-blocks", launch.long_receive_blocks,
+                 "stream_notify and resident on a GPU: blocks that unpack each long receive "
+                 "together")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
   app.add_option("--host-threads", launch.host_threads,
                  "host backend: threads per lane and blocks of the stacked grid")
       ->check(at_least(1))
@@ -198,6 +203,12 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "arrived and every send is posted; posted-first posts every receive at start() "
                  "(the paper's Fig. 5)")
       ->check(CLI::IsMember({"on-arrival", "posted-first"}))
+      ->capture_default_str();
+  app.add_option("--long-sends", options.long_sends,
+                 "flag strategies: in-turn packs the long sends one after another by their "
+                 "blocks together and tests receives between sends; together packs each by its "
+                 "own block at once (stacked_notify always packs them in turn)")
+      ->check(CLI::IsMember({"in-turn", "together"}))
       ->capture_default_str();
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")

@@ -49,6 +49,7 @@ struct BenchOptions {
   kernels::LaunchSettings launch;
   std::int64_t long_message_bytes = 0;  // flag strategies' long messages; 0: the engine's choice
   std::string long_receives = "posted-first";  // flag strategies: "on-arrival" or "posted-first"
+  std::string long_sends = "together";  // flag strategies: "in-turn" or "together"
   std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
   int trace_exchanges = 50;    // traced exchanges per strategy for the phase breakdown; 0: none
   std::string trace_path;      // Chrome trace file; empty: none

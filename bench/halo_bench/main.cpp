@@ -123,6 +123,7 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.launch = options.launch;
   settings.exchange_options.long_message_bytes = options.long_message_bytes;
   settings.exchange_options.long_receives_on_arrival = options.long_receives == "on-arrival";
+  settings.exchange_options.long_sends_in_turn = options.long_sends == "in-turn";
   settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;

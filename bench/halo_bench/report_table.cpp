@@ -165,6 +165,12 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            ? "flag strategies post the long ones as they arrive, after every send "
              "(--long-receives on-arrival); the others at start()"
            : "every one posted at start(), before any send (--long-receives posted-first)");
+  line(out, "long sends",
+       options.long_sends == "in-turn"
+           ? "flag strategies pack them one after another, by their blocks together, and test "
+             "receives between sends (--long-sends in-turn)"
+           : "stream_notify and resident pack each by its own block, all at once; "
+             "stacked_notify in turn (--long-sends together)");
   if (context.unverifiable_reason.empty()) {
     line(out, "checks",
          std::to_string(options.verify) + " verified exchanges before timing, " +

@@ -1,6 +1,9 @@
 #include "exchange_resources.hpp"
 
+#include "haloflag/halo/exchange.hpp"
+
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -69,8 +72,9 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       unpack_ready_relay(options.backend,
                          sizeof(notify::FlagLine) * at_least_one(layouts.recvs.size())),
       short_sends(options.backend, 2 * sizeof(notify::FlagLine)),
-      short_first(options.backend, sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
-                                                            layouts.recvs.size())) {
+      short_first(options.backend,
+                  sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
+                                           layouts.recvs.size() + layouts.sends.size())) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
@@ -103,9 +107,30 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   append_short_first(plan, layouts.sends, order, plan.short_sends);
   order.resize(at_least_one(layouts.sends.size()));  // the receives' part starts after one entry
   append_short_first(plan, layouts.recvs, order, plan.short_recvs);
+  // Then each send's place among the long sends (its member index in the team packing them in
+  // turn); short sends get 0 and never read it.
+  const std::size_t members_at = order.size();
+  order.resize(members_at + layouts.sends.size(), 0);
+  for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
+    order[members_at + order[i]] = i - plan.short_sends;
+  }
   short_first.copy_from_host(order.data(), sizeof(std::uint32_t) * order.size());
   plan.sends_short_first = static_cast<const std::uint32_t*>(short_first.data());
   plan.recvs_short_first = plan.sends_short_first + at_least_one(layouts.sends.size());
+  plan.long_send_member = plan.sends_short_first + members_at;
+  plan.long_sends_in_turn = options.long_sends_in_turn;
+  // Helper blocks exist only in the stream kernels' GPU launches: the host backend runs a lane's
+  // blocks one after another (a helper could wait on a block queued behind it), and an embedding
+  // kernel knows nothing of them.
+  const bool stream_kernels =
+      options.strategy == Strategy::stream_notify || options.strategy == Strategy::resident;
+  if (options.launch.long_receive_blocks < 1) {
+    throw ExchangeError("blocks per long receive must be at least 1 (got " +
+                        std::to_string(options.launch.long_receive_blocks) + ")");
+  }
+  plan.long_recv_team = stream_kernels && options.backend != notify::Backend::host
+                            ? static_cast<std::uint32_t>(options.launch.long_receive_blocks)
+                            : 1;
   // Without long sends there is nothing to put behind the short ones.
   plan.short_send_count = plan.short_sends == plan.send_count ? 0 : plan.short_sends;
   auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());

@@ -36,7 +36,8 @@ struct ExchangeResources {
   kernels::DeviceMemory long_shares_done;    // device memory: stacked long-message counters
   kernels::DeviceMemory unpack_ready_relay;  // device memory: stacked long receives, block 0's copy
   kernels::DeviceMemory short_sends;  // device memory: plan.short_sends_signalled, then the counter
-  kernels::DeviceMemory short_first;  // device memory: plan.sends_short_first, recvs_short_first
+  // device memory: plan.sends_short_first, recvs_short_first, long_send_member
+  kernels::DeviceMemory short_first;
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

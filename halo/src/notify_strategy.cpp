@@ -4,9 +4,10 @@
 // so the GPU packs while the CPU posts; they are posted before any send; progress() sends each
 // message as soon as its send_ready flag shows the epoch, sets unpack_ready for each receive
 // that completed, and is done when every send completed and every unpack_done flag shows the
-// epoch. Long receives may instead be posted one by one as their messages arrive
-// (ExchangeOptions::long_receives_on_arrival). (Receives still in MPI's hands are listed by
-// requests.pending().)
+// epoch. With long sends in turn (ExchangeOptions::long_sends_in_turn) receives are also tested
+// while sends wait, once the short sends are out. Long receives may be posted one by one as
+// their messages arrive (ExchangeOptions::long_receives_on_arrival).
+// (Receives still in MPI's hands are listed by requests.pending().)
 #include <stdexcept>
 #include <string>
 
@@ -21,7 +22,11 @@ using kernels::Lane;
 class NotifyStrategy final : public ExchangeStrategy {
  public:
   NotifyStrategy(Strategy strategy, StrategyContext context, std::int64_t on_arrival_from_bytes)
-      : strategy_(strategy), context_(context), on_arrival_from_bytes_(on_arrival_from_bytes) {
+      : strategy_(strategy),
+        context_(context),
+        on_arrival_from_bytes_(on_arrival_from_bytes),
+        receives_between_sends_(context.resources.plan.long_sends_in_turn &&
+                                strategy != Strategy::embedded) {
     // The caller launches the embedded kernel, so only the caller can know it fits.
     if (strategy_ == Strategy::embedded) return;
     // Refuse a grid that cannot be resident now, before any exchange starts.
@@ -41,6 +46,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     unsent_.clear();
     for (std::size_t m = 0; m < context_.requests.send_count(); ++m) unsent_.push_back(m);
     received_ = 0;
+    short_sends_unsent_ = context_.resources.plan.short_sends;
     awaiting_unpack_.clear();
 
     // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
@@ -75,14 +81,27 @@ class NotifyStrategy final : public ExchangeStrategy {
       context_.timeline.send_ready_seen(m);
       requests.send(m);
       context_.timeline.send_posted(m);
+      if (!kernels::is_long(resources.plan, resources.layouts.sends[m])) --short_sends_unsent_;
       return true;
     });
     // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
     // microseconds for large messages), and a send found ready meanwhile would wait for it. The
     // packs never wait for MPI, so every send gets posted without receive progress. (Testing
     // the short receives meanwhile, with the long ones not yet posted, delayed the last send
-    // by 5-8 us on H200 x2 and lost more than it won.)
-    if (!unsent_.empty()) return false;
+    // by 5-8 us on H200 x2 and lost more than it won.) Long sends in turn are signalled one
+    // after another over the whole pack and the peer's first long messages arrive meanwhile:
+    // once the short sends are out, the receives are tested on every pass, one arrived long
+    // receive posted (copied) at a time, so MPI's copying starts with the first long message.
+    if (!unsent_.empty()) {
+      if (receives_between_sends_ && short_sends_unsent_ == 0) {
+        signal_completed_receives();
+        post_arrived_receive();
+        // Reports what the first call's progress completed: Open MPI's MPI_Testsome reports
+        // only requests that were complete when it was called.
+        signal_completed_receives();
+      }
+      return false;
+    }
     // Receives: each completed one may be unpacked now.
     signal_completed_receives();
     // Long receives posted on arrival (ExchangeOptions::long_receives_on_arrival), one at a
@@ -189,6 +208,9 @@ class NotifyStrategy final : public ExchangeStrategy {
   Strategy strategy_;
   StrategyContext context_;
   std::int64_t on_arrival_from_bytes_;  // receives this long are posted on arrival; 0: none
+  // Long sends in turn (ExchangeOptions::long_sends_in_turn): receives progress while sends wait.
+  bool receives_between_sends_;
+  std::uint32_t short_sends_unsent_ = 0;  // short sends not posted yet this exchange
   std::uint64_t epoch_ = 0;
   std::vector<std::size_t> unsent_;
   std::size_t received_ = 0;                   // receives completed this exchange

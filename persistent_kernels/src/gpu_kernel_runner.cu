@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangeP
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  wait_and_unpack(ThreadBlockGroup{}, plan, blockIdx.x, epoch, blockIdx.x);
+  unpack_receive(ThreadBlockGroup{}, plan, unpack_role(plan, blockIdx.x), epoch, blockIdx.x);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
@@ -141,7 +141,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::notify_unpack:
         require_stream_residency("stream_notify");
         if (plan_.recv_count > 0) {
-          notify_unpack_kernel<<<plan_.recv_count, message_block, 0, stream>>>(plan_, epoch);
+          notify_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::resident_pack:
@@ -153,7 +153,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::resident_unpack:
         require_stream_residency("resident");
         if (plan_.recv_count > 0) {
-          resident_unpack_kernel<<<plan_.recv_count, message_block, 0, stream>>>(plan_, epoch);
+          resident_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::stacked: {
@@ -216,7 +216,7 @@ class GpuKernelRunner final : public KernelRunner {
         break;
       case KernelOp::notify_unpack:
       case KernelOp::resident_unpack:
-        blocks = plan_.recv_count;
+        blocks = unpack_blocks(plan_);
         break;
       case KernelOp::stacked:
         blocks = stacked_blocks();
@@ -287,13 +287,14 @@ class GpuKernelRunner final : public KernelRunner {
                                            : kernel_address(notify_unpack_kernel),
                                   settings_.message_threads));
     const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_;
-    const std::int64_t asked = std::int64_t{plan_.send_count} + plan_.recv_count;
+    const std::int64_t asked = std::int64_t{plan_.send_count} + unpack_blocks(plan_);
     if (asked > fit) {
       throw CoResidencyError(std::string(strategy) + " needs " + std::to_string(asked) +
                              " blocks of " + std::to_string(settings_.message_threads) +
                              " threads resident at once (" + std::to_string(plan_.send_count) +
-                             " pack + " + std::to_string(plan_.recv_count) +
-                             " unpack); GPU " + std::to_string(device_) + " fits " +
+                             " pack + " + std::to_string(unpack_blocks(plan_)) +
+                             " unpack, " + std::to_string(plan_.long_recv_team) +
+                             " per long receive); GPU " + std::to_string(device_) + " fits " +
                              std::to_string(fit) + " (" + std::to_string(per_sm) + " per SM x " +
                              std::to_string(multiprocessors_) + " SMs)");
     }

@@ -74,14 +74,23 @@ const std::string& backend_unavailable() {
     if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
   } while (0)
 
+// The flag strategies' orders of work (ExchangeOptions) a test runs with.
+struct MessageOrder {
+  bool long_receives_on_arrival = false;
+  bool long_sends_in_turn = false;
+  int long_receive_blocks = 1;
+};
+
 // Runs `exchanges` verified exchanges. Half use start() + progress() polling, half run(). An
 // exchange error ends the job at once (every rank would otherwise wait for its deadline).
 void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier,
                   Strategy strategy, int exchanges, const std::string& label,
-                  bool long_receives_on_arrival = false) {
+                  MessageOrder order = {}) {
   ExchangeOptions options;
   options.strategy = strategy;
-  options.long_receives_on_arrival = long_receives_on_arrival;
+  options.long_receives_on_arrival = order.long_receives_on_arrival;
+  options.long_sends_in_turn = order.long_sends_in_turn;
+  options.launch.long_receive_blocks = order.long_receive_blocks;
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(60);
   DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
@@ -173,7 +182,68 @@ TEST_P(EveryStrategy, LongReceivesPostedOnArrivalStayCorrect) {
     const Geometry geometry = make_geometry(c);
     run_verified(make_exchange_config(geometry), ExchangeVerifier(geometry, world_rank()),
                  GetParam(), kExchanges, c.name + ", long receives posted on arrival",
-                 /*long_receives_on_arrival=*/true);
+                 MessageOrder{.long_receives_on_arrival = true});
+  }
+}
+
+// Long sends packed in turn by the team of their blocks (ExchangeOptions::long_sends_in_turn),
+// the CPU testing receives between sends, with either receive order: on the geometries, and on
+// the shipped cube-200 config of this rank count, whose six faces make a team of six blocks.
+// The geometries, and the shipped cube-200 config of this rank count when there is one.
+std::vector<std::pair<ExchangeConfig, std::string>> geometries_and_shipped_200() {
+  std::vector<std::pair<ExchangeConfig, std::string>> configs;
+  for (const GeometryCase& c : geometry_cases()) {
+    configs.emplace_back(make_exchange_config(make_geometry(c)), c.name);
+  }
+  const std::string shipped = world_size() == 2 ? "comb_200_np2_reduced.cfg"
+                                                : "comb_200_np" + std::to_string(world_size()) +
+                                                      ".cfg";
+  const auto shipped_path = std::filesystem::path(HALOFLAG_COMB_CONFIG_DIR) / shipped;
+  if (std::filesystem::exists(shipped_path)) {
+    configs.emplace_back(read_config_file(shipped_path), shipped);
+  }
+  return configs;
+}
+
+TEST_P(EveryStrategy, LongSendsInTurnStayCorrect) {
+  SKIP_WITHOUT_BACKEND();
+  if (!uses_flags(GetParam())) GTEST_SKIP() << "the bulk strategies pack in one kernel";
+  for (const auto& [config, name] : geometries_and_shipped_200()) {
+    const auto verifier = ExchangeVerifier::for_config(config, world_rank());
+    ASSERT_TRUE(verifier.has_value()) << name << " cannot be verified";
+    for (const bool on_arrival : {false, true}) {
+      run_verified(config, *verifier, GetParam(), kExchanges,
+                   name + ", long sends in turn" + (on_arrival ? ", receives on arrival" : ""),
+                   MessageOrder{.long_receives_on_arrival = on_arrival,
+                                .long_sends_in_turn = true});
+    }
+  }
+}
+
+// Long receives unpacked by teams of blocks (LaunchSettings::long_receive_blocks): the own block
+// of a long receive awaits it and relays the flag to helper blocks through device memory. Only
+// the stream kernels on a GPU have helper blocks.
+TEST_P(EveryStrategy, LongReceivesUnpackedByTeamsStayCorrect) {
+  SKIP_WITHOUT_BACKEND();
+  if (GetParam() != Strategy::stream_notify && GetParam() != Strategy::resident) {
+    GTEST_SKIP() << "only stream_notify and resident launch helper blocks";
+  }
+  if (test_backend() == Backend::host) {
+    GTEST_SKIP() << "the host backend unpacks each receive with one block (no helper blocks)";
+  }
+  for (const auto& [config, name] : geometries_and_shipped_200()) {
+    const auto verifier = ExchangeVerifier::for_config(config, world_rank());
+    ASSERT_TRUE(verifier.has_value()) << name << " cannot be verified";
+    for (const int blocks : {2, 4}) {
+      for (const bool in_turn : {false, true}) {
+        run_verified(config, *verifier, GetParam(), kExchanges,
+                     name + ", " + std::to_string(blocks) + " blocks per long receive" +
+                         (in_turn ? ", long sends in turn, receives on arrival" : ""),
+                     MessageOrder{.long_receives_on_arrival = in_turn,
+                                  .long_sends_in_turn = in_turn,
+                                  .long_receive_blocks = blocks});
+      }
+    }
   }
 }
 
@@ -227,7 +297,10 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
 
 // The flag strategies pack every short send before any long one starts (a flag behind the long
 // sends' data would cross PCIe only after it): on the traced times of the blocks, every short
-// send is packed before the first long send begins, in every exchange.
+// send is packed before the first long send begins, in every exchange. Long sends packed in turn
+// (always in stacked_notify; with long_sends_in_turn in the others) are signalled in message
+// order: the block completing message i's count stamps it before it counts itself in for
+// message i + 1, which the completer of i + 1 must observe.
 TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
   SKIP_WITHOUT_BACKEND();
   GeometrySpec spec;
@@ -236,13 +309,18 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
   spec.periodic = {true, true, true};
   const Geometry geometry(spec);
   const ExchangeVerifier verifier(geometry, world_rank());
-  for (const Strategy strategy :
-       {Strategy::stream_notify, Strategy::stacked_notify, Strategy::resident}) {
+  for (const auto& [strategy, in_turn] : std::vector<std::pair<Strategy, bool>>{
+           {Strategy::stream_notify, false},
+           {Strategy::stacked_notify, true},
+           {Strategy::resident, false},
+           {Strategy::stream_notify, true},
+           {Strategy::resident, true}}) {
     ExchangeOptions options;
     options.strategy = strategy;
     options.backend = test_backend();
     options.timeout = std::chrono::seconds(60);
     options.trace = true;
+    options.long_sends_in_turn = in_turn;
     DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
     Exchange exchange(geometry, fields.view(), options);
     for (int i = 0; i < 10; ++i) {
@@ -254,6 +332,7 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
       // The engine's default: messages of at least half the largest one are long.
       std::int64_t last_short_packed = kNotRecorded;
       std::int64_t first_long_begin = std::numeric_limits<std::int64_t>::max();
+      std::int64_t previous_long_packed = kNotRecorded;
       int shorts = 0;
       int longs = 0;
       for (const SendTimeline& send : timeline.sends) {
@@ -262,6 +341,13 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
         if (send.bytes >= largest / 2) {
           ++longs;
           first_long_begin = std::min(first_long_begin, send.pack_begin);
+          if (in_turn) {
+            EXPECT_LE(previous_long_packed, send.packed)
+                << to_string(strategy) << ", rank " << world_rank() << ", exchange " << i + 1
+                << ": long send to peer " << send.peer << " tag " << send.tag
+                << " was signalled before the long send ahead of it";
+          }
+          previous_long_packed = send.packed;
         } else {
           ++shorts;
           last_short_packed = std::max(last_short_packed, send.packed);
@@ -270,7 +356,8 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
       ASSERT_GT(shorts, 0) << "the geometry must have short sends";
       ASSERT_GT(longs, 0) << "the geometry must have long sends";
       EXPECT_LE(last_short_packed, first_long_begin)
-          << to_string(strategy) << ", rank " << world_rank() << ", exchange " << i + 1
+          << to_string(strategy) << (in_turn ? " (long sends in turn)" : "") << ", rank "
+          << world_rank() << ", exchange " << i + 1
           << ": a long send began packing " << (last_short_packed - first_long_begin)
           << " ns before the last short send was packed";
     }

@@ -40,6 +40,16 @@ struct ExchangeOptions {
   // docs/exchange.md has the measurements (a gain, then a draw, with Open MPI's CMA single copy; a
   // loss with the lent machines' `none` setting), hence off by default.
   bool long_receives_on_arrival = false;
+  // Flag strategies: the blocks of the long sends pack the long messages together, one after
+  // another, each signalled as soon as it is packed (stacked_notify always packs them so), and
+  // once the short sends are out the CPU tests the receives between two sends, posting one
+  // arrived long receive at a time with long_receives_on_arrival. Off: each long send is packed
+  // by its own block, all at once; their flags land together when all their data has crossed
+  // PCIe (~25 us after the short sends at cube 200 on H200 x2), and only then does MPI start
+  // copying the long messages. Pair it with long_receives_on_arrival: with every receive posted
+  // first, one receive test copies every long message that has arrived while sends wait (a loss
+  // on H100 proxies). docs/exchange.md has the measurements.
+  bool long_sends_in_turn = false;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   // Off for timing runs.

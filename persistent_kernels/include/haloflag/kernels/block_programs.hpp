@@ -89,9 +89,10 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
   return block_ok;
 }
 
-// One block's share of a long message in the stacked kernel: the grid's threads stride over
-// the message together (block b's thread t is grid thread b * block size + t), so every block
-// moves a slice of it without waiting for the others.
+// One block's share of a long message moved by a team of blocks (the stacked grid, or the long
+// sends' blocks): the team's threads stride over the message together (block b's thread t is
+// team thread b * block size + t), so every block moves a slice of it without waiting for the
+// others.
 struct GridShare {
   int thread;
   int size;
@@ -168,8 +169,87 @@ HF_HD int wait_for_short_sends(const Group& group, const ExchangePlan& plan, std
                      notify::AbortReads::none);
 }
 
+// What a block of the stream_notify or resident unpack grid does: blocks [0, recv_count) each
+// own the receive of their index (member 0 of its team); with ExchangePlan::long_recv_team > 1,
+// the blocks after them help the long receives, long_recv_team - 1 each, in recvs_short_first
+// order.
+struct UnpackRole {
+  std::uint32_t message;
+  std::uint32_t member;
+};
+
+HF_HD inline std::uint32_t unpack_blocks(const ExchangePlan& plan) {
+  return plan.recv_count + (plan.long_recv_team - 1) * (plan.recv_count - plan.short_recvs);
+}
+
+HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t block) {
+  if (block < plan.recv_count) return {block, 0};
+  const std::uint32_t helper = block - plan.recv_count;
+  const std::uint32_t helpers = plan.long_recv_team - 1;
+  return {plan.recvs_short_first[plan.short_recvs + helper / helpers], 1 + helper % helpers};
+}
+
+// One receive by one block of the unpack grid. A short receive, or any receive without a team,
+// is awaited and unpacked by its own block. A long one is unpacked by its team: its own block
+// awaits unpack_ready (the only block reading that host line) and copies what it saw to device
+// memory (unpack_ready_relay; kStopEpoch when its wait failed or the host said stop, so the
+// helpers leave too); the helpers wait on the copy; every member unpacks its share and counts
+// itself in, and the last one signals unpack_done.
+template <class Group>
+HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
+                         std::uint64_t epoch, std::uint32_t waiter) {
+  const std::uint32_t r = role.message;
+  if (plan.long_recv_team == 1 || !is_long(plan, plan.recvs[r])) {
+    return wait_and_unpack(group, plan, r, epoch, waiter);
+  }
+  int status = block_ok;
+  if (role.member == 0) {
+    status = leader_wait(group, plan.unpack_ready, r, epoch, plan.control, waiter);
+    if (group.thread() == 0) {
+      if (status == block_ok) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
+      // Release: the helpers read the received data after acquiring the copy.
+      notify::signal_flag(plan.unpack_ready_relay, r, status == block_ok ? epoch : kStopEpoch);
+    }
+  } else {
+    // The own block reads the abort flag and stops the copy: helpers only poll device memory.
+    status = leader_wait(group, plan.unpack_ready_relay, r, epoch, plan.control, waiter,
+                         notify::AbortReads::none);
+  }
+  if (status != block_ok) return status;
+  const GridShare share = grid_share(group, role.member, plan.long_recv_team);
+  unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, share.thread, share.size);
+  count_share_and_signal(group, plan.long_recv_shares_done, plan.long_recv_team, plan.unpack_done,
+                         r, epoch, plan.times.recv_slot(r, RecvTime::unpacked));
+  return block_ok;
+}
+
+// The long sends packed in turn by a team of `members` groups (member `member` of them): for
+// each long message in order, every member packs its share (the team's threads stride over the
+// message together), counts itself in and goes on to the next message without waiting; the
+// member completing a message's count signals it. The stacked grid does this with all its
+// blocks; stream_notify and resident with the blocks of the long sends when
+// ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
+// message i + 1, and PCIe delivers them in that order, so the first flag lands after a sixth of
+// the long data at cube 200 instead of after all of it.
+template <class Group>
+HF_HD void pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
+                                   std::uint32_t member, std::uint32_t members,
+                                   std::uint64_t epoch) {
+  const GridShare share = grid_share(group, member, members);
+  for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
+    const std::uint32_t m = plan.sends_short_first[i];
+    if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
+      stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
+    }
+    pack_message(plan.sends[m], plan.fields, plan.send_buffer, share.thread, share.size);
+    count_share_and_signal(group, plan.long_send_shares_done, members, plan.send_ready, m, epoch,
+                           plan.times.send_slot(m, SendTime::packed));
+  }
+}
+
 // A stream_notify or resident pack block: a short send is packed and counted at once, a long
-// one once every short send is signalled.
+// one once every short send is signalled, by its own block or, with long sends in turn, by the
+// team of the long sends' blocks.
 template <class Group>
 HF_HD int pack_send(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                     std::uint64_t epoch) {
@@ -180,7 +260,12 @@ HF_HD int pack_send(const Group& group, const ExchangePlan& plan, std::uint32_t 
   }
   const int status = wait_for_short_sends(group, plan, epoch, message);
   if (status != block_ok) return status;
-  pack_and_signal(group, plan, message, epoch);
+  if (plan.long_sends_in_turn) {
+    pack_long_sends_in_turn(group, plan, plan.long_send_member[message],
+                            plan.send_count - plan.short_sends, epoch);
+  } else {
+    pack_and_signal(group, plan, message, epoch);
+  }
   return block_ok;
 }
 
@@ -213,17 +298,18 @@ HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::
   return pack_send(group, plan, message, epoch);
 }
 
-// One epoch of a resident unpack block. It first waits for the exchange to start, on the pack
-// block's relay of pack_start in device memory: a block done with one exchange would otherwise
-// poll the host for the next one, and those PCIe reads slowed the long unpacks still running
-// (25-30 us instead of 18 us for a 60 kB message, H200 x2 traces).
+// One epoch of a resident unpack block (`block` of the unpack grid: unpack_role). It first waits
+// for the exchange to start, on the pack block's relay of pack_start in device memory: a block
+// done with one exchange would otherwise poll the host for the next one, and those PCIe reads
+// slowed the long unpacks still running (25-30 us instead of 18 us for a 60 kB message, H200 x2
+// traces).
 template <class Group>
-HF_HD int resident_unpack_step(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+HF_HD int resident_unpack_step(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                                std::uint64_t epoch) {
-  const int status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, message,
+  const int status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, block,
                                  notify::AbortReads::none);
   if (status != block_ok) return status;
-  return wait_and_unpack(group, plan, message, epoch, message);
+  return unpack_receive(group, plan, unpack_role(plan, block), epoch, block);
 }
 
 // The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
@@ -249,22 +335,13 @@ template <class Block>
 HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
-  const GridShare share = grid_share(block, block_index, blocks);
   for (std::uint32_t i = block_index; i < plan.short_sends; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];
     pack_and_signal(block, plan, m, epoch);
     count_short_send(block, plan, epoch);
   }
   bool failed = wait_for_short_sends(block, plan, epoch, block_index) != block_ok;
-  for (std::uint32_t i = plan.short_sends; i < plan.send_count && !failed; ++i) {
-    const std::uint32_t m = plan.sends_short_first[i];
-    if (block_index == 0 && block.thread() == 0) {  // when block 0 reaches the message
-      stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
-    }
-    pack_message(plan.sends[m], plan.fields, plan.send_buffer, share.thread, share.size);
-    count_share_and_signal(block, plan.long_send_shares_done, blocks, plan.send_ready, m, epoch,
-                           plan.times.send_slot(m, SendTime::packed));
-  }
+  if (!failed) pack_long_sends_in_turn(block, plan, block_index, blocks, epoch);
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
     failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) != block_ok;
   }

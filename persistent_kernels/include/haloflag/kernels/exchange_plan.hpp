@@ -71,6 +71,19 @@ struct ExchangePlan {
   std::uint32_t short_sends = 0;  // always the count (short_send_count is 0 without long sends)
   std::uint32_t short_recvs = 0;
 
+  // Long sends in turn (stream_notify, resident; ExchangeOptions::long_sends_in_turn): the
+  // blocks of the long sends pack the long messages together, one message after another, so
+  // that the first is signalled after a sixth of the long data has crossed PCIe instead of
+  // all six at once with it. long_send_member[m] is long send m's place among the long sends
+  // (its block's member index in that team); null when the plan has no such list.
+  bool long_sends_in_turn = false;
+  const std::uint32_t* long_send_member = nullptr;  // [send_count], device-readable memory
+
+  // stream_notify and resident: blocks per long receive (LaunchSettings::long_receive_blocks;
+  // 1 on the host backend). The unpack grid has recv_count blocks, one per receive, then
+  // long_recv_team - 1 helpers per long receive, in recvs_short_first order (unpack_role).
+  std::uint32_t long_recv_team = 1;
+
   // Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };

@@ -8,6 +8,11 @@ struct LaunchSettings {
   int message_threads = 1024;  // threads of the one block per message (stream kernels)
   int stacked_threads = 1024;  // threads per block of the cooperative stacked kernel
   int stacked_blocks = 0;      // 0: as many as can be resident at once
+  // stream_notify and resident on a GPU: blocks that unpack each long receive together (its
+  // own block and long_receive_blocks - 1 more). One block reads a 60000-byte message from host
+  // memory in ~10 us; the last long receive's unpack is the exchange's tail. The host backend
+  // always uses one.
+  int long_receive_blocks = 1;
   int host_threads = 2;        // host backend: threads per lane, and the stacked grid's blocks
 };
 
