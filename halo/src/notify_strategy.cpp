@@ -4,9 +4,9 @@
 // so the GPU packs while the CPU posts; they are posted before any send; progress() sends each
 // message as soon as its send_ready flag shows the epoch, sets unpack_ready for each receive
 // that completed, and is done when every send completed and every unpack_done flag shows the
-// epoch. With long sends in turn (ExchangeOptions::long_sends_in_turn) receives are also tested
-// while sends wait, once the short sends are out. Long receives may be posted one by one as
-// their messages arrive (ExchangeOptions::long_receives_on_arrival).
+// epoch. Receives are tested while sends wait only once, when the short sends are out, or on
+// every pass with long sends in turn (ExchangeOptions::long_sends_in_turn). Long receives may
+// be posted one by one as their messages arrive (ExchangeOptions::long_receives_on_arrival).
 // (Receives still in MPI's hands are listed by requests.pending().)
 #include <stdexcept>
 #include <string>
@@ -47,6 +47,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     for (std::size_t m = 0; m < context_.requests.send_count(); ++m) unsent_.push_back(m);
     received_ = 0;
     short_sends_unsent_ = context_.resources.plan.short_sends;
+    short_receives_tested_ = false;
     awaiting_unpack_.clear();
 
     // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
@@ -86,16 +87,19 @@ class NotifyStrategy final : public ExchangeStrategy {
     });
     // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
     // microseconds for large messages), and a send found ready meanwhile would wait for it. The
-    // packs never wait for MPI, so every send gets posted without receive progress. (Testing
-    // the short receives meanwhile, with the long ones not yet posted, delayed the last send
-    // by 5-8 us on H200 x2 and lost more than it won.) Long sends in turn are signalled one
-    // after another over the whole pack and the peer's first long messages arrive meanwhile:
-    // once the short sends are out, the receives are tested on every pass, one arrived long
-    // receive posted (copied) at a time, so MPI's copying starts with the first long message.
+    // packs never wait for MPI, so the short sends are posted without receive progress. Once
+    // they are out, the long sends need the GPU ~20 us more (cube 200), and one receive test
+    // takes in the peer's short messages meanwhile: ~10-15 us of Open MPI's work that would
+    // otherwise come after the last send (H100 traces). Long sends in turn are signalled one
+    // after another over that time and the peer's first long messages arrive meanwhile, so
+    // then the receives are tested on every pass, one arrived long receive posted (copied) at
+    // a time. (Testing the receives on every pass while the long sends pack all together
+    // delayed the last send by 5-8 us on H200 x2 and lost more than it won.)
     if (!unsent_.empty()) {
-      if (receives_between_sends_ && short_sends_unsent_ == 0) {
+      if (short_sends_unsent_ == 0 && (receives_between_sends_ || !short_receives_tested_)) {
+        short_receives_tested_ = true;
         signal_completed_receives();
-        post_arrived_receive();
+        if (receives_between_sends_) post_arrived_receive();
         // Reports what the first call's progress completed: Open MPI's MPI_Testsome reports
         // only requests that were complete when it was called.
         signal_completed_receives();
@@ -211,6 +215,7 @@ class NotifyStrategy final : public ExchangeStrategy {
   // Long sends in turn (ExchangeOptions::long_sends_in_turn): receives progress while sends wait.
   bool receives_between_sends_;
   std::uint32_t short_sends_unsent_ = 0;  // short sends not posted yet this exchange
+  bool short_receives_tested_ = false;     // receives tested since the short sends are out
   std::uint64_t epoch_ = 0;
   std::vector<std::size_t> unsent_;
   std::size_t received_ = 0;                   // receives completed this exchange
