@@ -1,11 +1,11 @@
 #include "exchange_resources.hpp"
 
-#include "haloflag/halo/exchange.hpp"
-
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "haloflag/halo/exchange.hpp"
 
 namespace haloflag::halo::detail {
 
