@@ -200,7 +200,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--long-receives", options.long_receives,
                  "flag strategies: on-arrival posts each long receive once its message has "
-                 "arrived and every send is posted; posted-first posts every receive at start() "
+                 "arrived and every send is posted (between sends with --long-sends in-turn); "
+                 "posted-first posts every receive at start() "
                  "(the paper's Fig. 5)")
       ->check(CLI::IsMember({"on-arrival", "posted-first"}))
       ->capture_default_str();

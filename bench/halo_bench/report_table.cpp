@@ -162,8 +162,9 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
   line(out, "receives",
        options.long_receives == "on-arrival"
-           ? "flag strategies post the long ones as they arrive, after every send "
-             "(--long-receives on-arrival); the others at start()"
+           ? "flag strategies post the long ones as they arrive, after every send (between "
+             "sends with --long-sends in-turn) (--long-receives on-arrival); the others at "
+             "start()"
            : "every one posted at start(), before any send (--long-receives posted-first)");
   line(out, "long sends",
        options.long_sends == "in-turn"

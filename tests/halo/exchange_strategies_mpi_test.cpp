@@ -189,9 +189,6 @@ TEST_P(EveryStrategy, LongReceivesPostedOnArrivalStayCorrect) {
   }
 }
 
-// Long sends packed in turn by the team of their blocks (ExchangeOptions::long_sends_in_turn),
-// the CPU testing receives between sends, with either receive order: on the geometries, and on
-// the shipped cube-200 config of this rank count, whose six faces make a team of six blocks.
 // The geometries, and the shipped cube-200 config of this rank count when there is one.
 std::vector<std::pair<ExchangeConfig, std::string>> geometries_and_shipped_200() {
   std::vector<std::pair<ExchangeConfig, std::string>> configs;
@@ -208,6 +205,9 @@ std::vector<std::pair<ExchangeConfig, std::string>> geometries_and_shipped_200()
   return configs;
 }
 
+// Long sends packed in turn by the team of their blocks (ExchangeOptions::long_sends_in_turn),
+// the CPU testing receives between sends, with either receive order: on the geometries, and on
+// the shipped cube-200 config of this rank count, whose six faces make a team of six blocks.
 TEST_P(EveryStrategy, LongSendsInTurnStayCorrect) {
   SKIP_WITHOUT_BACKEND();
   if (!uses_flags(GetParam())) GTEST_SKIP() << "the bulk strategies pack in one kernel";

@@ -31,8 +31,8 @@ struct ExchangeOptions {
   // short.
   std::int64_t long_message_bytes = 0;
   // Flag strategies: post each receive of at least long_message_bytes only once its message has
-  // arrived (MPI_Iprobe) and every send of the exchange is posted, one after another, each handed
-  // to the GPU as soon as it completes; the short receives are still posted at start(). Off: every
+  // arrived (MPI_Iprobe) and every send of the exchange is posted (with long_sends_in_turn:
+  // between two sends), one after another, each handed to the GPU as soon as it completes; the short receives are still posted at start(). Off: every
   // receive is posted at start(), before any send (the paper's Fig. 5). Open MPI's shared-memory
   // transport copies a long message inside the MPI call that matches it: with every receive posted
   // at start(), one receive test copied all six long messages of a cube-200 exchange (~40 us)
