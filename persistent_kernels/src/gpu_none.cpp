@@ -1,5 +1,6 @@
 // Host-only builds: the GPU entry points exist and say there is no GPU backend.
 #include "gpu_memory_ops.hpp"
+#include "peer_memory_ops.hpp"
 #include "runner_factories.hpp"
 
 namespace haloflag::kernels::detail {
@@ -15,6 +16,12 @@ void* gpu_allocate(std::size_t) { no_gpu_backend("device allocation"); }
 void gpu_free(void*) noexcept {}
 void gpu_copy_to_device(void*, const void*, std::size_t) { no_gpu_backend("device copy"); }
 void gpu_copy_to_host(void*, const void*, std::size_t) { no_gpu_backend("device copy"); }
+
+void gpu_ipc_export(const void*, std::byte*) { no_gpu_backend("IPC handle"); }
+void* gpu_ipc_open(const std::byte*) { no_gpu_backend("IPC handle"); }
+void gpu_ipc_close(void*) noexcept {}
+void* gpu_host_register(void*, std::size_t) { no_gpu_backend("host registration"); }
+void gpu_host_unregister(void*) noexcept {}
 
 std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan&, const LaunchSettings&) {
   no_gpu_backend("GPU kernel runner");

@@ -76,14 +76,14 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-            pack_message(plan.sends[m], plan.fields, plan.send_buffer, 0, 1);
+            pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), 0, 1);
           });
         };
       case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, 0, 1);
+            unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), 0, 1);
           });
         };
       case KernelOp::notify_pack:

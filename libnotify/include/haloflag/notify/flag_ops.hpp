@@ -58,7 +58,7 @@ HF_HD inline void back_off(const WaitControl& control) {
 
 // Records the first failure of `side`; later failures of the same side keep the first one.
 HF_HD inline void record_wait_failure(const WaitControl& control, Side side, WaitOutcome outcome,
-                                      const FlagArrayView& flags, std::uint32_t index,
+                                      std::uint32_t array_id, std::uint32_t index,
                                       std::uint64_t expected, std::uint64_t last_seen,
                                       std::uint64_t waited_ns, std::uint32_t waiter) {
   WaitFailureRecord& record = control.words->failure[static_cast<std::uint32_t>(side)];
@@ -67,10 +67,18 @@ HF_HD inline void record_wait_failure(const WaitControl& control, Side side, Wai
   record.last_seen = last_seen;
   record.waited_ns = waited_ns;
   record.outcome = static_cast<std::uint32_t>(outcome);
-  record.array_id = flags.array_id;
+  record.array_id = array_id;
   record.index = index;
   record.waiter = waiter;
   store_release_system(&record.published, 1);
+}
+
+HF_HD inline void record_wait_failure(const WaitControl& control, Side side, WaitOutcome outcome,
+                                      const FlagArrayView& flags, std::uint32_t index,
+                                      std::uint64_t expected, std::uint64_t last_seen,
+                                      std::uint64_t waited_ns, std::uint32_t waiter) {
+  record_wait_failure(control, side, outcome, flags.array_id, index, expected, last_seen,
+                      waited_ns, waiter);
 }
 
 HF_HD inline bool abort_raised(const WaitControl& control) {
@@ -86,16 +94,19 @@ enum class AbortReads { periodic, none };
 // Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
 // On failure the first failing waiter of `side` is recorded in the control block; the caller
 // (a GPU block) must then stop its work and return.
-HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t index,
-                                   std::uint64_t epoch, const WaitControl& control, Side side,
-                                   std::uint32_t waiter,
+//
+// wait_word is the same wait on a single flag word that is not part of an array this side owns
+// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
+HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
+                                   std::uint32_t index, std::uint64_t epoch,
+                                   const WaitControl& control, Side side, std::uint32_t waiter,
                                    AbortReads abort_reads = AbortReads::periodic) {
-  if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
+  if (load_acquire_system(word) >= epoch) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
   std::uint64_t next_abort_check = 0;  // waited time at which the abort flag is read next
   for (std::uint32_t polls = 1;; ++polls) {
     back_off(control);
-    if (poll_flag(flags, index, epoch)) return WaitOutcome::ready;
+    if (load_acquire_system(word) >= epoch) return WaitOutcome::ready;
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
     WaitOutcome outcome = WaitOutcome::ready;
@@ -107,11 +118,19 @@ HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t ind
       outcome = WaitOutcome::timed_out;
     }
     if (outcome != WaitOutcome::ready) {
-      record_wait_failure(control, side, outcome, flags, index, epoch,
-                          load_relaxed_system(flags.word(index)), waited, waiter);
+      record_wait_failure(control, side, outcome, array_id, index, epoch,
+                          load_relaxed_system(word), waited, waiter);
       return outcome;
     }
   }
+}
+
+HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t index,
+                                   std::uint64_t epoch, const WaitControl& control, Side side,
+                                   std::uint32_t waiter,
+                                   AbortReads abort_reads = AbortReads::periodic) {
+  return wait_word(flags.word(index), flags.array_id, index, epoch, control, side, waiter,
+                   abort_reads);
 }
 
 }  // namespace haloflag::notify

@@ -9,7 +9,7 @@
 // A GPU block is a group (threadIdx, __syncthreads); so is the whole cooperative grid (grid
 // barrier); on the host a block is a single thread and the stacked grid is a team of threads.
 //
-// Flag protocol (DESIGN.md §4): the group's members write the payload, meet at a barrier, then
+// Flag protocol (docs/design.md): the group's members write the payload, meet at a barrier, then
 // member 0 alone signals with a system-scope release store. Waits are done by member 0 with the plan's deadline and
 // abort flag; the outcome reaches the other members through from_leader.
 #pragma once
@@ -29,21 +29,6 @@ enum BlockStatus : int {
   block_stop = 1,    // the host stored kStopEpoch: the resident kernel ends
   block_failed = 2,  // deadline or abort: recorded in the control block; the block ends
 };
-
-// The barrier orders every member's payload writes before member 0's system-scope release
-// store, and release is cumulative: what member 0 has observed is published with the flag. One
-// fence per group, not per thread: a system-scope fence in each of a whole grid's threads cost
-// milliseconds per exchange.
-// `time_slot` (null when untraced) gets the device time just before the signal.
-template <class Group>
-HF_HD void publish(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
-                   std::uint64_t epoch, std::uint64_t* time_slot = nullptr) {
-  group.sync();
-  if (group.thread() == 0) {
-    stamp_device_time(time_slot);
-    notify::signal_flag(flags, index, epoch);
-  }
-}
 
 template <class Group>
 HF_HD int leader_wait(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
@@ -69,23 +54,101 @@ HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
   return notify::load_relaxed_system(&record.claimed) != 0;
 }
 
+// Signals. The group's barrier orders every member's payload writes before member 0's
+// system-scope release store, and release is cumulative: what member 0 has observed is
+// published with the flag. One fence per group, not per thread: a system-scope fence in each of
+// a whole grid's threads cost milliseconds per exchange.
+//
+// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier). A
+// node send first releases the receiver's arrival flag, which is all the receiver waits for,
+// then send_ready tells this rank's CPU that the fields have been read. An MPI send's
+// send_ready hands it to the CPU, which posts it.
+HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
+                                std::uint64_t epoch) {
+  if (const NodeSendRoute* route = node_send(plan, message)) {
+    notify::store_release_system(route->arrival, epoch);
+  }
+  notify::signal_flag(plan.send_ready, message, epoch);
+}
+
+// Receive `message` of `epoch` is unpacked (one thread, after the barrier): a node receive's
+// buffer is free for the sender's next epoch, and unpack_done tells this rank's CPU.
+HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
+                                  std::uint64_t epoch) {
+  if (const NodeRecvRoute* route = node_recv(plan, message)) {
+    notify::store_release_system(route->unpacked, epoch);
+  }
+  notify::signal_flag(plan.unpack_done, message, epoch);
+}
+
+// Flow control of a node send: epoch e may overwrite the receiver's buffer only once the
+// receiver has unpacked epoch e - 1 from it. The leader reads the receiver's flag through the
+// mapping; an MPI send returns at once.
 template <class Group>
-HF_HD void pack_and_signal(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                           std::uint64_t epoch) {
+HF_HD int wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
+                                 std::uint32_t message, std::uint64_t epoch,
+                                 std::uint32_t waiter) {
+  const NodeSendRoute* route = node_send(plan, message);
+  if (route == nullptr || epoch <= 1) return block_ok;
+  int status = block_ok;
+  if (group.thread() == 0) {
+    const notify::WaitOutcome outcome =
+        notify::wait_word(route->unpacked, plan.peer_unpacked_id, message, epoch - 1,
+                          plan.control, notify::Side::device, waiter);
+    if (outcome != notify::WaitOutcome::ready) status = block_failed;
+  }
+  return group.from_leader(status);
+}
+
+// Waits until receive `message` of `epoch` may be unpacked: the sender's arrival flag in this
+// rank's memory (node), or unpack_ready, which this rank's CPU stores once MPI received it. Only
+// unpack_ready can say stop (kStopEpoch).
+template <class Group>
+HF_HD int wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                       std::uint64_t epoch, std::uint32_t waiter) {
+  const NodeRecvRoute* route = node_recv(plan, message);
+  if (route == nullptr) {
+    return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
+  }
+  int status = block_ok;
+  if (group.thread() == 0) {
+    const notify::WaitOutcome outcome =
+        notify::wait_word(route->arrival, plan.node_arrival_id, message, epoch, plan.control,
+                          notify::Side::device, waiter);
+    if (outcome != notify::WaitOutcome::ready) status = block_failed;
+  }
+  return group.from_leader(status);
+}
+
+template <class Group>
+HF_HD int pack_and_signal(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                          std::uint64_t epoch, std::uint32_t waiter) {
+  const int status = wait_receiver_unpacked(group, plan, message, epoch, waiter);
+  if (status != block_ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
-  pack_message(plan.sends[message], plan.fields, plan.send_buffer, group.thread(), group.size());
-  publish(group, plan.send_ready, message, epoch, plan.times.send_slot(message, SendTime::packed));
+  pack_message_at(plan.sends[message], plan.fields, send_data(plan, message), group.thread(),
+                  group.size());
+  group.sync();
+  if (group.thread() == 0) {
+    stamp_device_time(plan.times.send_slot(message, SendTime::packed));
+    signal_packed(plan, message, epoch);
+  }
+  return block_ok;
 }
 
 template <class Group>
 HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint64_t epoch, std::uint32_t waiter) {
-  const int status = leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
+  const int status = wait_arrival(group, plan, message, epoch, waiter);
   if (status != block_ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
-  unpack_message(plan.recvs[message], plan.fields, plan.recv_buffer, group.thread(),
-                 group.size());
-  publish(group, plan.unpack_done, message, epoch, plan.times.recv_slot(message, RecvTime::unpacked));
+  unpack_message_from(plan.recvs[message], plan.fields, recv_data(plan, message), group.thread(),
+                      group.size());
+  group.sync();
+  if (group.thread() == 0) {
+    stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
+    signal_unpacked(plan, message, epoch);
+  }
   return block_ok;
 }
 
@@ -126,22 +189,16 @@ HF_HD inline BlockGroup long_receive_group(const ExchangePlan& plan, std::uint32
 }
 
 // The block has finished its share of a long message: it counts itself in (device-scope
-// acquire-release), and the block that completes the count signals the flag for all with a
-// system-scope release, which also publishes the other blocks' shares (release is cumulative).
-// Counters only grow, by `blocks` per exchange.
+// acquire-release). True for thread 0 of the block that completes the count, which then signals
+// for all with a system-scope release (signal_packed, signal_unpacked) that also publishes the
+// other blocks' shares (release is cumulative). Counters only grow, by `blocks` per exchange.
 template <class Block>
-HF_HD void count_share_and_signal(const Block& block, std::uint64_t* shares_done,
-                                  std::uint32_t blocks, const notify::FlagArrayView& flags,
-                                  std::uint32_t index, std::uint64_t epoch,
-                                  std::uint64_t* time_slot) {
+HF_HD bool completes_count(const Block& block, std::uint64_t* shares_done, std::uint32_t blocks,
+                           std::uint32_t index) {
   block.sync();
-  if (block.thread() == 0) {
-    const std::uint64_t before = notify::count_in_same_side(&shares_done[index]);
-    if ((before + 1) % blocks == 0) {
-      stamp_device_time(time_slot);
-      notify::signal_flag(flags, index, epoch);
-    }
-  }
+  if (block.thread() != 0) return false;
+  const std::uint64_t before = notify::count_in_same_side(&shares_done[index]);
+  return (before + 1) % blocks == 0;
 }
 
 // A short send of stream_notify, resident or stacked_notify counts itself in once signalled;
@@ -204,7 +261,7 @@ HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRol
   }
   int status = block_ok;
   if (role.member == 0) {
-    status = leader_wait(group, plan.unpack_ready, r, epoch, plan.control, waiter);
+    status = wait_arrival(group, plan, r, epoch, waiter);
     if (group.thread() == 0) {
       if (status == block_ok) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
       // Release: the helpers read the received data after acquiring the copy.
@@ -217,9 +274,11 @@ HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRol
   }
   if (status != block_ok) return status;
   const GridShare share = grid_share(group, role.member, plan.long_recv_team);
-  unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, share.thread, share.size);
-  count_share_and_signal(group, plan.long_recv_shares_done, plan.long_recv_team, plan.unpack_done,
-                         r, epoch, plan.times.recv_slot(r, RecvTime::unpacked));
+  unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), share.thread, share.size);
+  if (completes_count(group, plan.long_recv_shares_done, plan.long_recv_team, r)) {
+    stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
+    signal_unpacked(plan, r, epoch);
+  }
   return block_ok;
 }
 
@@ -231,20 +290,27 @@ HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRol
 // ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
 // message i + 1, and PCIe delivers them in that order, so the first flag lands after a sixth of
 // the long data at cube 200 instead of after all of it.
+// A node message's receiver must have unpacked the previous epoch: every member checks before
+// it writes its share.
 template <class Group>
-HF_HD void pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
-                                   std::uint32_t member, std::uint32_t members,
-                                   std::uint64_t epoch) {
+HF_HD int pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t member, std::uint32_t members,
+                                  std::uint64_t epoch) {
   const GridShare share = grid_share(group, member, members);
   for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
     const std::uint32_t m = plan.sends_short_first[i];
+    const int status = wait_receiver_unpacked(group, plan, m, epoch, member);
+    if (status != block_ok) return status;
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
-    pack_message(plan.sends[m], plan.fields, plan.send_buffer, share.thread, share.size);
-    count_share_and_signal(group, plan.long_send_shares_done, members, plan.send_ready, m, epoch,
-                           plan.times.send_slot(m, SendTime::packed));
+    pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), share.thread, share.size);
+    if (completes_count(group, plan.long_send_shares_done, members, m)) {
+      stamp_device_time(plan.times.send_slot(m, SendTime::packed));
+      signal_packed(plan, m, epoch);
+    }
   }
+  return block_ok;
 }
 
 // A stream_notify or resident pack block: a short send is packed and counted at once, a long
@@ -254,19 +320,18 @@ template <class Group>
 HF_HD int pack_send(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                     std::uint64_t epoch) {
   if (!is_long(plan, plan.sends[message])) {
-    pack_and_signal(group, plan, message, epoch);
+    const int status = pack_and_signal(group, plan, message, epoch, message);
+    if (status != block_ok) return status;
     count_short_send(group, plan, epoch);
     return block_ok;
   }
   const int status = wait_for_short_sends(group, plan, epoch, message);
   if (status != block_ok) return status;
   if (plan.long_sends_in_turn) {
-    pack_long_sends_in_turn(group, plan, plan.long_send_member[message],
-                            plan.send_count - plan.short_sends, epoch);
-  } else {
-    pack_and_signal(group, plan, message, epoch);
+    return pack_long_sends_in_turn(group, plan, plan.long_send_member[message],
+                                   plan.send_count - plan.short_sends, epoch);
   }
-  return block_ok;
+  return pack_and_signal(group, plan, message, epoch, message);
 }
 
 // The start of one epoch for resident pack work: wait until the host says the fields are ready.
@@ -335,13 +400,14 @@ template <class Block>
 HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
-  for (std::uint32_t i = block_index; i < plan.short_sends; i += blocks) {
+  bool failed = false;
+  for (std::uint32_t i = block_index; i < plan.short_sends && !failed; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];
-    pack_and_signal(block, plan, m, epoch);
-    count_short_send(block, plan, epoch);
+    failed = pack_and_signal(block, plan, m, epoch, block_index) != block_ok;
+    if (!failed) count_short_send(block, plan, epoch);
   }
-  bool failed = wait_for_short_sends(block, plan, epoch, block_index) != block_ok;
-  if (!failed) pack_long_sends_in_turn(block, plan, block_index, blocks, epoch);
+  if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != block_ok;
+  if (!failed) failed = pack_long_sends_in_turn(block, plan, block_index, blocks, epoch) != block_ok;
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
     failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) != block_ok;
   }
@@ -353,8 +419,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     const std::uint32_t r = plan.recvs_short_first[i];
     if (block_index == group.first) {
       const int status = failed ? block_failed
-                                : leader_wait(block, plan.unpack_ready, r, epoch, plan.control,
-                                              block_index);
+                                : wait_arrival(block, plan, r, epoch, block_index);
       if (status != block_ok) failed = true;
       if (block.thread() == 0) {
         if (!failed) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
@@ -367,10 +432,12 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                            notify::AbortReads::none) != block_ok;
     }
     if (failed) continue;  // the leader still stops its remaining copies
-    unpack_message(plan.recvs[r], plan.fields, plan.recv_buffer, group_share.thread,
-                   group_share.size);
-    count_share_and_signal(block, plan.long_recv_shares_done, group.blocks, plan.unpack_done, r,
-                           epoch, plan.times.recv_slot(r, RecvTime::unpacked));
+    unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), group_share.thread,
+                        group_share.size);
+    if (completes_count(block, plan.long_recv_shares_done, group.blocks, r)) {
+      stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
+      signal_unpacked(plan, r, epoch);
+    }
   }
 }
 

@@ -40,10 +40,13 @@ namespace haloflag::kernels {
 // Waits (the group's leader, for all members) until plan.pack_start shows `epoch`, which the
 // host stores in Exchange::start(): from then on the send buffer is free (the previous epoch's
 // sends completed). Then the group packs the message from plan.fields into the send buffer,
-// meets at a barrier, and the leader release-stores send_ready[message] = epoch.
+// meets at a barrier, and the leader release-stores send_ready[message] = epoch. A message of
+// the node transport is packed straight into the peer's buffer once the peer has unpacked the
+// previous epoch, and the leader also releases the peer's arrival flag.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
 // Returns block_ok, or block_failed when the wait on pack_start passed the deadline or the
-// host aborted (recorded as "pack_start[0]"; nothing was packed). Every member of the group
+// host aborted (recorded as "pack_start[0]", or "peer_unpacked[message]" for the node
+// transport's wait; nothing was packed). Every member of the group
 // returns the same value.
 //
 // Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
@@ -57,13 +60,14 @@ HF_HD int embedded_pack(const Group& group, const ExchangePlan& plan, std::uint3
   const int status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, message);
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
   if (status != block_ok) return block_failed;
-  pack_and_signal(group, plan, message, epoch);
-  return block_ok;
+  return pack_and_signal(group, plan, message, epoch, message) == block_ok ? block_ok
+                                                                           : block_failed;
 }
 
 // Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields.
 // Waits (the group's leader, for all members) until plan.unpack_ready[message] shows `epoch`,
-// which the host stores once the message has arrived; then the group unpacks it from the
+// which the host stores once the message has arrived (for the node transport: until the
+// peer's group has released this rank's arrival flag); then the group unpacks it from the
 // receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
 // epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
 // reuses the receive buffer).

@@ -10,6 +10,7 @@
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
+#include "haloflag/kernels/node_routes.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/wait_control.hpp"
@@ -84,6 +85,14 @@ struct ExchangePlan {
   // long_recv_team - 1 helpers per long receive, in recvs_short_first order (unpack_role).
   std::uint32_t long_recv_team = 1;
 
+  // Messages carried by the node transport (node_routes.hpp), in device-readable memory:
+  // [send_count] and [recv_count] routes, an entry with null data going over MPI. Null arrays:
+  // every message goes over MPI. The ids name the node flags in failure records.
+  const NodeSendRoute* node_sends = nullptr;
+  const NodeRecvRoute* node_recvs = nullptr;
+  std::uint32_t node_arrival_id = 0;   // this rank's arrival flags (index: receive)
+  std::uint32_t peer_unpacked_id = 0;  // a receiver's unpacked flag (index: this rank's send)
+
   // Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };
@@ -92,6 +101,29 @@ static_assert(std::is_trivially_copyable_v<ExchangePlan>);
 
 HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout) {
   return layout.bytes() >= plan.long_message_bytes;
+}
+
+// The node route of send `message`, or null when it goes over MPI.
+HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
+  if (plan.node_sends == nullptr || plan.node_sends[message].data == nullptr) return nullptr;
+  return &plan.node_sends[message];
+}
+
+HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint32_t message) {
+  if (plan.node_recvs == nullptr || plan.node_recvs[message].data == nullptr) return nullptr;
+  return &plan.node_recvs[message];
+}
+
+// Where send `message` is packed: the peer's buffer (node) or this rank's send buffer (MPI).
+HF_HD inline std::byte* send_data(const ExchangePlan& plan, std::uint32_t message) {
+  const NodeSendRoute* route = node_send(plan, message);
+  return route != nullptr ? route->data : plan.send_buffer + plan.sends[message].buffer_offset;
+}
+
+// Where receive `message` is unpacked from.
+HF_HD inline const std::byte* recv_data(const ExchangePlan& plan, std::uint32_t message) {
+  const NodeRecvRoute* route = node_recv(plan, message);
+  return route != nullptr ? route->data : plan.recv_buffer + plan.recvs[message].buffer_offset;
 }
 
 }  // namespace haloflag::kernels

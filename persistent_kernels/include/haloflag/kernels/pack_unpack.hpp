@@ -151,23 +151,34 @@ struct UnpackRound {
 
 }  // namespace detail
 
-// Copies the message's cells from the field into buffer + layout.buffer_offset.
-HF_HD inline void pack_message(const MessageLayout& layout, const FieldSet& fields,
-                               std::byte* buffer, int group_thread, int group_size) {
+// Copies the message's cells from the field into `message`, the start of its data (thread
+// shares follow layout.buffer_offset, so both sides of a message split it alike).
+HF_HD inline void pack_message_at(const MessageLayout& layout, const FieldSet& fields,
+                                  std::byte* message, int group_thread, int group_size) {
   const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
   detail::for_each_round(
-      mine, detail::PackRound{&layout, &fields,
-                              reinterpret_cast<Element*>(buffer + layout.buffer_offset), mine});
+      mine, detail::PackRound{&layout, &fields, reinterpret_cast<Element*>(message), mine});
 }
 
-// Copies the message from buffer + layout.buffer_offset into the field's cells.
+// Copies the message from `message`, the start of its data, into the field's cells.
+HF_HD inline void unpack_message_from(const MessageLayout& layout, const FieldSet& fields,
+                                      const std::byte* message, int group_thread,
+                                      int group_size) {
+  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
+  detail::for_each_round(mine, detail::UnpackRound{&layout, &fields,
+                                                   reinterpret_cast<const Element*>(message),
+                                                   mine});
+}
+
+// The same with the message at buffer + layout.buffer_offset.
+HF_HD inline void pack_message(const MessageLayout& layout, const FieldSet& fields,
+                               std::byte* buffer, int group_thread, int group_size) {
+  pack_message_at(layout, fields, buffer + layout.buffer_offset, group_thread, group_size);
+}
+
 HF_HD inline void unpack_message(const MessageLayout& layout, const FieldSet& fields,
                                  const std::byte* buffer, int group_thread, int group_size) {
-  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
-  detail::for_each_round(
-      mine, detail::UnpackRound{&layout, &fields,
-                                reinterpret_cast<const Element*>(buffer + layout.buffer_offset),
-                                mine});
+  unpack_message_from(layout, fields, buffer + layout.buffer_offset, group_thread, group_size);
 }
 
 }  // namespace haloflag::kernels

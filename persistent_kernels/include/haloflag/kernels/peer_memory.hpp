@@ -1,0 +1,65 @@
+// Memory that two processes of one node both reach from their GPUs: a device allocation shared
+// through an IPC handle (cudaIpc*/hipIpc*), or host memory both map, registered as pinned so
+// that kernels read and write it over the bus. The node transport's two data paths
+// (docs/design.md, "Node transport").
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+namespace haloflag::kernels {
+
+inline constexpr std::size_t kIpcHandleBytes = 64;
+
+// An opaque handle to a device allocation, to be sent to another process of the node.
+struct IpcHandle {
+  std::array<std::byte, kIpcHandleBytes> bytes{};
+};
+
+// The handle of the allocation starting at `device_base` (DeviceMemory::data() of a GPU
+// backend). Throws KernelError naming the runtime's reason.
+IpcHandle export_ipc_handle(const void* device_base);
+
+// Another process's allocation mapped into this one (peer access enabled as needed); closed on
+// destruction, before the owner may free it.
+class IpcMapping {
+ public:
+  IpcMapping() = default;
+  // Throws KernelError naming the runtime's reason (no peer access, IPC refused).
+  explicit IpcMapping(const IpcHandle& handle);
+  ~IpcMapping();
+  IpcMapping(IpcMapping&& other) noexcept;
+  IpcMapping& operator=(IpcMapping&& other) noexcept;
+  IpcMapping(const IpcMapping&) = delete;
+  IpcMapping& operator=(const IpcMapping&) = delete;
+
+  void* data() const { return data_; }  // a device address in this process
+
+ private:
+  void release() noexcept;
+  void* data_ = nullptr;
+};
+
+// Host memory this process did not allocate (a shared-memory window) registered as pinned and
+// mapped, so kernels reach it directly; unregistered on destruction.
+class HostRegistration {
+ public:
+  HostRegistration() = default;
+  // Throws KernelError naming the runtime's reason.
+  HostRegistration(void* host, std::size_t bytes);
+  ~HostRegistration();
+  HostRegistration(HostRegistration&& other) noexcept;
+  HostRegistration& operator=(HostRegistration&& other) noexcept;
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+
+  // The device address of host address `host` inside the registered range.
+  void* device_address(const void* host) const;
+
+ private:
+  void release() noexcept;
+  std::byte* host_ = nullptr;
+  std::byte* device_ = nullptr;
+};
+
+}  // namespace haloflag::kernels

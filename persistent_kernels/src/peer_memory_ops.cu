@@ -1,0 +1,54 @@
+// IPC handles and host registration on CUDA and HIP (the names are mapped in gpu_runtime.hpp).
+#include <cstring>
+
+#include "haloflag/kernels/kernel_runner.hpp"
+#include "haloflag/kernels/peer_memory.hpp"
+#include "haloflag/notify/gpu_runtime.hpp"
+#include "peer_memory_ops.hpp"
+
+namespace haloflag::kernels::detail {
+namespace {
+
+static_assert(sizeof(cudaIpcMemHandle_t) == kIpcHandleBytes);
+
+void check(cudaError_t status, const char* call) {
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // the error is reported here; later calls start clean
+    throw KernelError(std::string(call) + " failed: " + cudaGetErrorString(status));
+  }
+}
+
+}  // namespace
+
+void gpu_ipc_export(const void* device_base, std::byte* handle) {
+  cudaIpcMemHandle_t ipc{};
+  check(cudaIpcGetMemHandle(&ipc, const_cast<void*>(device_base)), "cudaIpcGetMemHandle");
+  std::memcpy(handle, &ipc, sizeof ipc);
+}
+
+void* gpu_ipc_open(const std::byte* handle) {
+  cudaIpcMemHandle_t ipc{};
+  std::memcpy(&ipc, handle, sizeof ipc);
+  void* mapped = nullptr;
+  check(cudaIpcOpenMemHandle(&mapped, ipc, cudaIpcMemLazyEnablePeerAccess),
+        "cudaIpcOpenMemHandle");
+  return mapped;
+}
+
+void gpu_ipc_close(void* mapped) noexcept { (void)cudaIpcCloseMemHandle(mapped); }
+
+void* gpu_host_register(void* host, std::size_t bytes) {
+  check(cudaHostRegister(host, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable),
+        "cudaHostRegister");
+  void* device = nullptr;
+  const cudaError_t status = cudaHostGetDevicePointer(&device, host, 0);
+  if (status != cudaSuccess) {
+    (void)cudaHostUnregister(host);
+    check(status, "cudaHostGetDevicePointer");
+  }
+  return device;
+}
+
+void gpu_host_unregister(void* host) noexcept { (void)cudaHostUnregister(host); }
+
+}  // namespace haloflag::kernels::detail
