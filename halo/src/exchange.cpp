@@ -15,6 +15,7 @@
 #include "haloflag/halo/message_layouts.hpp"
 #include "message_names.hpp"
 #include "message_requests.hpp"
+#include "node_transport.hpp"
 #include "peer_handshake.hpp"
 #include "timeline_recorder.hpp"
 
@@ -62,6 +63,14 @@ class Exchange::Impl {
     agree_on("agree with its peers on the messages", [&] {
       detail::check_peers_agree(comm_, messages_, *names_, options_.timeout);
     });
+    // Collective over the node: every rank reaches it, since set-up and handshake agreed.
+    agree_on("set up the node transport", [&] {
+      node_ = std::make_unique<detail::NodeTransport>(comm_, messages_, options_,
+                                                      resources_->control, *names_);
+      node_->throw_if_unusable();
+      resources_->attach_node_routes(*node_);
+    });
+    agree_on("start its kernels", [&] { start_strategy(); });
   }
 
   ~Impl() { tear_down(); }
@@ -135,6 +144,7 @@ class Exchange::Impl {
   std::string launch_description() const { return strategy_->launch_description(); }
   const ExchangeOptions& options() const { return options_; }
   kernels::ExchangePlan device_plan() const { return resources_->plan; }
+  const std::vector<PeerTransport>& peer_transports() const { return node_->peers(); }
 
   const ExchangeTimeline& last_timeline() const {
     if (!options_.trace) {
@@ -186,11 +196,21 @@ class Exchange::Impl {
     MessageLayouts layouts = make_message_layouts(config, rank_);
     check_fields(fields, layouts, rank_);
     resources_ = std::make_unique<detail::ExchangeResources>(std::move(layouts), fields, options_);
+  }
+
+  // Once the plan is complete (node routes included): the kernel runner copies it, and resident
+  // kernels start here.
+  void start_strategy() {
     runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan, options_.launch);
+    std::vector<bool> node_sends(messages_.sends.size());
+    std::vector<bool> node_recvs(messages_.recvs.size());
+    for (std::size_t m = 0; m < node_sends.size(); ++m) node_sends[m] = node_->node_send(m);
+    for (std::size_t r = 0; r < node_recvs.size(); ++r) node_recvs[r] = node_->node_recv(r);
     requests_ = std::make_unique<detail::MessageRequests>(
         comm_, messages_, resources_->layouts, resources_->send_buffer_host(),
-        resources_->recv_buffer_host(), *names_);
-    const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_};
+        resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs));
+    const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
+                                          *names_};
     strategy_ = uses_flags(options_.strategy)
                     ? detail::make_notify_strategy(
                           options_.strategy, context,
@@ -209,6 +229,9 @@ class Exchange::Impl {
     strategy_.reset();
     requests_.reset();
     runner_.reset();
+    // Every kernel of this rank has stopped: its mappings of the peers' memory can close, and
+    // this rank's memory is freed once the node's other ranks have closed theirs.
+    node_.reset();
     resources_.reset();
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -269,6 +292,12 @@ class Exchange::Impl {
     std::string text = failure.describe();
     if (failure.array_name == "unpack_ready" && failure.index < messages_.recvs.size()) {
       text += ", waiting for the " + names_->recv(failure.index);
+    } else if (failure.array_name == "node_arrival" && failure.index < messages_.recvs.size()) {
+      text += ", waiting for the " + names_->recv(failure.index) +
+              " over the node transport (the peer's GPU writes it and this flag)";
+    } else if (failure.array_name == "peer_unpacked" && failure.index < messages_.sends.size()) {
+      text += ", waiting before the " + names_->send(failure.index) +
+              " for the peer to unpack the previous exchange's (node transport flow control)";
     } else if (failure.array_name == "pack_start") {
       text += options_.strategy == Strategy::embedded
                   ? ", waiting for this rank's start() of that exchange (the caller's kernel "
@@ -287,6 +316,7 @@ class Exchange::Impl {
   std::optional<detail::TimelineRecorder> timeline_;
   notify::DeviceClockOffset clock_offset_;
   std::unique_ptr<detail::ExchangeResources> resources_;
+  std::unique_ptr<detail::NodeTransport> node_;
   std::unique_ptr<kernels::KernelRunner> runner_;
   std::unique_ptr<detail::MessageRequests> requests_;
   std::unique_ptr<detail::ExchangeStrategy> strategy_;
@@ -324,5 +354,8 @@ const RankMessages& Exchange::messages() const { return impl_->messages(); }
 std::string Exchange::launch_description() const { return impl_->launch_description(); }
 const ExchangeTimeline& Exchange::last_timeline() const { return impl_->last_timeline(); }
 kernels::ExchangePlan Exchange::device_plan() const { return impl_->device_plan(); }
+const std::vector<PeerTransport>& Exchange::peer_transports() const {
+  return impl_->peer_transports();
+}
 
 }  // namespace haloflag::halo

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "haloflag/halo/exchange.hpp"
+#include "node_transport.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -136,6 +137,23 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());
   plan.short_sends_signalled = {short_lines, 1, control.register_array("short_sends_signalled")};
   plan.short_sends_counted = &short_lines[1].epoch;
+}
+
+void ExchangeResources::attach_node_routes(const NodeTransport& node) {
+  if (!node.any()) return;
+  const std::size_t send_bytes = sizeof(kernels::NodeSendRoute) * node.send_routes().size();
+  const std::size_t recv_bytes = sizeof(kernels::NodeRecvRoute) * node.recv_routes().size();
+  // Receive routes start on a boundary suited to their alignment.
+  const std::size_t recv_at = (send_bytes + alignof(kernels::NodeRecvRoute) - 1) /
+                              alignof(kernels::NodeRecvRoute) * alignof(kernels::NodeRecvRoute);
+  node_routes = kernels::DeviceMemory(control.backend(), std::max<std::size_t>(recv_at + recv_bytes, 1));
+  node_routes.copy_from_host(node.send_routes().data(), send_bytes);
+  node_routes.copy_from_host(node.recv_routes().data(), recv_bytes, recv_at);
+  auto* base = static_cast<std::byte*>(node_routes.data());
+  plan.node_sends = reinterpret_cast<const kernels::NodeSendRoute*>(base);
+  plan.node_recvs = reinterpret_cast<const kernels::NodeRecvRoute*>(base + recv_at);
+  plan.node_arrival_id = node.arrival_id();
+  plan.peer_unpacked_id = node.peer_unpacked_id();
 }
 
 }  // namespace haloflag::halo::detail

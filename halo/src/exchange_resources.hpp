@@ -15,9 +15,14 @@
 
 namespace haloflag::halo::detail {
 
+class NodeTransport;
+
 struct ExchangeResources {
   ExchangeResources(MessageLayouts message_layouts, const kernels::FieldSet& fields,
                     const ExchangeOptions& options);
+
+  // Points the plan at the node transport's routes (copied to device memory).
+  void attach_node_routes(const NodeTransport& node);
 
   std::byte* send_buffer_host() const { return static_cast<std::byte*>(send_buffer.host()); }
   std::byte* recv_buffer_host() const { return static_cast<std::byte*>(recv_buffer.host()); }
@@ -38,6 +43,7 @@ struct ExchangeResources {
   kernels::DeviceMemory short_sends;  // device memory: plan.short_sends_signalled, then the counter
   // device memory: plan.sends_short_first, recvs_short_first, long_send_member
   kernels::DeviceMemory short_first;
+  kernels::DeviceMemory node_routes;  // device memory: plan.node_sends, then plan.node_recvs
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

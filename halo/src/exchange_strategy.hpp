@@ -10,6 +10,7 @@
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "message_requests.hpp"
+#include "node_transport.hpp"
 #include "timeline_recorder.hpp"
 
 namespace haloflag::halo::detail {
@@ -19,6 +20,8 @@ struct StrategyContext {
   kernels::KernelRunner& runner;
   MessageRequests& requests;
   TimelineRecorder& timeline;
+  NodeTransport& node;
+  const MessageNames& names;
 };
 
 class ExchangeStrategy {

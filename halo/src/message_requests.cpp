@@ -1,6 +1,7 @@
 #include "message_requests.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "haloflag/halo/exchange.hpp"
 #include "mpi_error_text.hpp"
@@ -9,7 +10,8 @@ namespace haloflag::halo::detail {
 
 MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,
-                                 std::byte* recv_buffer, const MessageNames& names)
+                                 std::byte* recv_buffer, const MessageNames& names,
+                                 std::vector<bool> node_sends, std::vector<bool> node_recvs)
     : comm_(comm),
       messages_(&messages),
       layouts_(&layouts),
@@ -19,8 +21,13 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
       send_requests_(messages.sends.size(), MPI_REQUEST_NULL),
       recv_requests_(messages.recvs.size(), MPI_REQUEST_NULL),
       send_posted_(messages.sends.size(), false),
+      node_sends_(std::move(node_sends)),
+      node_recvs_(std::move(node_recvs)),
       completed_indexes_(std::max(messages.sends.size(), messages.recvs.size())),
-      statuses_(std::max(messages.sends.size(), messages.recvs.size())) {}
+      statuses_(std::max(messages.sends.size(), messages.recvs.size())) {
+  for (std::size_t m = 0; m < messages.sends.size(); ++m) mpi_sends_ += over_mpi_send(m) ? 1 : 0;
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) mpi_recvs_ += over_mpi_recv(r) ? 1 : 0;
+}
 
 MessageRequests::~MessageRequests() { cancel(); }
 
@@ -38,15 +45,16 @@ void MessageRequests::post_receive(std::size_t r) {
 void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
   unposted_.clear();
   for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
+    if (!over_mpi_recv(r)) continue;
     if (on_arrival_from_bytes > 0 && messages_->recvs[r].bytes >= on_arrival_from_bytes) {
       unposted_.push_back(r);
     } else {
       post_receive(r);
     }
   }
-  receives_pending_ = recv_requests_.size();
+  receives_pending_ = mpi_recvs_;
   std::fill(send_posted_.begin(), send_posted_.end(), false);
-  sends_pending_ = send_requests_.size();
+  sends_pending_ = mpi_sends_;
 }
 
 bool MessageRequests::post_arrived_receive() {
@@ -121,6 +129,7 @@ bool MessageRequests::test_sends() {
 std::string MessageRequests::pending() const {
   std::string text;
   for (std::size_t m = 0; m < send_requests_.size(); ++m) {
+    if (!over_mpi_send(m)) continue;  // the strategy names node messages
     if (!send_posted_[m]) {
       text += "\n  " + names_->send(m) + ": not posted (not packed yet)";
     } else if (send_requests_[m] != MPI_REQUEST_NULL) {

@@ -1,6 +1,7 @@
 // Internal: the MPI side of one rank's exchange: a receive per incoming message and a send per
 // outgoing one, straight from the pinned buffers, tested without blocking. Every MPI error and
-// every size mismatch becomes an ExchangeError naming the message.
+// every size mismatch becomes an ExchangeError naming the message. Messages of the node
+// transport are not MPI's: they are never posted and count as complete.
 #pragma once
 
 #include <mpi.h>
@@ -18,14 +19,18 @@ namespace haloflag::halo::detail {
 
 class MessageRequests {
  public:
+  // `node_sends` and `node_recvs` mark the messages of the node transport (empty: none).
   MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
-                  std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names);
+                  std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names,
+                  std::vector<bool> node_sends = {}, std::vector<bool> node_recvs = {});
   ~MessageRequests();  // cancels and frees whatever is still pending
   MessageRequests(const MessageRequests&) = delete;
   MessageRequests& operator=(const MessageRequests&) = delete;
 
   std::size_t send_count() const { return send_requests_.size(); }
   std::size_t recv_count() const { return recv_requests_.size(); }
+  bool over_mpi_send(std::size_t m) const { return node_sends_.empty() || !node_sends_[m]; }
+  bool over_mpi_recv(std::size_t r) const { return node_recvs_.empty() || !node_recvs_[r]; }
 
   // Posts every receive of fewer than `on_arrival_from_bytes` bytes (0: every receive); the
   // others wait for post_arrived_receive(). The previous exchange's requests must all have
@@ -70,6 +75,10 @@ class MessageRequests {
   std::vector<MPI_Request> send_requests_;
   std::vector<MPI_Request> recv_requests_;
   std::vector<bool> send_posted_;
+  std::vector<bool> node_sends_;
+  std::vector<bool> node_recvs_;
+  std::size_t mpi_sends_ = 0;
+  std::size_t mpi_recvs_ = 0;
   std::vector<std::size_t> unposted_;  // receives posted on arrival, not yet posted
   std::size_t sends_pending_ = 0;     // posted and not yet complete, or not yet posted
   std::size_t receives_pending_ = 0;

@@ -7,7 +7,9 @@
 // epoch. Receives are tested while sends wait only once, when the short sends are out, or on
 // every pass with long sends in turn (ExchangeOptions::long_sends_in_turn). Long receives may
 // be posted one by one as their messages arrive (ExchangeOptions::long_receives_on_arrival).
-// (Receives still in MPI's hands are listed by requests.pending().)
+// (Receives still in MPI's hands are listed by requests.pending().) Messages of the node
+// transport take no CPU step: the GPUs hand them over through flags of their own, and the CPU
+// only reads send_ready and unpack_done to see that they are done.
 #include <stdexcept>
 #include <string>
 
@@ -44,11 +46,25 @@ class NotifyStrategy final : public ExchangeStrategy {
   void start(std::uint64_t epoch) override {
     epoch_ = epoch;
     unsent_.clear();
-    for (std::size_t m = 0; m < context_.requests.send_count(); ++m) unsent_.push_back(m);
-    received_ = 0;
-    short_sends_unsent_ = context_.resources.plan.short_sends;
+    node_sends_unseen_.clear();
+    short_sends_unsent_ = 0;
+    for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
+      if (!context_.requests.over_mpi_send(m)) {
+        node_sends_unseen_.push_back(m);
+        continue;
+      }
+      unsent_.push_back(m);
+      if (!kernels::is_long(context_.resources.plan, context_.resources.layouts.sends[m])) {
+        ++short_sends_unsent_;
+      }
+    }
     short_receives_tested_ = false;
+    // Node receives need no MPI: they are the GPU's from the start.
     awaiting_unpack_.clear();
+    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
+      if (!context_.requests.over_mpi_recv(r)) awaiting_unpack_.push_back(r);
+    }
+    received_ = awaiting_unpack_.size();
 
     // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
     // (H200 x2 traces). No send is posted before start() returns, so every receive of this rank
@@ -83,6 +99,12 @@ class NotifyStrategy final : public ExchangeStrategy {
       requests.send(m);
       context_.timeline.send_posted(m);
       if (!kernels::is_long(resources.plan, resources.layouts.sends[m])) --short_sends_unsent_;
+      return true;
+    });
+    // Node sends: packed means the fields have been read; the GPU has told the receiver.
+    std::erase_if(node_sends_unseen_, [&](std::size_t m) {
+      if (!resources.send_ready.test(static_cast<std::uint32_t>(m), epoch_)) return false;
+      context_.timeline.send_ready_seen(m);
       return true;
     });
     // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
@@ -123,7 +145,8 @@ class NotifyStrategy final : public ExchangeStrategy {
       context_.timeline.unpack_done_seen(r);
       return true;
     });
-    if (!sends_done || received_ < requests.recv_count() || !awaiting_unpack_.empty()) {
+    if (!sends_done || received_ < requests.recv_count() || !awaiting_unpack_.empty() ||
+        !node_sends_unseen_.empty()) {
       return false;
     }
     // Every block has signalled; a launched kernel exits right after its last signal.
@@ -133,17 +156,28 @@ class NotifyStrategy final : public ExchangeStrategy {
 
   std::string pending() const override {
     std::string text;
+    for (std::size_t m : node_sends_unseen_) {
+      text += "\n  " + context_.names.send(m) + ": node transport, not packed yet (send_ready[" +
+              std::to_string(m) + "] = " +
+              std::to_string(context_.resources.send_ready.value(static_cast<std::uint32_t>(m))) +
+              ", waiting for " + std::to_string(epoch_) + ")";
+    }
     for (std::size_t m : unsent_) {
       text += "\n  send_ready[" + std::to_string(m) + "] = " +
               std::to_string(context_.resources.send_ready.value(static_cast<std::uint32_t>(m))) +
               ", waiting for " + std::to_string(epoch_);
     }
     for (std::size_t r : awaiting_unpack_) {
+      if (!context_.requests.over_mpi_recv(r)) text += "\n  " + context_.names.recv(r) + ":";
       text += "\n  unpack_done[" + std::to_string(r) + "] = " +
               std::to_string(context_.resources.unpack_done.value(static_cast<std::uint32_t>(r))) +
-              " (unpack_ready " +
-              std::to_string(context_.resources.unpack_ready.value(static_cast<std::uint32_t>(r))) +
-              "), waiting for " + std::to_string(epoch_);
+              (context_.requests.over_mpi_recv(r)
+                   ? " (unpack_ready " +
+                         std::to_string(context_.resources.unpack_ready.value(
+                             static_cast<std::uint32_t>(r))) +
+                         ")"
+                   : std::string(" (node transport: the peer's GPU signals its arrival)")) +
+              ", waiting for " + std::to_string(epoch_);
     }
     return text;
   }
@@ -217,7 +251,8 @@ class NotifyStrategy final : public ExchangeStrategy {
   std::uint32_t short_sends_unsent_ = 0;  // short sends not posted yet this exchange
   bool short_receives_tested_ = false;     // receives tested since the short sends are out
   std::uint64_t epoch_ = 0;
-  std::vector<std::size_t> unsent_;
+  std::vector<std::size_t> unsent_;            // MPI sends not posted yet
+  std::vector<std::size_t> node_sends_unseen_;  // node sends whose send_ready is not seen yet
   std::size_t received_ = 0;                   // receives completed this exchange
   std::vector<std::size_t> awaiting_unpack_;  // received, unpack_done not seen yet
   std::vector<std::size_t> completed_;

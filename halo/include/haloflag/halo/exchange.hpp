@@ -32,11 +32,13 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/kernels/exchange_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
 
@@ -95,6 +97,10 @@ class Exchange {
   // buffering). plan.send_count and plan.recv_count are this rank's message counts, in the
   // order of messages().sends and messages().recvs. Valid while the Exchange lives.
   kernels::ExchangePlan device_plan() const;
+
+  // How this rank reaches each of its peers (ExchangeOptions::transport): node or mpi, and for
+  // node peers where their messages land.
+  const std::vector<PeerTransport>& peer_transports() const;
 
   class Impl;
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "haloflag/halo/strategy.hpp"
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/control_block.hpp"
@@ -18,6 +19,14 @@ struct ExchangeOptions {
   notify::Backend backend = notify::Backend::host;
   // Duplicated by the Exchange, so its tags never meet the caller's messages.
   MPI_Comm comm = MPI_COMM_WORLD;
+  // The path of each peer's messages (transport.hpp). Peers agree at set-up: two ranks that
+  // choose differently for each other both fail, naming the other.
+  Transport transport = Transport::automatic;
+  // Ranks of one node, for the node transport: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of
+  // comm, further split into groups of node_size consecutive ranks of comm when node_size > 0,
+  // so that one host can stand for several nodes in tests and experiments.
+  int node_size = 0;
+  NodeMapping node_mapping = NodeMapping::automatic;
   // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
   // Resident kernels also wait at most this long for the next exchange to start.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
