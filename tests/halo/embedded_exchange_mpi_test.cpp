@@ -31,6 +31,7 @@
 #include "haloflag/kernels/host_groups.hpp"
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
+#include "test_transport.hpp"
 
 #if defined(HALOFLAG_HAVE_GPU)
 #include "embedded_test_kernel.hpp"
@@ -48,6 +49,7 @@ using haloflag::test::contains;
 using haloflag::test::failure_of;
 using haloflag::test::send_name;
 using haloflag::test::test_backend;
+using haloflag::test::apply_test_transport;
 using haloflag::test::world_rank;
 
 constexpr int kEpochs = 50;
@@ -115,6 +117,7 @@ ExchangeOptions embedded_options(std::chrono::milliseconds timeout) {
   options.strategy = Strategy::embedded;
   options.backend = test_backend();
   options.timeout = timeout;
+  apply_test_transport(options);
   return options;
 }
 

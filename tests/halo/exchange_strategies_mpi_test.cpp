@@ -5,7 +5,8 @@
 // with the epoch, so stale data is caught.
 //
 // The backend comes from HALOFLAG_TEST_BACKEND (host when unset; "cuda"/"hip" bind one GPU per
-// node-local rank). A GPU backend without a GPU skips every case, saying why.
+// node-local rank). A GPU backend without a GPU skips every case, saying why. The transport
+// comes from HALOFLAG_TEST_TRANSPORT and HALOFLAG_TEST_NODE_SIZE (test_transport.hpp).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -22,6 +23,7 @@
 
 #include "geometry_cases.hpp"
 #include "mpi_world.hpp"
+#include "test_transport.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/device_fields.hpp"
@@ -44,6 +46,8 @@ using haloflag::test::world_size;
 using haloflag::test::GeometryCase;
 using haloflag::test::geometry_cases;
 using haloflag::test::make_geometry;
+using haloflag::test::apply_test_transport;
+using haloflag::test::test_transport_label;
 
 constexpr int kExchanges = 50;
 // The orders of work (long sends in turn, teams per long receive) run fewer exchanges per case:
@@ -96,6 +100,7 @@ void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier
   options.launch.long_receive_blocks = order.long_receive_blocks;
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(60);
+  apply_test_transport(options);
   DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
   HostField host(verifier.field_extent(), verifier.vars());
   std::string first_report;
@@ -125,12 +130,14 @@ void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier
       if (!report.empty() && wrong_exchanges++ == 0) first_report = report;
     }
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s, %s: %s\n", world_rank(), label.c_str(),
-                 std::string(to_string(strategy)).c_str(), error.what());
+    std::fprintf(stderr, "[rank %d] %s, %s, %s: %s\n", world_rank(), label.c_str(),
+                 std::string(to_string(strategy)).c_str(), test_transport_label().c_str(),
+                 error.what());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  EXPECT_EQ(wrong_exchanges, 0) << label << ", " << to_string(strategy) << ", rank "
+  EXPECT_EQ(wrong_exchanges, 0) << label << ", " << to_string(strategy) << ", "
+                                << test_transport_label() << ", rank "
                                 << world_rank() << ": " << wrong_exchanges << " of " << exchanges
                                 << " exchanges wrong; first: " << first_report;
 }
@@ -264,6 +271,7 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
   options.strategy = GetParam();
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(2);
+  apply_test_transport(options);
   // Long receives are then not posted at all: the error must name them as well.
   options.long_receives_on_arrival = true;
   const ExchangeVerifier verifier(geometry, world_rank());
@@ -285,7 +293,8 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
       // The flag strategies post long receives when their message arrives; the error names
       // those that never did. On 2 ranks every message comes from the absent rank, long ones
       // included (on more ranks, rank 0 may send only short ones to this rank).
-      if (world_size() == 2) {
+      // Over the node transport no receive is MPI's: the waits on the peer's flags name them.
+      if (world_size() == 2 && exchange.peer_transports().front().transport == Transport::mpi) {
         const bool named = message.find("not arrived (its receive is posted on arrival)") !=
                            std::string::npos;
         EXPECT_EQ(named, uses_flags(GetParam())) << message;
@@ -322,6 +331,7 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
     options.strategy = strategy;
     options.backend = test_backend();
     options.timeout = std::chrono::seconds(60);
+    apply_test_transport(options);
     options.trace = true;
     options.long_sends_in_turn = in_turn;
     DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
@@ -382,6 +392,7 @@ TEST(ExchangeSetUp, ConfigForAnotherRankCountIsRefusedEverywhere) {
   const ExchangeConfig config = make_exchange_config(Geometry(spec));
   ExchangeOptions options;
   options.backend = test_backend();
+  apply_test_transport(options);
   DeviceFields fields(options.backend, {4, 4, 4}, 1);
   try {
     Exchange exchange(config, fields.view(), options);

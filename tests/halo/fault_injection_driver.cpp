@@ -29,6 +29,7 @@
 #include "haloflag/halo/host_field.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/notify/backend.hpp"
+#include "test_transport.hpp"
 
 namespace {
 
@@ -129,6 +130,7 @@ int main(int argc, char** argv) {
   options.strategy = arguments.strategy;
   options.backend = haloflag::notify::Backend::host;
   options.timeout = arguments.timeout;
+  haloflag::test::apply_test_transport(options);
   DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
   HostField host(verifier.field_extent(), verifier.vars());
 

@@ -41,6 +41,7 @@
 #include "haloflag/notify/backend.hpp"
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
+#include "test_transport.hpp"
 
 namespace {
 
@@ -51,6 +52,7 @@ using haloflag::test::backend_unavailable;
 using haloflag::test::failure_of;
 using haloflag::test::receive_name;
 using haloflag::test::test_backend;
+using haloflag::test::apply_test_transport;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
 using Clock = std::chrono::steady_clock;
@@ -89,6 +91,7 @@ class FaultScenario {
     options.strategy = strategy;
     options.backend = test_backend();
     options.timeout = timeout;
+    apply_test_transport(options);
     verifier_.fill(host_, 1);
     fields_.upload(host_);
     exchange_ = std::make_unique<Exchange>(geometry_, fields_.view(), options);

@@ -1,0 +1,44 @@
+// The transport the halo tests run with: HALOFLAG_TEST_TRANSPORT (auto, mpi or node; auto when
+// unset) and HALOFLAG_TEST_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory
+// node). CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
+// ranks, where one exchange mixes node and mpi peers.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/transport.hpp"
+
+namespace haloflag::test {
+
+inline halo::Transport test_transport() {
+  const char* name = std::getenv("HALOFLAG_TEST_TRANSPORT");
+  return name == nullptr ? halo::Transport::automatic : halo::parse_transport(name);
+}
+
+inline int test_node_size() {
+  const char* size = std::getenv("HALOFLAG_TEST_NODE_SIZE");
+  return size == nullptr ? 0 : std::atoi(size);
+}
+
+inline halo::NodeMapping test_node_mapping() {
+  const char* name = std::getenv("HALOFLAG_TEST_NODE_MAPPING");
+  return name == nullptr ? halo::NodeMapping::automatic : halo::parse_node_mapping(name);
+}
+
+inline void apply_test_transport(halo::ExchangeOptions& options) {
+  options.transport = test_transport();
+  options.node_size = test_node_size();
+  options.node_mapping = test_node_mapping();
+}
+
+// "transport auto, nodes of 2 ranks", for test labels and messages.
+inline std::string test_transport_label() {
+  std::string label = "transport " + std::string(halo::to_string(test_transport()));
+  if (test_node_size() > 0) label += ", nodes of " + std::to_string(test_node_size()) + " ranks";
+  if (test_node_mapping() == halo::NodeMapping::host) label += ", host mapping";
+  return label;
+}
+
+}  // namespace haloflag::test
