@@ -22,6 +22,24 @@ std::array<T, 3> as_triple(const std::vector<T>& values, const std::string& opti
                                          " values");
 }
 
+std::vector<halo::Transport> parse_transport_list(const std::string& text) {
+  std::vector<halo::Transport> transports;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    try {
+      const halo::Transport transport = halo::parse_transport(text.substr(begin, end - begin));
+      if (std::find(transports.begin(), transports.end(), transport) == transports.end()) {
+        transports.push_back(transport);
+      }
+    } catch (const std::invalid_argument& error) {
+      throw CLI::ValidationError("--transport", error.what());
+    }
+    begin = end + 1;
+  }
+  return transports;
+}
+
 std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
   const auto all = halo::all_strategies();
   if (text == "all") return {all.begin(), all.end()};
@@ -211,6 +229,22 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "own block at once (stacked_notify always packs them in turn)")
       ->check(CLI::IsMember({"in-turn", "together"}))
       ->capture_default_str();
+  app.add_option("--transport", options.transport_argument,
+                 "path of each peer's messages, a comma-separated list run in rotation with the "
+                 "strategies: auto (node for peers on this rank's node, mpi for the others), mpi "
+                 "(every peer), node (every peer; an error if one is off the node)")
+      ->capture_default_str();
+  app.add_option("--node-size", options.node_size,
+                 "node transport: ranks per node, consecutive ranks splitting one host into "
+                 "several nodes; 0: each shared-memory node whole")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--node-mapping", options.node_mapping,
+                 "node transport: auto puts each receive in its rank's device memory shared by "
+                 "IPC where the sender can open it; host forces the fallback, host memory both "
+                 "ranks map, registered as pinned")
+      ->check(CLI::IsMember({"auto", "host"}))
+      ->capture_default_str();
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")
       ->check(CLI::Range(0, 1000000))
@@ -227,6 +261,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
     geometry.ghost = as_triple(ghost, "--ghost");
   }
   options.strategies = parse_strategy_list(options.strategy_argument);
+  options.transports = parse_transport_list(options.transport_argument);
   // A round times at least one exchange.
   options.rounds = std::min(options.rounds, options.iterations);
   return options;

@@ -2,6 +2,7 @@
 // found by all of them at once and no rank is left waiting in a collective.
 #pragma once
 
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/control_block.hpp"
 
 #include <CLI/CLI.hpp>
@@ -35,6 +36,10 @@ struct BenchOptions {
   std::vector<halo::Strategy> strategies;  // in all_strategies() order, no repeats
   std::string strategy_argument = "all";   // as given, for the report
   std::string backend_name = "auto";       // auto, host, cuda or hip
+  std::vector<halo::Transport> transports{halo::Transport::automatic};  // each strategy over each
+  std::string transport_argument = "auto";  // as given, for the report
+  int node_size = 0;                        // ranks per node for the node transport; 0: the host's
+  std::string node_mapping = "auto";        // auto or host (the pinned-host fallback forced)
   int warmup = 20;
   int iterations = 200;
   int rounds = 5;                   // rounds over the strategies in rotation; <= iterations

@@ -125,6 +125,8 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.long_receives_on_arrival = options.long_receives == "on-arrival";
   settings.exchange_options.long_sends_in_turn = options.long_sends == "in-turn";
   settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
+  settings.exchange_options.node_size = options.node_size;
+  settings.exchange_options.node_mapping = halo::parse_node_mapping(options.node_mapping);
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
   settings.verify = options.verify;
@@ -138,18 +140,32 @@ int run_halo_bench(int argc, char** argv) {
   // lent machines' slow phases (seconds long; comb_fused's median moved by 15 % between runs)
   // weigh on all strategies alike and the ratios compare like with like.
   const int rounds = options.rounds;
-  std::vector<StrategyResult> results(options.strategies.size());
+  // Every strategy over every transport asked for, each pair a variant of the rotation.
+  struct Variant {
+    halo::Strategy strategy;
+    halo::Transport transport;
+  };
+  std::vector<Variant> variants;
+  for (halo::Strategy strategy : options.strategies) {
+    for (halo::Transport transport : options.transports) variants.push_back({strategy, transport});
+  }
+  std::vector<StrategyResult> results(variants.size());
   for (int round = 0; round < rounds; ++round) {
     BenchRunSettings round_settings = settings;
     round_settings.iterations = round_share(options.iterations, rounds, round);
     // One traced pass per strategy, after its last round.
     if (round + 1 < rounds) round_settings.traced_exchanges = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
-      const halo::Strategy strategy = options.strategies[i];
+      const halo::Strategy strategy = variants[i].strategy;
+      round_settings.exchange_options.transport = variants[i].transport;
       // `passed` is agreed on by all ranks: they all skip the strategy or none does.
       if (round > 0 && !results[i].verification.passed) continue;
       try {
         StrategyResult part = benchmark_strategy(round_settings, strategy, *fields, scratch);
+        part.name = std::string(halo::to_string(strategy));
+        if (options.transports.size() > 1) {
+          part.name += "/" + std::string(halo::to_string(variants[i].transport));
+        }
         if (round == 0) {
           results[i] = std::move(part);
         } else {
@@ -162,13 +178,12 @@ int run_halo_bench(int argc, char** argv) {
     }
   }
   for (StrategyResult& result : results) summarize_samples(result, options.drift_window);
-  std::optional<double> baseline_median_us;
   if (me.rank == 0) print_table_heading(std::cout);
   for (const StrategyResult& result : results) {
-    if (result.strategy == halo::Strategy::comb_fused && result.summary_us) {
-      baseline_median_us = result.summary_us->median;
+    if (me.rank == 0) {
+      print_table_row(std::cout, result, comb_fused_median(results, result.transport),
+                      context.model);
     }
-    if (me.rank == 0) print_table_row(std::cout, result, baseline_median_us, context.model);
   }
 
   bool all_verified = true;
@@ -180,7 +195,7 @@ int run_halo_bench(int argc, char** argv) {
     std::vector<StrategyTimelines> traces;
     for (const StrategyResult& result : results) {
       if (result.traced) {
-        traces.push_back({std::string(halo::to_string(result.strategy)), result.traced->timelines_json});
+        traces.push_back({result.name, result.traced->timelines_json});
       }
     }
     if (!write_json_output(options.trace_path, chrome_trace(traces), kProgram,

@@ -103,6 +103,9 @@ json parameters_json(const BenchOptions& options) {
   return {{"strategy", options.strategy_argument},
           {"strategies", strategies},
           {"backend", options.backend_name},
+          {"transport", options.transport_argument},
+          {"node_size", options.node_size},
+          {"node_mapping", options.node_mapping},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
           {"rounds", options.rounds},
@@ -159,7 +162,13 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
                        {"failures", check.failures}};
   if (!check.possible) verification["unavailable_reason"] = check.unavailable_reason;
 
-  json entry = {{"name", halo::to_string(result.strategy)},
+  json entry = {{"name", result.name},
+                {"strategy", halo::to_string(result.strategy)},
+                {"transport", halo::to_string(result.transport)},
+                {"transport_used", transports_used(result)},
+                {"node_links", result.node_links},
+                {"mpi_links", result.mpi_links},
+                {"peers_rank0", result.peers_rank0},
                 {"launch_description", result.launch_description},
                 {"verification", verification},
                 {"samples_us", result.samples_us},
@@ -184,15 +193,13 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
 
 nlohmann::json make_report_json(const RunContext& context,
                                 const std::vector<StrategyResult>& results) {
-  std::optional<double> baseline_median_us;
-  for (const StrategyResult& result : results) {
-    if (result.strategy == halo::Strategy::comb_fused && result.summary_us) {
-      baseline_median_us = result.summary_us->median;
-    }
-  }
   json strategies = json::array();
   for (const StrategyResult& result : results) {
-    strategies.push_back(strategy_json(result, baseline_median_us, context.model));
+    json entry = strategy_json(result, comb_fused_median(results, result.transport), context.model);
+    const auto over_mpi = comb_fused_median(results, halo::Transport::mpi);
+    entry["speedup_vs_comb_fused_mpi"] =
+        over_mpi && result.summary_us ? json(*over_mpi / result.summary_us->median) : json(nullptr);
+    strategies.push_back(std::move(entry));
   }
   return {{"format", kReportFormat},
           {"version", kReportFormatVersion},

@@ -11,6 +11,10 @@ namespace haloflag::bench {
 
 namespace {
 
+// Wide enough for "stacked_notify/auto".
+constexpr int kNameWidth = 20;
+
+
 std::string fixed(double value, int decimals) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
@@ -93,13 +97,13 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
   if (!any) return;
   out << "\nphases (a separate traced pass; us after start(), slowest rank, median over the traced "
          "exchanges):\n"
-      << padded("strategy", 15, true) << padded("started", 11) << padded("1st ready", 11) << padded("last ready", 11)
+      << padded("strategy", kNameWidth, true) << padded("started", 11) << padded("1st ready", 11) << padded("last ready", 11)
       << padded("last sent", 11) << padded("last recv", 11) << padded("last unpack", 12)
       << padded("traced total", 13) << padded("exchanges", 10) << '\n';
   for (const StrategyResult& result : results) {
     if (!result.traced) continue;
     const PhaseMedians& phases = result.traced->phases_us;
-    out << padded(std::string(halo::to_string(result.strategy)), 15, true)
+    out << padded(result.name, kNameWidth, true)
         << phase_cell(phases.started) << phase_cell(phases.first_send_ready)
         << phase_cell(phases.last_send_ready)
         << phase_cell(phases.last_send_posted) << phase_cell(phases.last_receive)
@@ -123,12 +127,12 @@ void print_drift_table(std::ostream& out, const std::vector<StrategyResult>& res
   }
   out << "\ndrift (median of the first " << window << " and of the last " << window
       << " timed exchanges):\n"
-      << padded("strategy", 15, true) << padded("exchanges", 10) << padded("first us", 11)
+      << padded("strategy", kNameWidth, true) << padded("exchanges", 10) << padded("first us", 11)
       << padded("last us", 11) << padded("last/first", 12) << '\n';
   for (const StrategyResult& result : results) {
     if (!result.drift) continue;
     const DriftSummary& drift = *result.drift;
-    out << padded(std::string(halo::to_string(result.strategy)), 15, true)
+    out << padded(result.name, kNameWidth, true)
         << padded(std::to_string(drift.exchanges), 10) << padded(fixed(drift.first_median_us, 1), 11)
         << padded(fixed(drift.last_median_us, 1), 11)
         << padded(fixed(drift.last_over_first, 3), 12) << '\n';
@@ -166,6 +170,12 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
              "sends with --long-sends in-turn) (--long-receives on-arrival); the others at "
              "start()"
            : "every one posted at start(), before any send (--long-receives posted-first)");
+  line(out, "transport",
+       "--transport " + options.transport_argument + " --node-size " +
+           std::to_string(options.node_size) + " --node-mapping " + options.node_mapping +
+           ": node carries each peer on the rank's node GPU to GPU (device memory through IPC, "
+           "or pinned host memory both map), mpi the others through pinned buffers and MPI; "
+           "the table's transport column says what each exchange used");
   line(out, "long sends",
        options.long_sends == "in-turn"
            ? "flag strategies pack them one after another, by their blocks together, and test "
@@ -185,7 +195,8 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
 }
 
 void print_table_heading(std::ostream& out) {
-  out << padded("strategy", 15, true) << padded("median us", 11) << padded("p10", 10)
+  out << padded("strategy", kNameWidth, true) << padded("transport", 10, true)
+      << padded("median us", 11) << padded("p10", 10)
       << padded("p90", 10) << padded("min", 10) << padded("mean", 10)
       << padded("vs comb_fused", 15) << padded("model us", 10) << padded("meas/model", 12)
       << "  verified\n";
@@ -194,7 +205,7 @@ void print_table_heading(std::ostream& out) {
 
 void print_table_row(std::ostream& out, const StrategyResult& result,
                      std::optional<double> baseline_median_us, const ModelEstimate& model) {
-  out << padded(std::string(halo::to_string(result.strategy)), 15, true);
+  out << padded(result.name, kNameWidth, true) << padded(transports_used(result), 10, true);
   if (result.summary_us) {
     const model::calibration::SampleSummary& times = *result.summary_us;
     out << padded(fixed(times.median, 1), 11) << padded(fixed(times.p10, 1), 10)
@@ -224,16 +235,21 @@ void print_table_row(std::ostream& out, const StrategyResult& result,
 void print_run_footer(std::ostream& out, const RunContext& context,
                       const std::vector<StrategyResult>& results) {
   out << '\n';
-  out << "vs comb_fused: comb_fused's median / this median (> 1: faster); meas/model: median / "
-         "model lower bound\n";
+  out << "vs comb_fused: comb_fused's median over the same --transport / this median (> 1: "
+         "faster); meas/model: median / model lower bound; transport: what the exchange used\n";
+  for (const StrategyResult& result : results) {
+    if (result.strategy == halo::Strategy::comb_fused) {
+      out << "peers of rank 0 (" << result.name << "): " << result.peers_rank0 << '\n';
+    }
+  }
   for (const StrategyResult& result : results) {
     const VerificationRecord& check = result.verification;
     if (!check.possible) {
-      out << halo::to_string(result.strategy) << ": not verified: " << check.unavailable_reason
+      out << result.name << ": not verified: " << check.unavailable_reason
           << '\n';
     }
     for (const std::string& failure : check.failures) {
-      out << halo::to_string(result.strategy) << ": verification FAILED: " << failure << '\n';
+      out << result.name << ": verification FAILED: " << failure << '\n';
     }
   }
   print_drift_table(out, results);

@@ -156,6 +156,14 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   options.strategy = strategy;
   halo::Exchange exchange(*settings.config, fields.view(), options);
   result.launch_description = exchange.launch_description();
+  int links[2] = {0, 0};  // node, mpi
+  for (const halo::PeerTransport& peer : exchange.peer_transports()) {
+    ++links[peer.transport == halo::Transport::node ? 0 : 1];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, links, 2, MPI_INT, MPI_SUM, settings.comm);
+  result.node_links = links[0];
+  result.mpi_links = links[1];
+  result.peers_rank0 = halo::describe(exchange.peer_transports());
 
   VerificationRecord& verification = result.verification;
   const bool can_verify = settings.verifier != nullptr;
@@ -173,6 +181,22 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
 }
 
 }  // namespace
+
+std::optional<double> comb_fused_median(const std::vector<StrategyResult>& results,
+                                        halo::Transport transport) {
+  for (const StrategyResult& result : results) {
+    if (result.strategy == halo::Strategy::comb_fused && result.transport == transport &&
+        result.summary_us) {
+      return result.summary_us->median;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string transports_used(const StrategyResult& result) {
+  if (result.node_links > 0 && result.mpi_links > 0) return "node+mpi";
+  return result.node_links > 0 ? "node" : "mpi";
+}
 
 int round_share(int iterations, int rounds, int round) {
   return iterations / rounds + (round < iterations % rounds ? 1 : 0);
@@ -202,6 +226,7 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
                                   halo::DeviceFields& fields, halo::HostField& scratch) {
   StrategyResult result;
   result.strategy = strategy;
+  result.transport = settings.exchange_options.transport;
   measure_strategy(settings, strategy, fields, scratch, result);
   // The timed Exchange is gone (its resident kernels stopped) before the traced one starts.
   // `passed` is agreed by all ranks, so all of them take the traced pass or none does.

@@ -36,6 +36,13 @@ struct VerificationRecord {
 
 struct StrategyResult {
   halo::Strategy strategy = halo::Strategy::comb_fused;
+  halo::Transport transport = halo::Transport::automatic;  // as asked (--transport)
+  std::string name;  // the strategy, and "/transport" when the run compares transports
+  // Peers over each transport, counted over every rank (a pair counts once per side), and rank
+  // 0's peers as the Exchange described them.
+  int node_links = 0;
+  int mpi_links = 0;
+  std::string peers_rank0;
   std::string launch_description;
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
@@ -63,6 +70,13 @@ struct BenchRunSettings {
 
 // The timed exchanges of round `round` of `rounds` (0-based) when `iterations` are split into
 // rounds as evenly as can be, the first rounds taking one more.
+// comb_fused's median over `transport` in these results, the baseline of the speed-ups.
+std::optional<double> comb_fused_median(const std::vector<StrategyResult>& results,
+                                        halo::Transport transport);
+
+// "node", "mpi" or "node+mpi": the transports a result's exchange used.
+std::string transports_used(const StrategyResult& result);
+
 int round_share(int iterations, int rounds, int round);
 
 // Adds a later round's result of a strategy to what the earlier rounds gave: samples in time

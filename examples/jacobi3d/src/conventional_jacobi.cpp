@@ -32,6 +32,8 @@ class ConventionalJacobi final : public JacobiVariant {
     options.backend = settings.backend;
     options.comm = comm;
     options.timeout = settings.timeout;
+    options.transport = settings.transport;
+    options.node_size = settings.node_size;
     for (int k = 0; k < 2; ++k) {
       exchanges_[k] = std::make_unique<hh::Exchange>(problem_.geometry, buffers_[k].view(), options);
     }

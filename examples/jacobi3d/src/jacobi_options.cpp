@@ -94,6 +94,15 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "blocks of the resident cooperative grid; 0: one per multiprocessor")
       ->check(at_least(0))
       ->capture_default_str();
+  app.add_option("--transport", options.transport,
+                 "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi "
+                 "for the others), mpi or node")
+      ->check(CLI::IsMember({"auto", "mpi", "node"}))
+      ->capture_default_str();
+  app.add_option("--node-size", options.node_size,
+                 "ranks per node for the node transport; 0: each shared-memory node whole")
+      ->check(at_least(0))
+      ->capture_default_str();
   app.add_option("--host-threads", options.host_team_threads,
                  "host backend: CPU threads that play the resident kernel's grid")
       ->check(at_least(1))

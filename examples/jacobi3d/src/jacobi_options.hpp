@@ -29,6 +29,8 @@ struct JacobiOptions {
   int gpu_threads = 256;
   int resident_blocks = 0;
   int host_team_threads = 2;
+  std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
+  int node_size = 0;
   std::string variant_argument = "both";  // as given, for the report
 };
 

@@ -27,6 +27,8 @@ json parameters_json(const JacobiOptions& options) {
           {"warmup", options.warmup},
           {"repeats", options.repeats},
           {"backend", options.backend_name},
+          {"transport", options.transport},
+          {"node_size", options.node_size},
           {"gpu", options.gpu},
           {"check", options.check},
           {"timeout_s", options.timeout_seconds},

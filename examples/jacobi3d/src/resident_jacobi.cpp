@@ -40,6 +40,8 @@ class ResidentJacobi final : public JacobiVariant {
     options.backend = settings.backend;
     options.comm = comm;
     options.timeout = settings.timeout;
+    options.transport = settings.transport;
+    options.node_size = settings.node_size;
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, buffers_[0].view(), options);
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/control_block.hpp"
 
@@ -15,6 +16,9 @@ struct RunSettings {
   int gpu_threads = 256;     // threads per block of the update kernels
   int resident_blocks = 0;   // blocks of the resident cooperative grid; 0: one per multiprocessor
   int host_team_threads = 2; // host backend: CPU threads that play the resident grid
+  // The exchanges' transport (docs/transports.md).
+  haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
+  int node_size = 0;
 };
 
 }  // namespace jacobi3d
