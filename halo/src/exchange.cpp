@@ -201,7 +201,9 @@ class Exchange::Impl {
   // Once the plan is complete (node routes included): the kernel runner copies it, and resident
   // kernels start here.
   void start_strategy() {
-    runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan, options_.launch);
+    kernels::LaunchSettings launch = options_.launch;
+    launch.gpu_sharers = node_->gpu_sharers();
+    runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan, launch);
     std::vector<bool> node_sends(messages_.sends.size());
     std::vector<bool> node_recvs(messages_.recvs.size());
     for (std::size_t m = 0; m < node_sends.size(); ++m) node_sends[m] = node_->node_send(m);

@@ -1,6 +1,7 @@
 #include "node_transport.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -13,6 +14,7 @@
 #include "haloflag/halo/exchange.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/notify/flag_line.hpp"
+#include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 #include "deadline_collectives.hpp"
 
@@ -42,10 +44,22 @@ struct HandleEntry {
   std::int32_t unused = 0;
 };
 
-MPI_Comm split_node(MPI_Comm comm, int rank, int node_size) {
-  MPI_Comm shared = MPI_COMM_NULL;
-  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
-                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+// The ranks of `shared` (one shared-memory node) bound to the same GPU as this one.
+int count_gpu_sharers(MPI_Comm shared, std::chrono::nanoseconds timeout) {
+  struct BusId {
+    std::array<char, 32> text{};
+  };
+  BusId mine;
+  const std::string id = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
+  std::snprintf(mine.text.data(), mine.text.size(), "%s", id.c_str());
+  int sharers = 0;
+  for (const BusId& other : all_gather(mine, shared, timeout, "gathering the ranks' GPUs")) {
+    if (std::strcmp(other.text.data(), mine.text.data()) == 0) ++sharers;
+  }
+  return sharers;
+}
+
+MPI_Comm split_node(MPI_Comm shared, int rank, int node_size) {
   if (node_size <= 0) return shared;
   MPI_Comm part = MPI_COMM_NULL;
   const int status = MPI_Comm_split(shared, rank / node_size, rank, &part);
@@ -96,8 +110,12 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   MPI_Comm_rank(comm, &rank);
   std::vector<std::string>& problems = problems_;
 
-  // Who is on this rank's node.
-  node_comm_ = split_node(comm, rank, options.node_size);
+  // Who is on this rank's node, and who shares its GPU.
+  MPI_Comm shared = MPI_COMM_NULL;
+  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
+                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  if (gpu) gpu_sharers_ = count_gpu_sharers(shared, timeout_);
+  node_comm_ = split_node(shared, rank, options.node_size);
   int node_rank = 0;
   int node_size = 0;
   MPI_Comm_rank(node_comm_, &node_rank);

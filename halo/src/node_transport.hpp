@@ -64,6 +64,8 @@ class NodeTransport {
   std::uint32_t peer_unpacked_id() const { return peer_unpacked_id_; }
 
   const std::vector<PeerTransport>& peers() const { return peers_; }
+  // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
+  int gpu_sharers() const { return gpu_sharers_; }
 
   // The bulk strategies' mailbox, read and written by CPUs. Epochs only grow.
   void announce_packed(std::size_t m, std::uint64_t epoch);  // to the receiver of send m
@@ -96,6 +98,7 @@ class NodeTransport {
   std::uint32_t peer_unpacked_id_ = 0;
   std::vector<PeerTransport> peers_;
   std::vector<std::string> problems_;
+  int gpu_sharers_ = 1;
 };
 
 }  // namespace haloflag::halo::detail

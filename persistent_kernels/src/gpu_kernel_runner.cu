@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan p
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  pack_send(ThreadBlockGroup{}, plan, blockIdx.x, epoch);
+  pack_block(ThreadBlockGroup{}, plan, blockIdx.x, epoch);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(ExchangePlan plan, std::uint64_t epoch) {
@@ -135,7 +135,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::notify_pack:
         require_stream_residency("stream_notify");
         if (plan_.send_count > 0) {
-          notify_pack_kernel<<<plan_.send_count, message_block, 0, stream>>>(plan_, epoch);
+          notify_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::notify_unpack:
@@ -147,7 +147,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::resident_pack:
         require_stream_residency("resident");
         if (plan_.send_count > 0) {
-          resident_pack_kernel<<<plan_.send_count, message_block, 0, stream>>>(plan_, epoch);
+          resident_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::resident_unpack:
@@ -212,7 +212,7 @@ class GpuKernelRunner final : public KernelRunner {
         break;
       case KernelOp::notify_pack:
       case KernelOp::resident_pack:
-        blocks = plan_.send_count;
+        blocks = pack_blocks(plan_);
         break;
       case KernelOp::notify_unpack:
       case KernelOp::resident_unpack:
@@ -286,17 +286,18 @@ class GpuKernelRunner final : public KernelRunner {
         blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
                                            : kernel_address(notify_unpack_kernel),
                                   settings_.message_threads));
-    const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_;
-    const std::int64_t asked = std::int64_t{plan_.send_count} + unpack_blocks(plan_);
+    const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_ / sharers();
+    const std::int64_t asked = std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_);
     if (asked > fit) {
       throw CoResidencyError(std::string(strategy) + " needs " + std::to_string(asked) +
                              " blocks of " + std::to_string(settings_.message_threads) +
-                             " threads resident at once (" + std::to_string(plan_.send_count) +
-                             " pack + " + std::to_string(unpack_blocks(plan_)) +
+                             " threads resident at once (" + std::to_string(pack_blocks(plan_)) +
+                             " pack (" + std::to_string(plan_.long_send_team) +
+                             " per long send) + " + std::to_string(unpack_blocks(plan_)) +
                              " unpack, " + std::to_string(plan_.long_recv_team) +
                              " per long receive); GPU " + std::to_string(device_) + " fits " +
                              std::to_string(fit) + " (" + std::to_string(per_sm) + " per SM x " +
-                             std::to_string(multiprocessors_) + " SMs)");
+                             std::to_string(multiprocessors_) + " SMs" + shared_text() + ")");
     }
     stream_residency_checked_ = true;
   }
@@ -310,16 +311,23 @@ class GpuKernelRunner final : public KernelRunner {
     }
     const int per_sm = blocks_per_multiprocessor(kernel_address(stacked_kernel),
                                                  settings_.stacked_threads);
-    const int fit = per_sm * multiprocessors_;
+    const int fit = per_sm * multiprocessors_ / sharers();
     const int asked = settings_.stacked_blocks > 0 ? settings_.stacked_blocks : fit;
     if (asked > fit || fit == 0) {
       throw CoResidencyError("stacked_notify asked for " + std::to_string(asked) + " blocks of " +
                              std::to_string(settings_.stacked_threads) +
                              " threads; GPU " + std::to_string(device_) + " fits " +
                              std::to_string(fit) + " at once (" + std::to_string(per_sm) +
-                             " per SM x " + std::to_string(multiprocessors_) + " SMs)");
+                             " per SM x " + std::to_string(multiprocessors_) + " SMs" +
+                             shared_text() + ")");
     }
     return asked;
+  }
+
+  int sharers() const { return std::max(settings_.gpu_sharers, 1); }
+
+  std::string shared_text() const {
+    return sharers() > 1 ? ", shared by " + std::to_string(sharers()) + " processes" : "";
   }
 
   Graph capture(KernelOp op, cudaStream_t stream) {
