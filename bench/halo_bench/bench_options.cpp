@@ -206,6 +206,11 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "together")
       ->check(CLI::Range(1, 32))
       ->capture_default_str();
+  app.add_option("--long-send-blocks", launch.long_send_blocks,
+                 "stream_notify and resident on a GPU, with --long-sends in-turn: blocks per long "
+                 "send in the team that packs the long sends")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   app.add_option("--host-threads", launch.host_threads,
                  "host backend: threads per lane and blocks of the stacked grid")
       ->check(at_least(1))

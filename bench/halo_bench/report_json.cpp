@@ -123,6 +123,7 @@ json parameters_json(const BenchOptions& options) {
             {"stacked_threads", launch.stacked_threads},
             {"stacked_blocks", launch.stacked_blocks},
             {"long_receive_blocks", launch.long_receive_blocks},
+            {"long_send_blocks", launch.long_send_blocks},
             {"host_threads", launch.host_threads},
             {"long_message_bytes", options.long_message_bytes},
             {"long_receives", options.long_receives},

@@ -132,6 +132,16 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.long_recv_team = stream_kernels && options.backend != notify::Backend::host
                             ? static_cast<std::uint32_t>(options.launch.long_receive_blocks)
                             : 1;
+  if (options.launch.long_send_blocks < 1) {
+    throw ExchangeError("blocks per long send must be at least 1 (got " +
+                        std::to_string(options.launch.long_send_blocks) + ")");
+  }
+  // Helpers join the team that packs the long sends in turn; without it each long send is its
+  // own block's.
+  plan.long_send_team = stream_kernels && options.long_sends_in_turn &&
+                                options.backend != notify::Backend::host
+                            ? static_cast<std::uint32_t>(options.launch.long_send_blocks)
+                            : 1;
   // Without long sends there is nothing to put behind the short ones.
   plan.short_send_count = plan.short_sends == plan.send_count ? 0 : plan.short_sends;
   auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());

@@ -86,6 +86,8 @@ struct MessageOrder {
   bool long_receives_on_arrival = false;
   bool long_sends_in_turn = false;
   int long_receive_blocks = 1;
+  int long_send_blocks = 1;
+  int message_threads = 1024;
 };
 
 // Runs `exchanges` verified exchanges. Half use start() + progress() polling, half run(). An
@@ -98,6 +100,8 @@ void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier
   options.long_receives_on_arrival = order.long_receives_on_arrival;
   options.long_sends_in_turn = order.long_sends_in_turn;
   options.launch.long_receive_blocks = order.long_receive_blocks;
+  options.launch.long_send_blocks = order.long_send_blocks;
+  options.launch.message_threads = order.message_threads;
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(60);
   apply_test_transport(options);
@@ -231,8 +235,9 @@ TEST_P(EveryStrategy, LongSendsInTurnStayCorrect) {
 }
 
 // Long receives unpacked by teams of blocks (LaunchSettings::long_receive_blocks): the own block
-// of a long receive awaits it and relays the flag to helper blocks through device memory. Only
-// the stream kernels on a GPU have helper blocks.
+// of a long receive awaits it and relays the flag to helper blocks through device memory; with
+// long sends in turn, helper blocks also join the team packing them (long_send_blocks). Only the
+// stream kernels on a GPU have helper blocks.
 TEST_P(EveryStrategy, LongReceivesUnpackedByTeamsStayCorrect) {
   SKIP_WITHOUT_BACKEND();
   if (GetParam() != Strategy::stream_notify && GetParam() != Strategy::resident) {
@@ -248,10 +253,15 @@ TEST_P(EveryStrategy, LongReceivesUnpackedByTeamsStayCorrect) {
       for (const bool in_turn : {false, true}) {
         run_verified(config, *verifier, GetParam(), kOrderExchanges,
                      name + ", " + std::to_string(blocks) + " blocks per long receive" +
-                         (in_turn ? ", long sends in turn, receives on arrival" : ""),
+                         (in_turn ? " and per long send, long sends in turn, receives on arrival"
+                                  : ""),
                      MessageOrder{.long_receives_on_arrival = in_turn,
                                   .long_sends_in_turn = in_turn,
-                                  .long_receive_blocks = blocks});
+                                  .long_receive_blocks = blocks,
+                                  .long_send_blocks = in_turn ? blocks : 1,
+                                  // Smaller blocks, so that the teams of two ranks sharing
+                                  // one GPU fit on it together.
+                                  .message_threads = 256});
       }
     }
   }

@@ -235,6 +235,15 @@ struct UnpackRole {
   std::uint32_t member;
 };
 
+HF_HD inline std::uint32_t long_send_count(const ExchangePlan& plan) {
+  return plan.send_count - plan.short_sends;
+}
+
+// Blocks of the stream_notify or resident pack grid: one per send, then the long sends' helpers.
+HF_HD inline std::uint32_t pack_blocks(const ExchangePlan& plan) {
+  return plan.send_count + (plan.long_send_team - 1) * long_send_count(plan);
+}
+
 HF_HD inline std::uint32_t unpack_blocks(const ExchangePlan& plan) {
   return plan.recv_count + (plan.long_recv_team - 1) * (plan.recv_count - plan.short_recvs);
 }
@@ -329,9 +338,23 @@ HF_HD int pack_send(const Group& group, const ExchangePlan& plan, std::uint32_t 
   if (status != block_ok) return status;
   if (plan.long_sends_in_turn) {
     return pack_long_sends_in_turn(group, plan, plan.long_send_member[message],
-                                   plan.send_count - plan.short_sends, epoch);
+                                   long_send_count(plan) * plan.long_send_team, epoch);
   }
   return pack_and_signal(group, plan, message, epoch, message);
+}
+
+// Block `block` of the stream_notify or resident pack grid: a send's own block (pack_send), or a
+// helper of the team that packs the long sends in turn (members after the long sends' own
+// blocks).
+template <class Group>
+HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                     std::uint64_t epoch) {
+  if (block < plan.send_count) return pack_send(group, plan, block, epoch);
+  const int status = wait_for_short_sends(group, plan, epoch, block);
+  if (status != block_ok) return status;
+  const std::uint32_t long_sends = long_send_count(plan);
+  return pack_long_sends_in_turn(group, plan, long_sends + (block - plan.send_count),
+                                 long_sends * plan.long_send_team, epoch);
 }
 
 // The start of one epoch for resident pack work: wait until the host says the fields are ready.
@@ -356,11 +379,11 @@ HF_HD int resident_pack_start(const Group& group, const ExchangePlan& plan, bool
 
 // One epoch of a resident pack block.
 template <class Group>
-HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
-  const int status = resident_pack_start(group, plan, message == 0, message, epoch);
+  const int status = resident_pack_start(group, plan, block == 0, block, epoch);
   if (status != block_ok) return status;
-  return pack_send(group, plan, message, epoch);
+  return pack_block(group, plan, block, epoch);
 }
 
 // One epoch of a resident unpack block (`block` of the unpack grid: unpack_role). It first waits

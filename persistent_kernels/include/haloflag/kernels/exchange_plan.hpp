@@ -84,6 +84,10 @@ struct ExchangePlan {
   // 1 on the host backend). The unpack grid has recv_count blocks, one per receive, then
   // long_recv_team - 1 helpers per long receive, in recvs_short_first order (unpack_role).
   std::uint32_t long_recv_team = 1;
+  // The same for long sends packed in turn (LaunchSettings::long_send_blocks): the pack grid has
+  // send_count blocks, then long_send_team - 1 helpers per long send, all members of the team
+  // that packs the long sends (pack_blocks, pack_role).
+  std::uint32_t long_send_team = 1;
 
   // Messages carried by the node transport (node_routes.hpp), in device-readable memory:
   // [send_count] and [recv_count] routes, an entry with null data going over MPI. Null arrays:
