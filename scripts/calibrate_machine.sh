@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Calibrates the K-model for the machine at hand (docs/model.md, "Calibrating a machine"): MPI
 # ping-pong (alpha, beta, eager threshold), concurrent bandwidth (R_Cb, R_Ci), GPU pack and
-# unpack time per message size (one rank per GPU), then the merged parameter file and the
-# model's prediction for the shipped 2-rank configs. Everything lands in OUT_DIR:
+# unpack time per message size (one rank per GPU), the node transport's copy and flag latency
+# (when there is a GPU), then the merged parameter file and the model's prediction for the
+# shipped 2-rank configs. Everything lands in OUT_DIR:
 #   params.json                 the parameter file for haloflag_model and halo_bench --params
 #   pack_unpack.json            the pack/unpack table; pack_unpack.raw.json: every run
 #   pingpong.json, concurrent.json   the MPI measurements with their fits
-#   model_{200,400,800}.{log,json}   predictions for comb_configs/comb_*_np2_reduced.cfg
+#   node.json                   the node transport's measurements and terms (GPU present)
+#   model_{200,400,800}.{log,json}   predictions for comb_configs/comb_*_np2_reduced.cfg, and
+#                               model_*_node.* with --transport node when node.json was made
 #   machine.txt                 GPUs, topology, CPU, versions, commit and every command run
 #   commands.txt, *.log         the commands alone, and each one's output
 # and with HALOFLAG_CALIBRATION_BENCH=1 also the measured side of the report:
@@ -28,6 +31,7 @@
 #   HALOFLAG_CALIBRATION_QUICK=1 every tool in --quick mode (a check of this script, not a
 #                                calibration)
 #   HALOFLAG_PACK_UNPACK_ARGS    more options for haloflag_calibrate_pack_unpack
+#   HALOFLAG_NODE_ARGS           more options for haloflag_calibrate_node
 #   HALOFLAG_CALIBRATION_BENCH=1 then halo_bench with the new parameters, and the report
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +53,15 @@ if [[ "${HALOFLAG_CALIBRATION_QUICK:-0}" == "1" ]]; then
   quick_bench=(--iterations 5 --warmup 1 --verify 1)
 fi
 read -r -a pack_unpack_args <<<"${HALOFLAG_PACK_UNPACK_ARGS:-}"
+read -r -a node_tool_args <<<"${HALOFLAG_NODE_ARGS:-}"
+
+# The node transport's terms are GPU kernels' times: measured only with a GPU backend and a GPU.
+node_skip=""
+case $gpu_build in
+  cuda) nvidia-smi -L 2>/dev/null | grep -q '^GPU ' || node_skip="no GPU (nvidia-smi -L: none)" ;;
+  hip) [[ -e /dev/kfd ]] || node_skip="no GPU (no /dev/kfd)" ;;
+  *) node_skip="HALOFLAG_GPU=$gpu_build: haloflag_calibrate_node is built for cuda or hip only" ;;
+esac
 
 export PATH=/usr/local/cuda/bin:$PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -71,11 +84,13 @@ run configure cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 with_bench=${HALOFLAG_CALIBRATION_BENCH:-0}
 targets=(haloflag_calibrate_pingpong haloflag_calibrate_concurrent haloflag_calibrate_merge
   haloflag_calibrate_pack_unpack haloflag_model_cli)
+[[ -z $node_skip ]] && targets+=(haloflag_calibrate_node)
 [[ $with_bench == 1 ]] && targets+=(halo_bench)
 run build cmake --build "$build" -j "$cores" --target "${targets[@]}" >/dev/null
 tools=$build/model/calibration
 model_cli=$build/model/haloflag_model
 pack_unpack_tool=$build/bench/pack_unpack_calibration/haloflag_calibrate_pack_unpack
+node_tool=$build/bench/node_calibration/haloflag_calibrate_node
 
 # Each probe may be missing (no GPU, no git): the file says so instead of stopping the run.
 probe() {
@@ -114,17 +129,31 @@ echo "== GPU pack and unpack per message size, one rank per GPU"
 run pack_unpack mpiexec -n 2 "$pack_unpack_tool" --backend "$pack_unpack_backend" \
   "${quick[@]}" "${pack_unpack_args[@]}" --out "$out/pack_unpack.json"
 
+node_args=()
+if [[ -z $node_skip ]]; then
+  echo "== node transport: device-to-device copy and flag latency on GPU 0"
+  run node "$node_tool" --gpu 0 "${quick[@]}" "${node_tool_args[@]}" --out "$out/node.json"
+  node_args=(--node "$out/node.json")
+else
+  echo "== node transport: skipped: $node_skip (params.json gets no node_transport)"
+  echo "# node transport skipped: $node_skip" >>"$out/commands.txt"
+fi
+
 # mpiexec -n 2 puts both ranks on one socket of one node (Open MPI maps by core up to 2
 # ranks): the 2-rank configs are then intra-socket messages, timed by the ping-pong's fit.
 echo "== parameter file"
 run merge "$tools/haloflag_calibrate_merge" --pingpong "$out/pingpong.json" \
-  --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" \
+  --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" "${node_args[@]}" \
   --ranks-per-node 2 --ranks-per-socket 2 --machine "$machine" --out "$out/params.json"
 
 echo "== predictions for the shipped 2-rank configs"
 for cube in 200 400 800; do
   run "model_$cube" "$model_cli" "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
     --params "$out/params.json" --json "$out/model_$cube.json"
+  if [[ ${#node_args[@]} -gt 0 ]]; then
+    run "model_${cube}_node" "$model_cli" "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
+      --params "$out/params.json" --transport node --json "$out/model_${cube}_node.json"
+  fi
 done
 
 if [[ $with_bench == 1 ]]; then

@@ -15,9 +15,11 @@ bool from_the_paper(const model::Provenance& provenance) {
 
 }  // namespace
 
-ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::string& params_file) {
+ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::string& params_file,
+                                model::TransportChoice transport) {
   ModelEstimate estimate;
   estimate.params_file = params_file;
+  estimate.transport = transport;
   const model::MachineParams params = model::read_params_file(params_file);
   estimate.provenance = params.provenance;
   estimate.paper_machine = from_the_paper(params.provenance);
@@ -29,8 +31,9 @@ ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::s
   estimate.mapping = params.mapping->describe();
   try {
     const model::ExchangePrediction prediction =
-        model::predict_exchange(config, params, *params.mapping);
+        model::predict_exchange(config, params, *params.mapping, transport);
     estimate.bound_seconds = prediction.bound;
+    estimate.node_transport_used = prediction.node_transport_used;
     estimate.critical_rank = prediction.critical_rank;
     estimate.notes = prediction.notes;
   } catch (const model::ModelError& error) {

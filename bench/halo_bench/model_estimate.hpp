@@ -8,6 +8,7 @@
 
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/model/machine_params.hpp"
+#include "haloflag/model/transport.hpp"
 
 namespace haloflag::bench {
 
@@ -20,10 +21,14 @@ struct ModelEstimate {
   int critical_rank = 0;
   std::string unavailable_reason;       // why bound_seconds is empty
   std::vector<std::string> notes;       // the prediction's own notes (table clamping, ...)
+  model::TransportChoice transport = model::TransportChoice::mpi;  // as asked
+  bool node_transport_used = false;     // messages within a node timed on the node transport
 };
 
 // Throws model::ParamsError for a bad parameter file. A config the model cannot take (no rank
-// mapping in the file, ranks that do not fit it) gives an estimate without a bound and a reason.
-ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::string& params_file);
+// mapping in the file, ranks that do not fit it, the node transport without its terms) gives an
+// estimate without a bound and a reason. `transport` should match the run's (docs/model.md).
+ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::string& params_file,
+                                model::TransportChoice transport = model::TransportChoice::mpi);
 
 }  // namespace haloflag::bench

@@ -1,5 +1,6 @@
 // haloflag_calibrate_merge: a full parameter file from a ping-pong file, a concurrent-bandwidth
-// file and a pack/unpack table (or a base parameter file whose other classes are kept).
+// file and a pack/unpack table (or a base parameter file whose other classes are kept), and
+// optionally a node calibration file for the node transport's terms.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   std::string pingpong_path;
   std::string concurrent_path;
   std::string table_path;
+  std::string node_path;
   std::string base_path;
   std::string target_name = "all";
   std::optional<int> ranks_per_node;
@@ -32,6 +34,9 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   app.add_option("--pack-unpack", table_path, "pack/unpack table (haloflag-pack-unpack-table)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--node", node_path,
+                 "haloflag_calibrate_node output: the node transport's terms (node_transport)")
       ->check(CLI::ExistingFile);
   app.add_option("--base", base_path, "parameter file whose other classes are kept")
       ->check(CLI::ExistingFile);
@@ -55,6 +60,7 @@ int main(int argc, char** argv) {
       inputs.pack_unpack = read_pack_unpack_table_file(table_path);
       inputs.pack_unpack_source = table_path;
     }
+    if (!node_path.empty()) inputs.node = read_node_fit(node_path);
     if (!base_path.empty()) {
       inputs.base = read_params_file(base_path);
       inputs.base_source = base_path;
@@ -78,6 +84,12 @@ int main(int argc, char** argv) {
                 params.intra_socket.eager.alpha, params.intra_socket.eager.beta,
                 params.inter_node.rendezvous.alpha, params.inter_node.rendezvous.r_cb,
                 params.inter_node.rendezvous.r_ci);
+    if (params.node_transport) {
+      std::printf("node_transport: copy latency %.3e s, copy bandwidth %.3e B/s, flag latency "
+                  "%.3e s\n",
+                  params.node_transport->copy_latency, params.node_transport->copy_bandwidth,
+                  params.node_transport->flag_latency);
+    }
     for (const std::string& note : params.provenance.notes) std::printf("note: %s\n", note.c_str());
   } catch (const std::exception& error) {
     std::fprintf(stderr, "haloflag_calibrate_merge: error: %s\n", error.what());

@@ -7,6 +7,7 @@
 
 #include "haloflag/model/errors.hpp"
 #include "json_fields.hpp"
+#include "node_transport_fields.hpp"
 
 namespace haloflag::model::calibration {
 
@@ -157,6 +158,71 @@ std::string concurrent_to_json(const ConcurrentResult& result) {
   return json.dump(2) + "\n";
 }
 
+std::string node_calibration_to_json(const NodeCalibration& calibration,
+                                     const NodeTransportFit& fit) {
+  const NodeCalibrationOptions& o = calibration.options;
+  OrderedJson json;
+  json["format"] = std::string(kNodeFormat);
+  json["version"] = kCalibrationFormatVersion;
+  OrderedJson run;
+  run["tool"] = "haloflag_calibrate_node";
+  run["date"] = calibration.date;
+  run["host"] = calibration.host;
+  run["command_line"] = calibration.command_line;
+  json["run"] = std::move(run);
+  json["gpu"] = calibration.gpu;
+  json["clock"] = calibration.clock;
+  OrderedJson options;
+  options["gpu"] = o.gpu;
+  options["sizes"] = o.sizes;
+  options["iterations"] = o.iterations;
+  options["warmup"] = o.warmup;
+  options["copies_per_launch"] = o.copies_per_launch;
+  options["threads"] = o.threads;
+  options["flag_samples"] = o.flag_samples;
+  options["round_trips_per_sample"] = o.round_trips_per_sample;
+  options["flag_warmup_samples"] = o.flag_warmup_samples;
+  options["poll_backoff_ns"] = o.poll_backoff_ns;
+  options["timeout_s"] = o.timeout_seconds;
+  options["quick"] = o.quick;
+  json["options"] = std::move(options);
+
+  OrderedJson copy;
+  copy["method"] =
+      "one block copies n bytes between two device buffers, 8-byte elements in rounds as the "
+      "pack kernel moves them, then release-stores a flag; per copy = (time of a launch of "
+      "copies_per_launch copies - time of a launch of one) / (copies_per_launch - 1), GPU events";
+  OrderedJson measurements = OrderedJson::array();
+  for (const NodeCopyTiming& timing : calibration.copies) {
+    OrderedJson entry;
+    entry["bytes"] = timing.bytes;
+    entry["per_copy"] = summary_json(timing.per_copy_seconds, "_s");
+    measurements.push_back(std::move(entry));
+  }
+  copy["measurements"] = std::move(measurements);
+  OrderedJson copy_fit;
+  copy_fit["model"] = "T = copy_latency + n / copy_bandwidth over the medians (weights 1/T^2)";
+  copy_fit["copy_latency_s"] = fit.params.copy_latency;
+  copy_fit["copy_bandwidth_bytes_per_s"] = fit.params.copy_bandwidth;
+  copy_fit["points"] = fit.copy.points;
+  copy_fit["rms_relative_residual"] = fit.copy.rms_relative_residual;
+  copy_fit["clamped"] = fit.copy.clamped;
+  copy_fit["clamp_reason"] = fit.copy.clamp_reason;
+  copy["fit"] = std::move(copy_fit);
+  json["copy"] = std::move(copy);
+
+  OrderedJson flag;
+  flag["method"] =
+      "two blocks of one kernel pass an epoch back and forth through two flags in device "
+      "memory (system-scope release store, acquire polls); one-way = device clock time of "
+      "round_trips_per_sample round trips / (2 * round_trips_per_sample), per sample";
+  flag["one_way"] = summary_json(calibration.flag_one_way_seconds, "_s");
+  flag["flag_latency_s"] = fit.params.flag_latency;
+  json["flag"] = std::move(flag);
+  json[detail::kNodeTransportKey] = detail::node_transport_json(fit.params);
+  return json.dump(2) + "\n";
+}
+
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error(path.string() + ": cannot open for writing");
@@ -230,6 +296,33 @@ ConcurrentFit read_concurrent_fit(const std::filesystem::path& path) {
     }
   }
   problems.throw_if_any();
+  return result;
+}
+
+NodeFit read_node_fit(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  NodeFit result;
+  result.source = source;
+  if (const auto format = top.string("format"); format && *format != kNodeFormat) {
+    problems.add("format",
+                 "must be \"" + std::string(kNodeFormat) + "\" (got \"" + *format + "\")");
+  }
+  if (auto run = top.object("run")) result.date = run->string("date").value_or("");
+  result.gpu = top.string("gpu").value_or("");
+  if (auto copy = top.object("copy")) {
+    if (auto fit = copy->object("fit")) {
+      if (fit->boolean("clamped", false).value_or(false)) {
+        result.notes.push_back("node copy fit clamped: " +
+                               fit->string("clamp_reason", false).value_or("?"));
+      }
+    }
+  }
+  const auto params = detail::read_node_transport(top, /*required=*/true);
+  problems.throw_if_any();
+  result.params = *params;
   return result;
 }
 

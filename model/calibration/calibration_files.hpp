@@ -10,16 +10,21 @@
 
 #include "concurrent_bandwidth.hpp"
 #include "haloflag/model/link_params.hpp"
+#include "node_transport_calibration.hpp"
 #include "pingpong.hpp"
 
 namespace haloflag::model::calibration {
 
 inline constexpr std::string_view kPingPongFormat = "haloflag-calibration-pingpong";
 inline constexpr std::string_view kConcurrentFormat = "haloflag-calibration-concurrent";
+inline constexpr std::string_view kNodeFormat = "haloflag-calibration-node";
 inline constexpr int kCalibrationFormatVersion = 1;
 
 std::string pingpong_to_json(const PingPongResult& result);
 std::string concurrent_to_json(const ConcurrentResult& result);
+// Holds the measurements, the fit and, as "node_transport", the parameter file's object.
+std::string node_calibration_to_json(const NodeCalibration& calibration,
+                                     const NodeTransportFit& fit);
 void write_text(const std::filesystem::path& path, const std::string& text);
 
 // What the merge takes from a ping-pong file.
@@ -46,8 +51,18 @@ struct ConcurrentFit {
   std::vector<std::string> notes;
 };
 
-// Both throw ParamsError naming the file and key path of whatever is missing or out of range.
+// What the merge takes from a node calibration file: its "node_transport" object.
+struct NodeFit {
+  std::string source;  // the file
+  std::string gpu;
+  std::string date;
+  NodeTransportParams params;
+  std::vector<std::string> notes;  // a clamped copy fit
+};
+
+// All throw ParamsError naming the file and key path of whatever is missing or out of range.
 PingPongFit read_pingpong_fit(const std::filesystem::path& path);
 ConcurrentFit read_concurrent_fit(const std::filesystem::path& path);
+NodeFit read_node_fit(const std::filesystem::path& path);
 
 }  // namespace haloflag::model::calibration

@@ -73,6 +73,7 @@ MachineParams merge_calibration(const MergeInputs& inputs) {
   if (all || inputs.target == TargetClass::inter_node) params.inter_node = kmodel;
   params.eager_threshold_bytes = inputs.pingpong.threshold_bytes;
   if (inputs.pack_unpack) params.pack_unpack = inputs.pack_unpack->table;
+  if (inputs.node) params.node_transport = inputs.node->params;
   if (inputs.mapping) params.mapping = inputs.mapping;
 
   const std::string target = all ? "all" : inputs.target == TargetClass::intra_socket ? "intra_socket"
@@ -82,6 +83,7 @@ MachineParams merge_calibration(const MergeInputs& inputs) {
   provenance.source = "haloflag_calibrate_merge: ping-pong " + inputs.pingpong.source +
                       ", concurrent " + inputs.concurrent.source +
                       (inputs.pack_unpack ? ", pack/unpack " + inputs.pack_unpack_source : "") +
+                      (inputs.node ? ", node " + inputs.node->source : "") +
                       (inputs.base ? ", base " + inputs.base_source : "");
   provenance.machine = !inputs.machine.empty()                     ? inputs.machine
                        : inputs.base && !all                       ? inputs.base->provenance.machine
@@ -103,6 +105,14 @@ MachineParams merge_calibration(const MergeInputs& inputs) {
   } else if (!inputs.pack_unpack->provenance.source.empty()) {
     provenance.notes.push_back("pack/unpack table: " + inputs.pack_unpack->provenance.source +
                                " on " + inputs.pack_unpack->provenance.machine);
+  }
+  if (inputs.node) {
+    provenance.notes.push_back("node_transport: haloflag_calibrate_node on " + inputs.node->gpu +
+                               ", " + inputs.node->date);
+    provenance.notes.insert(provenance.notes.end(), inputs.node->notes.begin(),
+                            inputs.node->notes.end());
+  } else if (params.node_transport) {
+    provenance.notes.push_back("node_transport kept from " + inputs.base_source);
   }
   for (const std::vector<std::string>* list :
        {&inputs.pingpong.notes, &inputs.concurrent.notes,

@@ -1,6 +1,6 @@
 // Building a full parameter file from calibration results: ping-pong (alpha, beta, threshold),
-// concurrent bandwidth (R_Cb, R_Ci) and a pack/unpack table, optionally over a base file whose
-// other link classes are kept.
+// concurrent bandwidth (R_Cb, R_Ci), a pack/unpack table and optionally the node transport's
+// terms, optionally over a base file whose other link classes are kept.
 #pragma once
 
 #include <optional>
@@ -24,6 +24,7 @@ struct MergeInputs {
   ConcurrentFit concurrent;
   std::optional<PackUnpackTableFile> pack_unpack;  // required without a base
   std::string pack_unpack_source;
+  std::optional<NodeFit> node;                     // else the base's node_transport, if any
   std::optional<MachineParams> base;               // required unless target is all
   std::string base_source;
   TargetClass target = TargetClass::all;

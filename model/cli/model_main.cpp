@@ -1,5 +1,6 @@
 // haloflag_model: the predicted lower bound of one halo exchange (paper Eq. 1-4) for a
-// communication config and a machine parameter file; a human table, optionally JSON.
+// communication config and a machine parameter file, on MPI or with the node transport within a
+// node; a human table, optionally JSON.
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -12,6 +13,7 @@
 #include "haloflag/model/params_file.hpp"
 #include "haloflag/model/prediction.hpp"
 #include "haloflag/model/prediction_report.hpp"
+#include "haloflag/model/transport.hpp"
 
 namespace {
 
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   MappingOptions mapping_options;
   int detail_rank = -1;
   bool all_ranks = false;
+  std::string transport_name = "mpi";
   app.add_option("config", config_path, "communication config (haloflag-comb-config)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -80,15 +83,25 @@ int main(int argc, char** argv) {
   app.add_option("--rank", detail_rank, "list the messages of this rank (default: critical rank)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--all-ranks", all_ranks, "also print one summary line per rank");
+  app.add_option("--transport", transport_name,
+                 "mpi: every message on MPI (the paper's model); node: messages within a node on "
+                 "the node transport (needs the file's node_transport); auto: node when the file "
+                 "has it, else mpi")
+      ->check(CLI::IsMember({"mpi", "node", "auto"}))
+      ->capture_default_str();
   app.add_option("--json", json_path, "also write the full prediction as JSON to this file");
   CLI11_PARSE(app, argc, argv);
 
   try {
     const MachineParams params = haloflag::model::read_params_file(params_path);
+    const auto transport = haloflag::model::parse_transport_choice(transport_name);
+    if (transport == haloflag::model::TransportChoice::node) {
+      haloflag::model::require_node_transport(params, params_path);
+    }
     const haloflag::halo::ExchangeConfig config = haloflag::halo::read_config_file(config_path);
     const RankMapping mapping = choose_mapping(params, mapping_options);
     const haloflag::model::ExchangePrediction prediction =
-        haloflag::model::predict_exchange(config, params, mapping);
+        haloflag::model::predict_exchange(config, params, mapping, transport);
 
     const haloflag::model::ReportContext context{config_path, params_path, &params, &mapping};
     haloflag::model::print_prediction(std::cout, prediction, context, {detail_rank, all_ranks});

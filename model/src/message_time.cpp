@@ -24,6 +24,14 @@ double kmodel_time(const KModelParams& params, double bytes, double concurrency)
   return params.alpha + concurrency * bytes * kmodel_beta(params, concurrency);
 }
 
+double node_copy_time(const NodeTransportParams& params, double bytes) {
+  return params.copy_latency + bytes / params.copy_bandwidth;
+}
+
+double node_transport_time(const NodeTransportParams& params, double bytes) {
+  return node_copy_time(params, bytes) + params.flag_latency;
+}
+
 double ContentionCounts::concurrency() const noexcept {
   if (k_total <= 0) return 0.0;
   return static_cast<double>(k_inter) / static_cast<double>(k_total) * k_prime;
@@ -56,6 +64,20 @@ MessageTime message_time(const MachineParams& params, MessageClass message_class
   time.concurrency = counts.effective_concurrency();
   time.beta = kmodel_beta(set, time.concurrency);
   time.seconds = kmodel_time(set, n, time.concurrency);
+  return time;
+}
+
+MessageTime node_message_time(const NodeTransportParams& params, MessageClass message_class,
+                              std::int64_t bytes) {
+  if (message_class == MessageClass::inter_node) {
+    throw ModelError("node transport: a message between two nodes cannot take it");
+  }
+  MessageTime time;
+  time.message_class = message_class;
+  time.path = MessagePath::node;
+  time.concurrency = 1.0;
+  time.beta = 1.0 / params.copy_bandwidth;
+  time.seconds = node_transport_time(params, static_cast<double>(bytes));
   return time;
 }
 

@@ -11,6 +11,7 @@
 
 #include "haloflag/model/errors.hpp"
 #include "json_fields.hpp"
+#include "node_transport_fields.hpp"
 
 namespace haloflag::model {
 
@@ -302,6 +303,7 @@ MachineParams parse_params(std::string_view json_text, const std::string& source
   const auto intra_socket = read_class<PostalParams>(top, "intra_socket", read_postal);
   const auto inter_socket = read_class<KModelParams>(top, "inter_socket", read_kmodel);
   const auto inter_node = read_class<KModelParams>(top, "inter_node", read_kmodel);
+  params.node_transport = detail::read_node_transport(top, /*required=*/false);
   const auto table = read_table(top.array("pack_unpack"), "pack_unpack", problems);
   top.finish();
   problems.throw_if_any();
@@ -328,12 +330,22 @@ std::string params_to_json(const MachineParams& params) {
   json["intra_socket"] = class_json(params.intra_socket);
   json["inter_socket"] = class_json(params.inter_socket);
   json["inter_node"] = class_json(params.inter_node);
+  if (params.node_transport) {
+    json[detail::kNodeTransportKey] = detail::node_transport_json(*params.node_transport);
+  }
   json["pack_unpack"] = table_json(params.pack_unpack);
   return json.dump(2) + "\n";
 }
 
 void write_params_file(const std::filesystem::path& path, const MachineParams& params) {
   write_text_file(path, params_to_json(params));
+}
+
+void require_node_transport(const MachineParams& params, const std::string& source_name) {
+  if (params.node_transport) return;
+  throw ParamsError(source_name + ": " + detail::kNodeTransportKey +
+                    ": missing key (the node transport's terms copy_bandwidth_bytes_per_s, "
+                    "copy_latency_s, flag_latency_s; haloflag_calibrate_node measures them)");
 }
 
 PackUnpackTableFile parse_pack_unpack_table(std::string_view json_text,

@@ -1,8 +1,8 @@
 #include "haloflag/model/prediction.hpp"
 
-#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "haloflag/model/errors.hpp"
 
@@ -41,10 +41,40 @@ void note_lookup(std::set<std::string>& notes, const char* column, std::int64_t 
   }
 }
 
+// Whether messages within a node take the node transport, per the choice and the file's terms.
+bool use_node_transport(TransportChoice transport, const MachineParams& params,
+                        std::set<std::string>& notes) {
+  switch (transport) {
+    case TransportChoice::mpi: return false;
+    case TransportChoice::node:
+      if (!params.node_transport) {
+        throw ModelError("machine parameters: node_transport: missing (transport node needs the "
+                         "node transport's terms)");
+      }
+      return true;
+    case TransportChoice::automatic:
+      if (!params.node_transport) {
+        notes.insert("transport auto: the parameter file has no node_transport, so every message "
+                     "is timed on the MPI path");
+      }
+      return params.node_transport.has_value();
+  }
+  return false;
+}
+
+// The longest message of a list (the first of equal ones), or null for none.
+const halo::Message* longest(const std::vector<const halo::Message*>& messages) {
+  const halo::Message* found = nullptr;
+  for (const halo::Message* m : messages) {
+    if (found == nullptr || m->bytes > found->bytes) found = m;
+  }
+  return found;
+}
+
 }  // namespace
 
 ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const MachineParams& params,
-                                    const RankMapping& mapping) {
+                                    const RankMapping& mapping, TransportChoice transport) {
   check_config(config);
   mapping.check_fits(config.ranks);
   if (params.pack_unpack.empty()) {
@@ -63,6 +93,12 @@ ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const Ma
 
   ExchangePrediction prediction;
   std::set<std::string> notes;
+  prediction.transport = transport;
+  prediction.node_transport_used = use_node_transport(transport, params, notes);
+  const auto on_node_path = [&](int rank, int peer) {
+    return prediction.node_transport_used && locations[rank].node == locations[peer].node;
+  };
+
   for (int rank = 0; rank < config.ranks; ++rank) {
     const halo::RankMessages& messages = config.rank_messages[rank];
     RankPrediction result;
@@ -71,6 +107,8 @@ ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const Ma
 
     // K_inter counts only messages leaving the node: an inter-socket message stays on the node
     // (it is timed with the inter-socket set, but is not part of the node's off-node traffic).
+    // The counts do not depend on the transport: it changes how messages within a node travel,
+    // not which ones leave it.
     std::vector<MessageClass> classes;
     for (const halo::Message& send : messages.sends) {
       classes.push_back(mapping.classify(rank, send.peer));
@@ -79,35 +117,72 @@ ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const Ma
     result.counts.k_total = static_cast<int>(messages.sends.size());
     result.counts.k_prime = senders_on_node[static_cast<std::size_t>(result.location.node)];
 
+    // Sends: the slowest of each path, and the shortest MPI send (SP packs it).
+    int slowest_mpi = -1;
+    int slowest_node = -1;
+    const halo::Message* shortest_mpi = nullptr;
     for (std::size_t i = 0; i < messages.sends.size(); ++i) {
       const halo::Message& send = messages.sends[i];
       MessagePrediction message;
       message.peer = send.peer;
       message.tag = send.tag;
       message.bytes = send.bytes;
-      message.time = message_time(params, classes[i], send.bytes, result.counts);
-      if (result.slowest_send < 0 || message.time.seconds > result.t_comm) {
-        result.slowest_send = static_cast<int>(i);
-        result.t_comm = message.time.seconds;
+      const bool node_path = on_node_path(rank, send.peer);
+      message.time = node_path ? node_message_time(*params.node_transport, classes[i], send.bytes)
+                               : message_time(params, classes[i], send.bytes, result.counts);
+      int& slowest = node_path ? slowest_node : slowest_mpi;
+      if (slowest < 0 || message.time.seconds > result.sends[static_cast<std::size_t>(slowest)]
+                                                    .time.seconds) {
+        slowest = static_cast<int>(i);
+      }
+      if (!node_path && (shortest_mpi == nullptr || send.bytes < shortest_mpi->bytes)) {
+        shortest_mpi = &send;
       }
       result.sends.push_back(message);
     }
-
-    if (!messages.sends.empty()) {
-      const auto shortest = std::min_element(
-          messages.sends.begin(), messages.sends.end(),
-          [](const halo::Message& a, const halo::Message& b) { return a.bytes < b.bytes; });
-      result.shortest_send_bytes = shortest->bytes;
-      result.sp = params.pack_unpack.pack_time(shortest->bytes);
-      note_lookup(notes, "pack", shortest->bytes, result.sp, params.pack_unpack);
+    TableLookup sp_mpi;
+    if (shortest_mpi != nullptr) sp_mpi = params.pack_unpack.pack_time(shortest_mpi->bytes);
+    const auto send_time = [&](int index) {
+      return result.sends[static_cast<std::size_t>(index)].time.seconds;
+    };
+    const double mpi_branch = slowest_mpi < 0 ? 0.0 : sp_mpi.seconds + send_time(slowest_mpi);
+    if (slowest_node >= 0 && (slowest_mpi < 0 || send_time(slowest_node) > mpi_branch)) {
+      result.slowest_send = slowest_node;
+      result.t_comm = send_time(slowest_node);
+    } else if (slowest_mpi >= 0) {
+      result.slowest_send = slowest_mpi;
+      result.t_comm = send_time(slowest_mpi);
+      result.shortest_send_bytes = shortest_mpi->bytes;
+      result.sp = sp_mpi;
+      note_lookup(notes, "pack", shortest_mpi->bytes, result.sp, params.pack_unpack);
     }
-    if (!messages.recvs.empty()) {
-      const auto longest = std::max_element(
-          messages.recvs.begin(), messages.recvs.end(),
-          [](const halo::Message& a, const halo::Message& b) { return a.bytes < b.bytes; });
-      result.longest_recv_bytes = longest->bytes;
-      result.lup = params.pack_unpack.unpack_time(longest->bytes);
-      note_lookup(notes, "unpack", longest->bytes, result.lup, params.pack_unpack);
+
+    // Receives: the table's unpack of the longest MPI receive, the node copy of the longest node
+    // receive (read from this rank's own device memory); LUP is the longer of the two.
+    std::vector<const halo::Message*> mpi_recvs;
+    std::vector<const halo::Message*> node_recvs;
+    for (const halo::Message& recv : messages.recvs) {
+      if (prediction.node_transport_used && (recv.peer < 0 || recv.peer >= config.ranks)) {
+        throw ModelError("config: rank " + std::to_string(rank) + " receives from peer " +
+                         std::to_string(recv.peer) + " (tag " + std::to_string(recv.tag) +
+                         "), outside 0.." + std::to_string(config.ranks - 1));
+      }
+      (on_node_path(rank, recv.peer) ? node_recvs : mpi_recvs).push_back(&recv);
+    }
+    if (const halo::Message* recv = longest(mpi_recvs)) {
+      result.longest_recv_bytes = recv->bytes;
+      result.lup = params.pack_unpack.unpack_time(recv->bytes);
+    }
+    if (const halo::Message* recv = longest(node_recvs)) {
+      const double copy = node_copy_time(*params.node_transport, static_cast<double>(recv->bytes));
+      if (mpi_recvs.empty() || copy > result.lup.seconds) {
+        result.longest_recv_bytes = recv->bytes;
+        result.lup_path = MessagePath::node;
+        result.lup = TableLookup{copy, TableRange::inside};
+      }
+    }
+    if (result.lup_path == MessagePath::mpi && !mpi_recvs.empty()) {
+      note_lookup(notes, "unpack", result.longest_recv_bytes, result.lup, params.pack_unpack);
     }
 
     result.bound = result.sp.seconds + result.t_comm + result.lup.seconds;

@@ -31,25 +31,57 @@ std::string_view to_string(TableRange range) {
   return "?";
 }
 
+// What carried a message: its MPI protocol, or "node".
+std::string carrier(const MessageTime& time) {
+  return std::string(time.path == MessagePath::node ? "node" : to_string(time.protocol));
+}
+
 std::string send_line(const MessagePrediction& m) {
   return printf_string("  %6d %5d %10lld  %-12s  %-10s  %6.3f  %11.4e  %11.3f", m.peer, m.tag,
                 static_cast<long long>(m.bytes), std::string(to_string(m.time.message_class)).c_str(),
-                std::string(to_string(m.time.protocol)).c_str(), m.time.concurrency, m.time.beta,
-                m.time.seconds / kMicro);
+                carrier(m.time).c_str(), m.time.concurrency, m.time.beta, m.time.seconds / kMicro);
 }
 
 std::string bound_line(const RankPrediction& r) {
-  std::string line = printf_string("SP %.3f us (pack %lld B) + T_comm %.3f us", r.sp.seconds / kMicro,
-                            static_cast<long long>(r.shortest_send_bytes), r.t_comm / kMicro);
-  if (r.slowest_send >= 0) {
-    const MessagePrediction& slowest = r.sends[static_cast<std::size_t>(r.slowest_send)];
-    line += printf_string(" (%lld B to rank %d, %s %s)", static_cast<long long>(slowest.bytes),
-                   slowest.peer, std::string(to_string(slowest.time.message_class)).c_str(),
-                   std::string(to_string(slowest.time.protocol)).c_str());
+  const MessagePrediction* slowest =
+      r.slowest_send >= 0 ? &r.sends[static_cast<std::size_t>(r.slowest_send)] : nullptr;
+  std::string line;
+  if (slowest != nullptr && slowest->time.path == MessagePath::node) {
+    line = printf_string("SP %.3f us (the node copy packs) + T_comm %.3f us", r.sp.seconds / kMicro,
+                         r.t_comm / kMicro);
+  } else {
+    line = printf_string("SP %.3f us (pack %lld B) + T_comm %.3f us", r.sp.seconds / kMicro,
+                         static_cast<long long>(r.shortest_send_bytes), r.t_comm / kMicro);
   }
-  line += printf_string(" + LUP %.3f us (unpack %lld B) = %.3f us", r.lup.seconds / kMicro,
-                 static_cast<long long>(r.longest_recv_bytes), r.bound / kMicro);
+  if (slowest != nullptr) {
+    line += printf_string(" (%lld B to rank %d, %s %s)", static_cast<long long>(slowest->bytes),
+                   slowest->peer, std::string(to_string(slowest->time.message_class)).c_str(),
+                   carrier(slowest->time).c_str());
+  }
+  line += printf_string(r.lup_path == MessagePath::node ? " + LUP %.3f us (node copy of %lld B)"
+                                                        : " + LUP %.3f us (unpack %lld B)",
+                        r.lup.seconds / kMicro, static_cast<long long>(r.longest_recv_bytes));
+  line += printf_string(" = %.3f us", r.bound / kMicro);
   return line;
+}
+
+// Which terms timed the messages, in one line.
+std::string transport_line(const ExchangePrediction& prediction, const MachineParams* params) {
+  constexpr const char* kMpiTerms =
+      "postal model within a socket, K-model across sockets and nodes";
+  std::string line = "transport: " + std::string(to_string(prediction.transport));
+  if (!prediction.node_transport_used) {
+    if (prediction.transport != TransportChoice::mpi) {
+      line += " -> mpi (the parameter file has no node_transport)";
+    }
+    return line + "; every message: " + kMpiTerms;
+  }
+  if (params == nullptr || !params->node_transport) return line + "; within a node: node transport";
+  const NodeTransportParams& node = *params->node_transport;
+  return line + printf_string("; within a node: copy %.3f us + n / %.4g B/s, flag %.3f us (unpack: "
+                              "the same copy); between nodes: K-model",
+                              node.copy_latency / kMicro, node.copy_bandwidth,
+                              node.flag_latency / kMicro);
 }
 
 OrderedJson lookup_json(std::int64_t bytes, const TableLookup& lookup) {
@@ -78,6 +110,7 @@ void print_prediction(std::ostream& out, const ExchangePrediction& prediction,
         << "; " << context.params->provenance.source << ")\n";
     out << "eager threshold: " << context.params->eager_threshold_bytes << " B (n <= threshold: eager)\n";
   }
+  out << transport_line(prediction, context.params) << '\n';
   if (context.mapping != nullptr) {
     out << "mapping: " << context.mapping->describe() << " -> " << nodes.size() << " node(s) used\n";
   }
@@ -127,6 +160,17 @@ std::string prediction_to_json(const ExchangePrediction& prediction, const Repor
     json["params"] = std::move(params);
   }
   if (context.mapping != nullptr) json["mapping"] = context.mapping->describe();
+  OrderedJson transport;
+  transport["asked"] = std::string(to_string(prediction.transport));
+  transport["node_transport_used"] = prediction.node_transport_used;
+  if (prediction.node_transport_used && context.params != nullptr &&
+      context.params->node_transport) {
+    const NodeTransportParams& node = *context.params->node_transport;
+    transport["copy_latency_s"] = node.copy_latency;
+    transport["copy_bandwidth_bytes_per_s"] = node.copy_bandwidth;
+    transport["flag_latency_s"] = node.flag_latency;
+  }
+  json["transport"] = std::move(transport);
 
   const RankPrediction& critical = prediction.critical();
   OrderedJson total;
@@ -153,6 +197,7 @@ std::string prediction_to_json(const ExchangePrediction& prediction, const Repor
     rank["t_comm_s"] = r.t_comm;
     rank["slowest_send"] = r.slowest_send;
     rank["lup"] = lookup_json(r.longest_recv_bytes, r.lup);
+    rank["lup"]["path"] = std::string(to_string(r.lup_path));
     rank["bound_s"] = r.bound;
     OrderedJson sends = OrderedJson::array();
     for (const MessagePrediction& m : r.sends) {
@@ -161,7 +206,8 @@ std::string prediction_to_json(const ExchangePrediction& prediction, const Repor
       send["tag"] = m.tag;
       send["bytes"] = m.bytes;
       send["class"] = std::string(to_string(m.time.message_class));
-      send["protocol"] = std::string(to_string(m.time.protocol));
+      send["path"] = std::string(to_string(m.time.path));
+      send["protocol"] = carrier(m.time);
       send["concurrency"] = m.time.concurrency;
       send["beta_s_per_byte"] = m.time.beta;
       send["t_comm_s"] = m.time.seconds;

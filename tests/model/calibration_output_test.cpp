@@ -95,6 +95,9 @@ TEST(CalibrationOutput, MergedParameterFileReadsBackAndPredicts) {
   ASSERT_TRUE(params.mapping.has_value());
   EXPECT_EQ(*params.mapping, RankMapping::consecutive(2, 1));
   EXPECT_NE(params.provenance.source.find("haloflag_calibrate_merge"), std::string::npos);
+  // The node transport's terms from the hand-written node calibration fixture (data/).
+  ASSERT_TRUE(params.node_transport.has_value());
+  EXPECT_EQ(*params.node_transport, (NodeTransportParams{1.2e-6, 2e11, 7e-7}));
 
   const auto config =
       haloflag::halo::read_config_file(fs::path(HALOFLAG_COMB_CONFIG_DIR) / "comb_200_np2_reduced.cfg");

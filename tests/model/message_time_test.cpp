@@ -1,9 +1,13 @@
 // Eq. 2-4 of the paper with its Power9+V100 values, checked against numbers worked out by hand,
-// and the eager/rendezvous switch.
+// the eager/rendezvous switch, and the node transport's copy and flag terms.
 #include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
 
 #include "haloflag/model/errors.hpp"
 #include "haloflag/model/message_time.hpp"
+#include "haloflag/model/transport.hpp"
 
 namespace {
 
@@ -137,6 +141,45 @@ TEST(MessageTime, ConcurrencyBelowOneCountsAsOneFlow) {
 TEST(MessageTime, NegativeAggregateRateIsRejected) {
   // Literal Eq. 4 with N = 0 and R_Ci > R_Cb: 1e9 + (0 - 1) * 2e9 < 0.
   EXPECT_THROW(kmodel_beta(KModelParams{1e-6, 1e9, 2e9}, 0.0), ModelError);
+}
+
+// Node transport terms of a synthetic machine: 1.5 us per copy, 250 GB/s, 0.8 us per flag.
+const NodeTransportParams kNode{1.5e-6, 2.5e11, 0.8e-6};
+
+TEST(MessageTime, NodeTransportByHand) {
+  // Copy of 60000 B: 1.5e-6 + 60000 / 2.5e11 = 1.5e-6 + 2.4e-7 = 1.74e-6 s.
+  expect_close(node_copy_time(kNode, 60000), 1.74e-6);
+  // The message: copy + flag = 1.74e-6 + 0.8e-6 = 2.54e-6 s.
+  expect_close(node_transport_time(kNode, 60000), 2.54e-6);
+  // 960000 B: 1.5e-6 + 3.84e-6 + 0.8e-6 = 6.14e-6 s.
+  expect_close(node_transport_time(kNode, 960000), 6.14e-6);
+
+  const MessageTime t = node_message_time(kNode, MessageClass::inter_socket, 60000);
+  EXPECT_EQ(t.path, MessagePath::node);
+  EXPECT_EQ(t.message_class, MessageClass::inter_socket);  // where the peer is, kept
+  EXPECT_DOUBLE_EQ(t.concurrency, 1.0);
+  EXPECT_DOUBLE_EQ(t.beta, 1.0 / 2.5e11);
+  expect_close(t.seconds, 2.54e-6);
+  // The MPI path's messages say so.
+  EXPECT_EQ(message_time(power9_params(), MessageClass::intra_socket, 60000, kPaperCounts).path,
+            MessagePath::mpi);
+}
+
+TEST(MessageTime, NodeTransportStaysOnTheNode) {
+  EXPECT_THROW(node_message_time(kNode, MessageClass::inter_node, 60000), ModelError);
+}
+
+TEST(MessageTime, TransportChoicesParse) {
+  EXPECT_EQ(parse_transport_choice("mpi"), TransportChoice::mpi);
+  EXPECT_EQ(parse_transport_choice("node"), TransportChoice::node);
+  EXPECT_EQ(parse_transport_choice("auto"), TransportChoice::automatic);
+  EXPECT_EQ(to_string(TransportChoice::automatic), "auto");
+  try {
+    parse_transport_choice("ipc");
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("valid: mpi, node, auto"), std::string::npos);
+  }
 }
 
 }  // namespace

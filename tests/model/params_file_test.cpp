@@ -1,12 +1,13 @@
 // Parameter files: the shipped Power9+V100 file holds the paper's values; files with a missing
-// key, a bad rate, an unknown key, a wrong type, a bad table or a bad mapping are rejected with
-// the file and key path named; the writer's output reads back equal.
+// key, a bad rate, an unknown key, a wrong type, a bad table, a bad mapping or bad node transport
+// terms are rejected with the file and key path named; the writer's output reads back equal.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -218,6 +219,94 @@ TEST(ParamsFile, UnreadableFilesAreNamed) {
   } catch (const ParamsError& error) {
     EXPECT_NE(std::string(error.what()).find("array.json: (top level): must be an object"),
               std::string::npos);
+  }
+}
+
+Json with_node_transport(Json json) {
+  json["node_transport"] = {{"copy_bandwidth_bytes_per_s", 2.5e11},
+                            {"copy_latency_s", 1.5e-6},
+                            {"flag_latency_s", 0.8e-6}};
+  return json;
+}
+
+TEST(ParamsFile, NodeTransportIsOptional) {
+  const MachineParams without = read_params_file(kPower9);
+  EXPECT_FALSE(without.node_transport.has_value());
+  EXPECT_FALSE(Json::parse(params_to_json(without)).contains("node_transport"));
+  try {
+    require_node_transport(without, "power9_v100.json");
+    FAIL() << "accepted a file without node_transport";
+  } catch (const ParamsError& error) {
+    EXPECT_NE(std::string(error.what()).find("power9_v100.json: node_transport: missing key"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(ParamsFile, NodeTransportIsReadAndWritten) {
+  const MachineParams p = parse_params(with_node_transport(power9_json()).dump(), "node.json");
+  ASSERT_TRUE(p.node_transport.has_value());
+  EXPECT_EQ(*p.node_transport, (NodeTransportParams{1.5e-6, 2.5e11, 0.8e-6}));
+  EXPECT_NO_THROW(require_node_transport(p, "node.json"));
+  // Everything else is read as without it.
+  MachineParams stripped = p;
+  stripped.node_transport.reset();
+  EXPECT_EQ(stripped, read_params_file(kPower9));
+  // The writer keeps it, and it reads back equal.
+  const std::string written = params_to_json(p);
+  EXPECT_EQ(parse_params(written, "round trip"), p);
+  EXPECT_DOUBLE_EQ(Json::parse(written)["node_transport"]["copy_latency_s"].get<double>(), 1.5e-6);
+}
+
+// Parses the Power9 file with a node_transport object, after `edit` of that object.
+void expect_node_transport_rejected(const std::function<void(Json&)>& edit,
+                                    const std::string& message) {
+  expect_rejected(
+      [&](Json& j) {
+        j = with_node_transport(j);
+        edit(j["node_transport"]);
+      },
+      message);
+}
+
+TEST(ParamsFile, BadNodeTransportIsNamed) {
+  expect_node_transport_rejected([](Json& n) { n.erase("flag_latency_s"); },
+                                 "power9_v100.json: node_transport.flag_latency_s: missing key");
+  expect_node_transport_rejected(
+      [](Json& n) { n["copy_bandwidth_bytes_per_s"] = 0; },
+      "power9_v100.json: node_transport.copy_bandwidth_bytes_per_s: must be > 0 (got 0)");
+  expect_node_transport_rejected([](Json& n) { n["copy_latency_s"] = -1e-6; },
+                                 "power9_v100.json: node_transport.copy_latency_s: must be > 0");
+  expect_node_transport_rejected(
+      [](Json& n) { n["flag_latency_s"] = "fast"; },
+      "power9_v100.json: node_transport.flag_latency_s: must be a number (got string \"fast\")");
+  expect_node_transport_rejected(
+      [](Json& n) { n["copy_latency_us"] = 1.5; },
+      "power9_v100.json: node_transport.copy_latency_us: unknown key (expected: "
+      "copy_bandwidth_bytes_per_s, copy_latency_s, flag_latency_s)");
+  expect_rejected([](Json& j) { j["node_transport"] = 5; },
+                  "power9_v100.json: node_transport: must be an object (got 5)");
+  // Every bad term is reported, not only the first.
+  Json json = with_node_transport(power9_json());
+  json["node_transport"]["copy_latency_s"] = 0;
+  json["node_transport"]["flag_latency_s"] = -1;
+  try {
+    parse_params(json.dump(), "power9_v100.json");
+    FAIL() << "accepted";
+  } catch (const ParamsError& error) {
+    EXPECT_EQ(error.problems().size(), 2u) << error.what();
+  }
+  // A number too large for a double (an infinite term) is not valid JSON.
+  const std::string text = with_node_transport(power9_json()).dump();
+  const std::string infinite = std::regex_replace(
+      text, std::regex("\"flag_latency_s\":[^,}]+"), "\"flag_latency_s\":1e400");
+  ASSERT_NE(infinite, text);
+  try {
+    parse_params(infinite, "power9_v100.json");
+    FAIL() << "accepted";
+  } catch (const ParamsError& error) {
+    EXPECT_NE(std::string(error.what()).find("power9_v100.json: not valid JSON"), std::string::npos)
+        << error.what();
   }
 }
 

@@ -1,5 +1,6 @@
 // The lower bound SP + max T_comm + LUP on the shipped configs with the Power9+V100 file, the
-// K-model counts it derives from the mapping, and configs that do not fit the mapping.
+// K-model counts it derives from the mapping, configs that do not fit the mapping, and the bound
+// with the node transport for messages within a node.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -244,6 +245,178 @@ TEST(Prediction, InconsistentConfigsAreRejected) {
     EXPECT_NE(std::string(error.what()).find("rank 0 sends to peer 5 (tag 3)"), std::string::npos)
         << error.what();
   }
+}
+
+// The node transport with synthetic terms: 1.5 us per copy, 250 GB/s, 0.8 us per flag. A node
+// message costs copy + flag: 60000 B 2.54 us, 240000 B 3.26 us, 5000000 B 22.3 us; a node
+// receive's unpack is at least its copy: 60000 B 1.74 us, 240000 B 2.46 us, 5000000 B 21.5 us.
+const NodeTransportParams kNode{1.5e-6, 2.5e11, 0.8e-6};
+
+MachineParams with_node_transport() {
+  MachineParams params = read_params_file(kPower9);
+  params.node_transport = kNode;
+  return params;
+}
+
+TEST(Prediction, PaperBoundsUnchangedOnTheMpiTransport) {
+  // The node terms in the file change nothing while the transport is mpi (the default).
+  const MachineParams params = with_node_transport();
+  const char* names[] = {"comb_200_np64.cfg", "comb_400_np64.cfg", "comb_800_np64.cfg",
+                         "comb_200_np2_reduced.cfg"};
+  for (const char* name : names) {
+    SCOPED_TRACE(name);
+    const halo::ExchangeConfig config = halo::read_config_file(kConfigs / name);
+    const ExchangePrediction paper = predict(name);
+    const ExchangePrediction mpi = predict_exchange(config, params, *params.mapping);
+    EXPECT_EQ(mpi.bound, paper.bound);
+    EXPECT_EQ(mpi.critical_rank, paper.critical_rank);
+    EXPECT_FALSE(mpi.node_transport_used);
+    EXPECT_EQ(predict_exchange(config, params, *params.mapping, TransportChoice::mpi).bound,
+              paper.bound);
+    for (const RankPrediction& rank : mpi.ranks) {
+      for (const MessagePrediction& m : rank.sends) EXPECT_EQ(m.time.path, MessagePath::mpi);
+    }
+  }
+  EXPECT_NEAR(predict("comb_200_np64.cfg").bound * 1e6, 35.99813, 1e-4);
+}
+
+// Both ranks of the two-rank reduction on one node: every message is a node message.
+//   T_comm = the 60000 B face, 2.54 us (SP 0: the copy is the pack); LUP = copy of 60000 B,
+//   1.74 us. Bound = 2.54 + 1.74 = 4.28 us (18.764 us on MPI).
+TEST(Prediction, TwoRanksOnOneNodeByHand) {
+  const MachineParams params = with_node_transport();
+  const halo::ExchangeConfig config =
+      halo::read_config_file(kConfigs / "comb_200_np2_reduced.cfg");
+  const RankMapping one_node = RankMapping::consecutive(2, 2);
+  for (const TransportChoice transport : {TransportChoice::node, TransportChoice::automatic}) {
+    const ExchangePrediction prediction = predict_exchange(config, params, one_node, transport);
+    EXPECT_TRUE(prediction.node_transport_used);
+    EXPECT_NEAR(prediction.bound * 1e6, 4.28, 1e-9);
+    for (const RankPrediction& r : prediction.ranks) {
+      SCOPED_TRACE("rank " + std::to_string(r.rank));
+      for (const MessagePrediction& m : r.sends) {
+        EXPECT_EQ(m.time.path, MessagePath::node);
+        EXPECT_EQ(m.time.message_class, MessageClass::intra_socket);
+      }
+      EXPECT_DOUBLE_EQ(r.sp.seconds, 0.0);
+      EXPECT_EQ(r.shortest_send_bytes, 0);
+      ASSERT_GE(r.slowest_send, 0);
+      EXPECT_EQ(r.sends[static_cast<std::size_t>(r.slowest_send)].bytes, 60000);
+      EXPECT_NEAR(r.t_comm, 2.54e-6, 1e-15);
+      EXPECT_EQ(r.lup_path, MessagePath::node);
+      EXPECT_EQ(r.longest_recv_bytes, 60000);
+      EXPECT_NEAR(r.lup.seconds, 1.74e-6, 1e-15);
+      // The K-model's counts do not depend on the transport.
+      EXPECT_EQ(r.counts, (ContentionCounts{0, 26, 2}));
+    }
+    EXPECT_TRUE(prediction.notes.empty());
+  }
+  EXPECT_NEAR(predict_exchange(config, params, one_node).bound * 1e6, 18.764, 1e-6);
+}
+
+// Four ranks on two nodes (consecutive, 2 per node, 1 per socket): rank r sends `partner_bytes`
+// to its node partner r ^ 1 (inter-socket) and 60000 B to rank (r + 2) % 4 on the other node,
+// and receives the same. Each rank: K_inter 1, K_total 2, k' 2, so N = 1/2 * 2 = 1.
+halo::ExchangeConfig two_nodes_config(std::int64_t partner_bytes) {
+  halo::ExchangeConfig config;
+  config.ranks = 4;
+  config.rank_messages.resize(4);
+  for (int r = 0; r < 4; ++r) {
+    const int partner = r ^ 1;
+    const int remote = (r + 2) % 4;
+    config.rank_messages[r].sends = {message(partner, 0, partner_bytes), message(remote, 1, 60000)};
+    config.rank_messages[r].recvs = {message(partner, 0, partner_bytes), message(remote, 1, 60000)};
+  }
+  return config;
+}
+
+// Partner messages of 240000 B. The 60000 B inter-node message (eager, N = 1) takes
+// 2.36e-6 + 60000 / 4.92e9 = 14.55512 us on MPI.
+//  mpi : SP pack(60000) 3.98 + T_comm max(inter-socket 3.41e-6 + 240000 / 8.41e9 = 31.94746,
+//        14.55512) + LUP unpack(240000) 30.40 = 66.32746 us.
+//  node: MPI branch SP 3.98 + 14.55512 = 18.53512 > node branch 3.26 -> SP 3.98 + T_comm
+//        14.55512; LUP max(unpack(60000) 12.00 from the table, copy(240000) 2.46) = 12.00.
+//        Bound = 3.98 + 14.55512 + 12.00 = 30.53512 us.
+TEST(Prediction, FourRanksOnTwoNodesMixPathsByHand) {
+  const MachineParams params = with_node_transport();
+  const halo::ExchangeConfig config = two_nodes_config(240000);
+  const RankMapping mapping = RankMapping::consecutive(2, 1);
+
+  const ExchangePrediction mpi = predict_exchange(config, params, mapping);
+  EXPECT_NEAR(mpi.bound * 1e6, 66.32746, 1e-4);
+
+  const ExchangePrediction node = predict_exchange(config, params, mapping, TransportChoice::node);
+  EXPECT_NEAR(node.bound * 1e6, 30.53512, 1e-4);
+  for (const RankPrediction& r : node.ranks) {
+    SCOPED_TRACE("rank " + std::to_string(r.rank));
+    EXPECT_EQ(r.counts, (ContentionCounts{1, 2, 2}));
+    ASSERT_EQ(r.sends.size(), 2u);
+    EXPECT_EQ(r.sends[0].time.path, MessagePath::node);
+    EXPECT_EQ(r.sends[0].time.message_class, MessageClass::inter_socket);
+    EXPECT_NEAR(r.sends[0].time.seconds, 3.26e-6, 1e-15);
+    EXPECT_EQ(r.sends[1].time.path, MessagePath::mpi);
+    EXPECT_EQ(r.sends[1].time.message_class, MessageClass::inter_node);
+    EXPECT_NEAR(r.sends[1].time.seconds, 2.36e-6 + 60000 / 4.92e9, 1e-15);
+    EXPECT_EQ(r.slowest_send, 1);
+    EXPECT_EQ(r.shortest_send_bytes, 60000);
+    EXPECT_NEAR(r.sp.seconds, 3.98e-6, 1e-15);
+    EXPECT_EQ(r.lup_path, MessagePath::mpi);
+    EXPECT_EQ(r.longest_recv_bytes, 60000);
+    EXPECT_NEAR(r.lup.seconds, 12.0e-6, 1e-15);
+  }
+}
+
+// Partner messages of 5000000 B: the node branch, 1.5 + 20 + 0.8 = 22.3 us, now exceeds the MPI
+// branch's 18.53512 us, so SP is not charged; LUP max(12.00, copy(5000000) 21.5) = 21.5 us.
+// Bound = 22.3 + 21.5 = 43.8 us.
+TEST(Prediction, FourRanksOnTwoNodesNodeBranchByHand) {
+  const ExchangePrediction prediction =
+      predict_exchange(two_nodes_config(5000000), with_node_transport(),
+                       RankMapping::consecutive(2, 1), TransportChoice::node);
+  EXPECT_NEAR(prediction.bound * 1e6, 43.8, 1e-9);
+  const RankPrediction& r = prediction.critical();
+  EXPECT_EQ(r.slowest_send, 0);
+  EXPECT_DOUBLE_EQ(r.sp.seconds, 0.0);
+  EXPECT_EQ(r.shortest_send_bytes, 0);
+  EXPECT_NEAR(r.t_comm, 22.3e-6, 1e-15);
+  EXPECT_EQ(r.lup_path, MessagePath::node);
+  EXPECT_EQ(r.longest_recv_bytes, 5000000);
+  EXPECT_NEAR(r.lup.seconds, 21.5e-6, 1e-15);
+  // Only the table lookups the bound charges are noted: none here is outside the table.
+  EXPECT_TRUE(prediction.notes.empty());
+}
+
+// On the 64-rank runs only each rank's two x-neighbours share its node. At 400^3 the
+// inter-socket face was the slowest message (35.63558 us); on the node transport it takes
+// 3.26 us, and the inter-node rendezvous face (22.00933 us) decides:
+// 1.75 + 22.00933 + 30.40 = 54.15933 us. At 200^3 the inter-node face decided already: 35.99813.
+TEST(Prediction, SixtyFourRanksOnTheNodeTransport) {
+  const MachineParams params = with_node_transport();
+  const auto bound_us = [&](const char* name) {
+    const halo::ExchangeConfig config = halo::read_config_file(kConfigs / name);
+    return predict_exchange(config, params, *params.mapping, TransportChoice::node).bound * 1e6;
+  };
+  EXPECT_NEAR(bound_us("comb_200_np64.cfg"), 35.99813, 1e-4);
+  EXPECT_NEAR(bound_us("comb_400_np64.cfg"), 54.15933, 1e-4);
+}
+
+TEST(Prediction, TransportNodeNeedsTheTerms) {
+  const Fixture f;  // the paper's file: no node_transport
+  const halo::ExchangeConfig config = halo::read_config_file(kConfigs / "comb_200_np2_reduced.cfg");
+  try {
+    predict_exchange(config, f.params, f.mapping, TransportChoice::node);
+    FAIL() << "accepted";
+  } catch (const ModelError& error) {
+    EXPECT_NE(std::string(error.what()).find("node_transport: missing"), std::string::npos)
+        << error.what();
+  }
+  // auto falls back to MPI and says so.
+  const ExchangePrediction automatic =
+      predict_exchange(config, f.params, f.mapping, TransportChoice::automatic);
+  EXPECT_FALSE(automatic.node_transport_used);
+  EXPECT_NEAR(automatic.bound * 1e6, 18.764, 1e-6);
+  ASSERT_EQ(automatic.notes.size(), 1u);
+  EXPECT_NE(automatic.notes[0].find("no node_transport"), std::string::npos) << automatic.notes[0];
 }
 
 }  // namespace

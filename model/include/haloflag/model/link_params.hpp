@@ -23,6 +23,17 @@ struct KModelParams {
   bool operator==(const KModelParams&) const = default;
 };
 
+// Node transport (docs/model.md, "Node transport"): the sender's kernel packs a message straight
+// into the receiver's device memory, then release-stores the receiver's arrival flag, so a message
+// of n bytes takes copy_latency + n / copy_bandwidth + flag_latency. No MPI, no protocols.
+struct NodeTransportParams {
+  double copy_latency = 0.0;    // s, fixed cost of one kernel copy of a message
+  double copy_bandwidth = 0.0;  // B/s, device-to-device copy as one packing block does it
+  double flag_latency = 0.0;    // s, release-store of a flag until the peer's poll sees it
+
+  bool operator==(const NodeTransportParams&) const = default;
+};
+
 // One set per protocol. A class the paper gives a single set for holds it twice.
 template <class Params>
 struct ProtocolParams {

@@ -1,6 +1,7 @@
 // Everything the model knows about a machine: the parameter sets of each link class, the
-// eager/rendezvous threshold, the pack/unpack table, optionally the usual rank placement, and
-// where the numbers came from. Files of this are described in docs/model.md.
+// eager/rendezvous threshold, the pack/unpack table, optionally the usual rank placement and the
+// node transport's terms, and where the numbers came from. Files of this are described in
+// docs/model.md.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,8 @@ struct MachineParams {
   ProtocolParams<PostalParams> intra_socket;
   ProtocolParams<KModelParams> inter_socket;
   ProtocolParams<KModelParams> inter_node;
+  // Messages within a node carried by the GPUs themselves; files without it predict MPI only.
+  std::optional<NodeTransportParams> node_transport;
   PackUnpackTable pack_unpack;
 
   bool operator==(const MachineParams&) const = default;

@@ -21,8 +21,8 @@ inline constexpr std::string_view kStandardUnits =
 
 // Reads and validates a whole parameter file. Every problem is collected as
 // "<source>: <key.path>: reason" (missing key, unknown key, wrong type, a rate, time or
-// threshold out of range, unsorted or duplicate table sizes, a bad mapping); if there is any,
-// throws ParamsError with all of them.
+// threshold out of range, unsorted or duplicate table sizes, a bad mapping, a node_transport term
+// missing or not > 0); if there is any, throws ParamsError with all of them.
 MachineParams parse_params(std::string_view json_text, const std::string& source_name);
 MachineParams read_params_file(const std::filesystem::path& path);
 
@@ -30,6 +30,10 @@ MachineParams read_params_file(const std::filesystem::path& path);
 // set; reading it back gives an equal MachineParams.
 std::string params_to_json(const MachineParams& params);
 void write_params_file(const std::filesystem::path& path, const MachineParams& params);
+
+// Throws ParamsError "<source>: node_transport: missing key (...)" when the file read from
+// `source_name` has no node transport terms (what --transport node needs).
+void require_node_transport(const MachineParams& params, const std::string& source_name);
 
 // A standalone pack/unpack table, as the GPU pack/unpack timing writes it.
 struct PackUnpackTableFile {

@@ -3,6 +3,11 @@
 // SP the pack time of its shortest send, LUP the unpack time of its longest receive; the
 // exchange's bound is the largest over ranks. A receive's transfer is timed at its sender, so
 // taking the maximum over all ranks covers every message.
+//
+// With the node transport, a message to a rank of the same node is packed straight into the
+// peer's memory: its time already holds its pack, so the rank's sends cost the larger of
+// SP + max T_comm over its MPI sends and max T over its node sends; a node receive is unpacked
+// from device memory, at least the node copy time of its bytes (docs/model.md, "Node transport").
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,7 @@
 #include "haloflag/model/message_time.hpp"
 #include "haloflag/model/pack_unpack_table.hpp"
 #include "haloflag/model/rank_mapping.hpp"
+#include "haloflag/model/transport.hpp"
 
 namespace haloflag::model {
 
@@ -30,12 +36,18 @@ struct RankPrediction {
   ContentionCounts counts;
   std::vector<MessagePrediction> sends;  // in the config's order
 
-  std::int64_t shortest_send_bytes = 0;  // 0 when the rank sends nothing (SP = 0)
+  // The send branch the bound charges: SP and the slowest MPI send, or (SP = 0) the slowest node
+  // send when that takes longer. Without node sends: SP of the shortest send and the slowest send.
+  std::int64_t shortest_send_bytes = 0;  // the send SP packs; 0 when SP is not charged (SP = 0)
   TableLookup sp;
-  std::int64_t longest_recv_bytes = 0;  // 0 when the rank receives nothing (LUP = 0)
-  TableLookup lup;
   int slowest_send = -1;  // index into sends, -1 when none
-  double t_comm = 0.0;    // max over sends
+  double t_comm = 0.0;    // its time
+
+  // The receive LUP charges: the longer of the table's unpack time of the longest MPI receive and
+  // the node copy time of the longest node receive.
+  std::int64_t longest_recv_bytes = 0;  // 0 when the rank receives nothing (LUP = 0)
+  MessagePath lup_path = MessagePath::mpi;
+  TableLookup lup;
 
   double bound = 0.0;  // sp + t_comm + lup
 };
@@ -45,13 +57,17 @@ struct ExchangePrediction {
   int critical_rank = 0;              // the rank with the largest bound (lowest on ties)
   double bound = 0.0;                 // seconds
   std::vector<std::string> notes;     // table clamping/extrapolation, each reported once
+  TransportChoice transport = TransportChoice::mpi;  // as asked
+  bool node_transport_used = false;  // messages within a node were timed on the node transport
 
   const RankPrediction& critical() const { return ranks.at(critical_rank); }
 };
 
 // Throws ModelError when the config's ranks do not fit the mapping (naming the counts) or the
-// config is inconsistent (a peer out of range), and when the params have no pack/unpack table.
+// config is inconsistent (a peer out of range), when the params have no pack/unpack table, and
+// for TransportChoice::node when they have no node transport terms.
 ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const MachineParams& params,
-                                    const RankMapping& mapping);
+                                    const RankMapping& mapping,
+                                    TransportChoice transport = TransportChoice::mpi);
 
 }  // namespace haloflag::model

@@ -1,0 +1,30 @@
+#include "haloflag/model/transport.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace haloflag::model {
+
+std::string_view to_string(TransportChoice transport) noexcept {
+  switch (transport) {
+    case TransportChoice::mpi: return "mpi";
+    case TransportChoice::node: return "node";
+    case TransportChoice::automatic: return "auto";
+  }
+  return "?";
+}
+
+std::string_view to_string(MessagePath path) noexcept {
+  return path == MessagePath::mpi ? "mpi" : "node";
+}
+
+TransportChoice parse_transport_choice(std::string_view name) {
+  for (const TransportChoice choice :
+       {TransportChoice::mpi, TransportChoice::node, TransportChoice::automatic}) {
+    if (to_string(choice) == name) return choice;
+  }
+  throw std::invalid_argument("unknown transport \"" + std::string(name) +
+                              "\" (valid: mpi, node, auto)");
+}
+
+}  // namespace haloflag::model
