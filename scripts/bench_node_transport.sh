@@ -2,7 +2,8 @@
 # The node transport measured on one GPU shared by 2 ranks under MPS (the lent single-GPU
 # machines): every strategy over each transport in alternating rounds on the 2-rank 26-message
 # configs of cubes 200, 400 and 800; resident and comb_fused with the pinned-host fallback
-# forced at cube 200; Jacobi3D at 32^3 per rank, 7- and 27-point, over each transport.
+# forced at cube 200; Jacobi3D at 32^3 per rank, 7- and 27-point, over each transport (its
+# resident grid of 64 blocks, so that the two ranks' cooperative grids fit on the GPU together).
 #   scripts/bench_node_transport.sh OUT_DIR [halo_bench options...]
 # Writes under OUT_DIR: machine.txt, commands.txt, and per run a table (.txt) and JSON report.
 # Builds with the CUDA backend into build-gpu/ (HALOFLAG_BUILD_DIR to change). Starts an MPS
@@ -48,7 +49,8 @@ run() {  # run NAME COMMAND...: the command and its output into NAME.txt
 for cube in "${cubes[@]}"; do
   config=$root/comb_configs/comb_${cube}_np2_reduced.cfg
   run "halo_bench_${cube}" mpiexec -n 2 "$build/bench/halo_bench" --config "$config" \
-    --transport mpi,auto --json "$out/halo_bench_${cube}.json" "$@"
+    --transport mpi,auto --json "$out/halo_bench_${cube}.json" --trace "$out/trace_${cube}.json" "$@"
+  gzip -f "$out/trace_${cube}.json"
 done
 run halo_bench_200_host_mapping mpiexec -n 2 "$build/bench/halo_bench" \
   --config "$root/comb_configs/comb_200_np2_reduced.cfg" --strategy comb_fused,resident \
@@ -58,7 +60,7 @@ if [[ ${HALOFLAG_SKIP_JACOBI:-0} != 1 ]]; then
   for stencil in 7 27; do
     for transport in mpi auto; do
       run "jacobi3d_${stencil}_${transport}" mpiexec -n 2 "$build/examples/jacobi3d/haloflag_jacobi3d" \
-        --stencil "$stencil" --local 32,32,32 --transport "$transport" \
+        --stencil "$stencil" --local 32,32,32 --transport "$transport" --resident-blocks 64 \
         --json "$out/jacobi3d_${stencil}_${transport}.json"
     done
   done

@@ -207,8 +207,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(1, 32))
       ->capture_default_str();
   app.add_option("--long-send-blocks", launch.long_send_blocks,
-                 "stream_notify and resident on a GPU, with --long-sends in-turn: blocks per long "
-                 "send in the team that packs the long sends")
+                 "stream_notify and resident on a GPU: blocks that pack each long send together "
+                 "(with --long-sends in-turn, all of them pack every long send in turn)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   app.add_option("--host-threads", launch.host_threads,

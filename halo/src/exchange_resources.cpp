@@ -136,10 +136,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
     throw ExchangeError("blocks per long send must be at least 1 (got " +
                         std::to_string(options.launch.long_send_blocks) + ")");
   }
-  // Helpers join the team that packs the long sends in turn; without it each long send is its
-  // own block's.
-  plan.long_send_team = stream_kernels && options.long_sends_in_turn &&
-                                options.backend != notify::Backend::host
+  plan.long_send_team = stream_kernels && options.backend != notify::Backend::host
                             ? static_cast<std::uint32_t>(options.launch.long_send_blocks)
                             : 1;
   // Without long sends there is nothing to put behind the short ones.
@@ -164,6 +161,20 @@ void ExchangeResources::attach_node_routes(const NodeTransport& node) {
   plan.node_recvs = reinterpret_cast<const kernels::NodeRecvRoute*>(base + recv_at);
   plan.node_arrival_id = node.arrival_id();
   plan.peer_unpacked_id = node.peer_unpacked_id();
+  node_done.emplace(control, 1, notify::FlagWriter::device, "node_done");
+  node_messages_counted = kernels::DeviceMemory(control.backend(), sizeof(std::uint64_t));
+  plan.node_message_count = static_cast<std::uint32_t>(node.node_send_count() +
+                                                       node.node_recv_count());
+  plan.node_messages_counted = static_cast<std::uint64_t*>(node_messages_counted.data());
+  plan.node_done = node_done->device_view();
+  // The short sends go first so that their flags do not cross PCIe behind the long sends' data;
+  // long sends written into a peer's device memory hold nothing up, so without a long MPI send
+  // there is no gate to wait at.
+  bool long_mpi_send = false;
+  for (std::uint32_t m = 0; m < plan.send_count; ++m) {
+    long_mpi_send = long_mpi_send || (!node.node_send(m) && kernels::is_long(plan, layouts.sends[m]));
+  }
+  if (!long_mpi_send) plan.short_send_count = 0;
 }
 
 }  // namespace haloflag::halo::detail

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/message_layouts.hpp"
@@ -44,6 +45,8 @@ struct ExchangeResources {
   // device memory: plan.sends_short_first, recvs_short_first, long_send_member
   kernels::DeviceMemory short_first;
   kernels::DeviceMemory node_routes;  // device memory: plan.node_sends, then plan.node_recvs
+  std::optional<notify::FlagArray> node_done;  // device -> host: every node message done
+  kernels::DeviceMemory node_messages_counted;  // device memory: plan.node_messages_counted
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
 };

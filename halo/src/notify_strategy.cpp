@@ -9,7 +9,7 @@
 // be posted one by one as their messages arrive (ExchangeOptions::long_receives_on_arrival).
 // (Receives still in MPI's hands are listed by requests.pending().) Messages of the node
 // transport take no CPU step: the GPUs hand them over through flags of their own, and the CPU
-// only reads send_ready and unpack_done to see that they are done.
+// reads one flag, node_done, to see that all of them are done.
 #include <stdexcept>
 #include <string>
 
@@ -46,25 +46,19 @@ class NotifyStrategy final : public ExchangeStrategy {
   void start(std::uint64_t epoch) override {
     epoch_ = epoch;
     unsent_.clear();
-    node_sends_unseen_.clear();
     short_sends_unsent_ = 0;
+    node_pending_ = context_.node.any();
     for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
-      if (!context_.requests.over_mpi_send(m)) {
-        node_sends_unseen_.push_back(m);
-        continue;
-      }
+      if (!context_.requests.over_mpi_send(m)) continue;
       unsent_.push_back(m);
       if (!kernels::is_long(context_.resources.plan, context_.resources.layouts.sends[m])) {
         ++short_sends_unsent_;
       }
     }
     short_receives_tested_ = false;
-    // Node receives need no MPI: they are the GPU's from the start.
     awaiting_unpack_.clear();
-    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
-      if (!context_.requests.over_mpi_recv(r)) awaiting_unpack_.push_back(r);
-    }
-    received_ = awaiting_unpack_.size();
+    // Node receives need no MPI: node_done reports them.
+    received_ = context_.node.node_recv_count();
 
     // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
     // (H200 x2 traces). No send is posted before start() returns, so every receive of this rank
@@ -101,12 +95,16 @@ class NotifyStrategy final : public ExchangeStrategy {
       if (!kernels::is_long(resources.plan, resources.layouts.sends[m])) --short_sends_unsent_;
       return true;
     });
-    // Node sends: packed means the fields have been read; the GPU has told the receiver.
-    std::erase_if(node_sends_unseen_, [&](std::size_t m) {
-      if (!resources.send_ready.test(static_cast<std::uint32_t>(m), epoch_)) return false;
-      context_.timeline.send_ready_seen(m);
-      return true;
-    });
+    // Node messages: every one packed (the fields read, the receiver told) and unpacked.
+    if (node_pending_ && resources.node_done->test(0, epoch_)) {
+      node_pending_ = false;
+      for (std::size_t m = 0; m < requests.send_count(); ++m) {
+        if (!requests.over_mpi_send(m)) context_.timeline.send_ready_seen(m);
+      }
+      for (std::size_t r = 0; r < requests.recv_count(); ++r) {
+        if (!requests.over_mpi_recv(r)) context_.timeline.unpack_done_seen(r);
+      }
+    }
     // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
     // microseconds for large messages), and a send found ready meanwhile would wait for it. The
     // packs never wait for MPI, so the short sends are posted without receive progress. Once
@@ -146,7 +144,7 @@ class NotifyStrategy final : public ExchangeStrategy {
       return true;
     });
     if (!sends_done || received_ < requests.recv_count() || !awaiting_unpack_.empty() ||
-        !node_sends_unseen_.empty()) {
+        node_pending_) {
       return false;
     }
     // Every block has signalled; a launched kernel exits right after its last signal.
@@ -156,11 +154,21 @@ class NotifyStrategy final : public ExchangeStrategy {
 
   std::string pending() const override {
     std::string text;
-    for (std::size_t m : node_sends_unseen_) {
-      text += "\n  " + context_.names.send(m) + ": node transport, not packed yet (send_ready[" +
-              std::to_string(m) + "] = " +
-              std::to_string(context_.resources.send_ready.value(static_cast<std::uint32_t>(m))) +
-              ", waiting for " + std::to_string(epoch_) + ")";
+    if (node_pending_) {
+      // Which node messages are done only the GPUs know (their flags are in device memory):
+      // name them all.
+      text += "\n  node_done[0] = " + std::to_string(context_.resources.node_done->value(0)) +
+              ", waiting for " + std::to_string(epoch_) + ": not every node message is done";
+      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
+        if (!context_.requests.over_mpi_send(m)) {
+          text += "\n  " + context_.names.send(m) + ": node transport, not confirmed";
+        }
+      }
+      for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
+        if (!context_.requests.over_mpi_recv(r)) {
+          text += "\n  " + context_.names.recv(r) + ": node transport, not confirmed";
+        }
+      }
     }
     for (std::size_t m : unsent_) {
       text += "\n  send_ready[" + std::to_string(m) + "] = " +
@@ -168,16 +176,11 @@ class NotifyStrategy final : public ExchangeStrategy {
               ", waiting for " + std::to_string(epoch_);
     }
     for (std::size_t r : awaiting_unpack_) {
-      if (!context_.requests.over_mpi_recv(r)) text += "\n  " + context_.names.recv(r) + ":";
       text += "\n  unpack_done[" + std::to_string(r) + "] = " +
               std::to_string(context_.resources.unpack_done.value(static_cast<std::uint32_t>(r))) +
-              (context_.requests.over_mpi_recv(r)
-                   ? " (unpack_ready " +
-                         std::to_string(context_.resources.unpack_ready.value(
-                             static_cast<std::uint32_t>(r))) +
-                         ")"
-                   : std::string(" (node transport: the peer's GPU signals its arrival)")) +
-              ", waiting for " + std::to_string(epoch_);
+              " (unpack_ready " +
+              std::to_string(context_.resources.unpack_ready.value(static_cast<std::uint32_t>(r))) +
+              "), waiting for " + std::to_string(epoch_);
     }
     return text;
   }
@@ -251,8 +254,8 @@ class NotifyStrategy final : public ExchangeStrategy {
   std::uint32_t short_sends_unsent_ = 0;  // short sends not posted yet this exchange
   bool short_receives_tested_ = false;     // receives tested since the short sends are out
   std::uint64_t epoch_ = 0;
-  std::vector<std::size_t> unsent_;            // MPI sends not posted yet
-  std::vector<std::size_t> node_sends_unseen_;  // node sends whose send_ready is not seen yet
+  std::vector<std::size_t> unsent_;  // MPI sends not posted yet
+  bool node_pending_ = false;        // node messages of this exchange, node_done not seen yet
   std::size_t received_ = 0;                   // receives completed this exchange
   std::vector<std::size_t> awaiting_unpack_;  // received, unpack_done not seen yet
   std::vector<std::size_t> completed_;

@@ -56,7 +56,7 @@ class HostKernelRunner final : public KernelRunner {
   }
 
   // The same for the sends, short ones first: a long send waits until every short one is
-  // signalled (pack_send), and a thread runs its blocks one after another. The layouts decide,
+  // signalled (pack_block), and a thread runs its blocks one after another. The layouts decide,
   // not the plan's short-first lists: plans built outside an Exchange (the pack/unpack
   // calibration's) carry none.
   template <class Body>
@@ -89,7 +89,7 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::notify_pack:
         return [plan, block, epoch](int thread, int threads) {
           for_my_sends(plan, thread, threads,
-                       [&](std::uint32_t m) { (void)pack_send(block, plan, m, epoch); });
+                       [&](std::uint32_t m) { (void)pack_block(block, plan, m, epoch); });
         };
       case KernelOp::notify_unpack:
         return [plan, block, epoch](int thread, int threads) {
@@ -113,7 +113,7 @@ class HostKernelRunner final : public KernelRunner {
             int status = resident_pack_start(block, plan, thread == 0,
                                              static_cast<std::uint32_t>(thread), e);
             for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
-              if (status == block_ok) status = pack_send(block, plan, m, e);
+              if (status == block_ok) status = pack_block(block, plan, m, e);
             });
             if (status != block_ok) return;
           }

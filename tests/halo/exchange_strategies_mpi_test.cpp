@@ -317,8 +317,8 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// The flag strategies pack every short send before any long one starts (a flag behind the long
-// sends' data would cross PCIe only after it): on the traced times of the blocks, every short
+// The flag strategies pack every short send before any long MPI send starts (a flag behind the
+// long sends' data would cross PCIe only after it): on the traced times of the blocks, every short
 // send is packed before the first long send begins, in every exchange. Long sends packed in turn
 // (always in stacked_notify; with long_sends_in_turn in the others) are signalled in message
 // order: the block completing message i's count stamps it before it counts itself in for
@@ -341,7 +341,9 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
     options.strategy = strategy;
     options.backend = test_backend();
     options.timeout = std::chrono::seconds(60);
-    apply_test_transport(options);
+    // The order protects flags crossing PCIe behind long MPI sends' data; over the node
+    // transport nothing crosses behind them, and the long sends do not wait.
+    options.transport = Transport::mpi;
     options.trace = true;
     options.long_sends_in_turn = in_turn;
     DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());

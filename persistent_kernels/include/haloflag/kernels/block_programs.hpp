@@ -59,24 +59,37 @@ HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
 // published with the flag. One fence per group, not per thread: a system-scope fence in each of
 // a whole grid's threads cost milliseconds per exchange.
 //
+// A node message of this rank is done (one thread): the block completing the exchange's count of
+// them tells the CPU with one flag (node_done), so that the CPU reads one line per exchange for
+// all of them instead of one per message. Device-scope counting, then a system-scope release
+// that publishes what every counted block did (release is cumulative).
+HF_HD inline void count_node_message(const ExchangePlan& plan, std::uint64_t epoch) {
+  const std::uint64_t before = notify::count_in_same_side(plan.node_messages_counted);
+  if ((before + 1) % plan.node_message_count == 0) notify::signal_flag(plan.node_done, 0, epoch);
+}
+
 // Send `message` of `epoch` is packed (one thread calls this, after the group's barrier). A
-// node send first releases the receiver's arrival flag, which is all the receiver waits for,
-// then send_ready tells this rank's CPU that the fields have been read. An MPI send's
-// send_ready hands it to the CPU, which posts it.
+// node send releases the receiver's arrival flag, which is all the receiver waits for, and
+// counts itself in for node_done; an MPI send's send_ready hands it to the CPU, which posts it.
 HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
                                 std::uint64_t epoch) {
   if (const NodeSendRoute* route = node_send(plan, message)) {
     notify::store_release_system(route->arrival, epoch);
+    count_node_message(plan, epoch);
+    return;
   }
   notify::signal_flag(plan.send_ready, message, epoch);
 }
 
 // Receive `message` of `epoch` is unpacked (one thread, after the barrier): a node receive's
-// buffer is free for the sender's next epoch, and unpack_done tells this rank's CPU.
+// buffer is free for the sender's next epoch, and it counts itself in for node_done; an MPI
+// receive's unpack_done tells this rank's CPU.
 HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
                                   std::uint64_t epoch) {
   if (const NodeRecvRoute* route = node_recv(plan, message)) {
     notify::store_release_system(route->unpacked, epoch);
+    count_node_message(plan, epoch);
+    return;
   }
   notify::signal_flag(plan.unpack_done, message, epoch);
 }
@@ -322,39 +335,65 @@ HF_HD int pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
   return block_ok;
 }
 
-// A stream_notify or resident pack block: a short send is packed and counted at once, a long
-// one once every short send is signalled, by its own block or, with long sends in turn, by the
-// team of the long sends' blocks.
+// What a block of the stream_notify or resident pack grid does: blocks [0, send_count) each own
+// the send of their index (member 0 of its team); with ExchangePlan::long_send_team > 1, the
+// blocks after them help the long sends, long_send_team - 1 each, in sends_short_first order.
+struct PackRole {
+  std::uint32_t message;
+  std::uint32_t member;
+};
+
+HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
+  if (block < plan.send_count) return {block, 0};
+  const std::uint32_t helper = block - plan.send_count;
+  const std::uint32_t helpers = plan.long_send_team - 1;
+  return {plan.sends_short_first[plan.short_sends + helper / helpers], 1 + helper % helpers};
+}
+
+// Member `role.member` of the team of long send `role.message` packs its share; the member
+// completing the message's count signals it. One member alone packs and signals it whole.
 template <class Group>
-HF_HD int pack_send(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                    std::uint64_t epoch) {
-  if (!is_long(plan, plan.sends[message])) {
-    const int status = pack_and_signal(group, plan, message, epoch, message);
+HF_HD int pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
+                         std::uint64_t epoch) {
+  const std::uint32_t m = role.message;
+  if (plan.long_send_team == 1) return pack_and_signal(group, plan, m, epoch, m);
+  const int status = wait_receiver_unpacked(group, plan, m, epoch, m);
+  if (status != block_ok) return status;
+  if (role.member == 0 && group.thread() == 0) {
+    stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
+  }
+  const GridShare share = grid_share(group, role.member, plan.long_send_team);
+  pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), share.thread, share.size);
+  if (completes_count(group, plan.long_send_shares_done, plan.long_send_team, m)) {
+    stamp_device_time(plan.times.send_slot(m, SendTime::packed));
+    signal_packed(plan, m, epoch);
+  }
+  return block_ok;
+}
+
+// Block `block` of the stream_notify or resident pack grid: a short send is packed and counted
+// at once; a long one once every short send is signalled, by its team (its own block and its
+// helpers) or, with long sends in turn, by the team of every long send's blocks, one message
+// after another.
+template <class Group>
+HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                     std::uint64_t epoch) {
+  if (block < plan.send_count && !is_long(plan, plan.sends[block])) {
+    const int status = pack_and_signal(group, plan, block, epoch, block);
     if (status != block_ok) return status;
     count_short_send(group, plan, epoch);
     return block_ok;
   }
-  const int status = wait_for_short_sends(group, plan, epoch, message);
-  if (status != block_ok) return status;
-  if (plan.long_sends_in_turn) {
-    return pack_long_sends_in_turn(group, plan, plan.long_send_member[message],
-                                   long_send_count(plan) * plan.long_send_team, epoch);
-  }
-  return pack_and_signal(group, plan, message, epoch, message);
-}
-
-// Block `block` of the stream_notify or resident pack grid: a send's own block (pack_send), or a
-// helper of the team that packs the long sends in turn (members after the long sends' own
-// blocks).
-template <class Group>
-HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                     std::uint64_t epoch) {
-  if (block < plan.send_count) return pack_send(group, plan, block, epoch);
   const int status = wait_for_short_sends(group, plan, epoch, block);
   if (status != block_ok) return status;
-  const std::uint32_t long_sends = long_send_count(plan);
-  return pack_long_sends_in_turn(group, plan, long_sends + (block - plan.send_count),
-                                 long_sends * plan.long_send_team, epoch);
+  if (plan.long_sends_in_turn) {
+    const std::uint32_t long_sends = long_send_count(plan);
+    const std::uint32_t member = block < plan.send_count
+                                     ? plan.long_send_member[block]
+                                     : long_sends + (block - plan.send_count);
+    return pack_long_sends_in_turn(group, plan, member, long_sends * plan.long_send_team, epoch);
+  }
+  return pack_long_send(group, plan, pack_role(plan, block), epoch);
 }
 
 // The start of one epoch for resident pack work: wait until the host says the fields are ready.

@@ -96,6 +96,13 @@ struct ExchangePlan {
   const NodeRecvRoute* node_recvs = nullptr;
   std::uint32_t node_arrival_id = 0;   // this rank's arrival flags (index: receive)
   std::uint32_t peer_unpacked_id = 0;  // a receiver's unpacked flag (index: this rank's send)
+  // The CPU learns that every node message of the exchange is done from one flag: [1] in pinned
+  // host memory, set to the epoch by the block completing the count (in device memory) of the
+  // exchange's node_message_count node sends and receives. Node messages set no send_ready or
+  // unpack_done.
+  std::uint32_t node_message_count = 0;
+  std::uint64_t* node_messages_counted = nullptr;
+  notify::FlagArrayView node_done;
 
   // Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;

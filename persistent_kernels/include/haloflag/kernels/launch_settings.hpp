@@ -13,10 +13,10 @@ struct LaunchSettings {
   // memory in ~10 us; the last long receive's unpack is the exchange's tail. The host backend
   // always uses one.
   int long_receive_blocks = 1;
-  // stream_notify and resident on a GPU, with long sends in turn: blocks per long send in the
-  // team that packs the long sends (its own block and long_send_blocks - 1 helpers). A team of
-  // one block per message is enough when the bus bounds it; device-to-device writes of the
-  // node transport go as fast as the blocks can issue them. The host backend always uses one.
+  // stream_notify and resident on a GPU: blocks that pack each long send together (its own block
+  // and long_send_blocks - 1 helpers; with long sends in turn, all of them pack every long send,
+  // one after another). One block per message is enough when PCIe bounds it; one block's
+  // scattered accesses bound a copy into a peer's device memory. The host backend uses one.
   int long_send_blocks = 1;
   int host_threads = 2;        // host backend: threads per lane, and the stacked grid's blocks
   // Processes whose exchange kernels share this GPU (ranks of one node bound to one GPU, under
