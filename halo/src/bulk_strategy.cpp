@@ -75,8 +75,8 @@ class BulkStrategy final : public ExchangeStrategy {
   std::string pending() const override {
     switch (phase_) {
       case Phase::awaiting_receivers:
-        return unfinished_node_sends();
-      case Phase::packing: return "the pack kernel has not finished";
+        return unfinished_node_sends() + unarrived_node_receives();
+      case Phase::packing: return "the pack kernel has not finished" + unarrived_node_receives();
       case Phase::communicating:
         return "\n  waiting for MPI" + unarrived_node_receives();
       case Phase::unpacking: return "the unpack kernel has not finished";

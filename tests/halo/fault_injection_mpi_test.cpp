@@ -109,6 +109,13 @@ class FaultScenario {
     return seconds_since(started);
   }
 
+  bool node_peer(int peer) const {
+    for (const PeerTransport& p : exchange_->peer_transports()) {
+      if (p.peer == peer) return p.transport == Transport::node;
+    }
+    return false;
+  }
+
   bool receives_from(int peer) const {
     for (const Message& m : exchange_->messages().recvs) {
       if (m.peer == peer) return true;
@@ -194,7 +201,10 @@ TEST_P(EveryStrategy, AbortBetweenStartAndFinishEndsThatRankAtOnceAndItsPeersAtT
         << again.message;
   } else if (scenario.receives_from(aborting)) {
     const ExchangeFailure failure = failure_of([&] { scenario.exchange().run(); });
-    scenario.expect_deadline_error(failure, aborting, 1);
+    // Over the node transport the aborting rank's GPU may have delivered every message before
+    // the abort reached it: the node transport needs no step of that rank's CPU.
+    const bool delivered = !failure.thrown && scenario.node_peer(aborting) && uses_flags(GetParam());
+    if (!delivered) scenario.expect_deadline_error(failure, aborting, 1);
   }
   EXPECT_LT(scenario.tear_down(), kTearDownSeconds);
 }
