@@ -250,6 +250,11 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "ranks map, registered as pinned")
       ->check(CLI::IsMember({"auto", "host"}))
       ->capture_default_str();
+  app.add_option("--mpi-requests", options.mpi_requests,
+                 "MPI peers: per-exchange posts MPI_Isend/MPI_Irecv each exchange; persistent "
+                 "makes persistent requests once and starts them (MPI_Start)")
+      ->check(CLI::IsMember({"per-exchange", "persistent"}))
+      ->capture_default_str();
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")
       ->check(CLI::Range(0, 1000000))

@@ -84,6 +84,13 @@ int run_halo_bench(int argc, char** argv) {
         extent = field_extent_of(context.workload.config, me.rank);
         context.messages = summarize_messages(context.workload.config);
         context.model = estimate_exchange(context.workload.config, options.params_path);
+        const bool node_possible =
+            std::any_of(options.transports.begin(), options.transports.end(),
+                        [](halo::Transport t) { return t != halo::Transport::mpi; });
+        if (node_possible) {
+          context.node_model = estimate_exchange(context.workload.config, options.params_path,
+                                                 model::TransportChoice::node);
+        }
         verifier = halo::ExchangeVerifier::for_config(context.workload.config, me.rank);
         if (!verifier) {
           context.unverifiable_reason =
@@ -126,6 +133,7 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.long_sends_in_turn = options.long_sends == "in-turn";
   settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.exchange_options.node_size = options.node_size;
+  settings.exchange_options.persistent_requests = options.mpi_requests == "persistent";
   settings.exchange_options.node_mapping = halo::parse_node_mapping(options.node_mapping);
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
@@ -182,7 +190,7 @@ int run_halo_bench(int argc, char** argv) {
   for (const StrategyResult& result : results) {
     if (me.rank == 0) {
       print_table_row(std::cout, result, comb_fused_median(results, result.transport),
-                      context.model);
+                      model_for(context, result));
     }
   }
 

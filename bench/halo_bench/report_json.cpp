@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "build_info.hpp"
+#include "report_table.hpp"
 
 namespace haloflag::bench {
 
@@ -106,6 +107,7 @@ json parameters_json(const BenchOptions& options) {
           {"transport", options.transport_argument},
           {"node_size", options.node_size},
           {"node_mapping", options.node_mapping},
+          {"mpi_requests", options.mpi_requests},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
           {"rounds", options.rounds},
@@ -196,7 +198,8 @@ nlohmann::json make_report_json(const RunContext& context,
                                 const std::vector<StrategyResult>& results) {
   json strategies = json::array();
   for (const StrategyResult& result : results) {
-    json entry = strategy_json(result, comb_fused_median(results, result.transport), context.model);
+    json entry = strategy_json(result, comb_fused_median(results, result.transport),
+                               model_for(context, result));
     const auto over_mpi = comb_fused_median(results, halo::Transport::mpi);
     entry["speedup_vs_comb_fused_mpi"] =
         over_mpi && result.summary_us ? json(*over_mpi / result.summary_us->median) : json(nullptr);
@@ -221,6 +224,8 @@ nlohmann::json make_report_json(const RunContext& context,
           {"workload", workload_json(context.workload, context.messages)},
           {"parameters", parameters_json(context.options)},
           {"model", model_json(context.model)},
+          {"model_node_transport",
+           context.node_model ? model_json(*context.node_model) : json(nullptr)},
           {"time_unit", "microseconds; an exchange's time is the slowest rank's"},
           {"strategies", strategies}};
 }

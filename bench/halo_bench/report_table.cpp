@@ -191,7 +191,15 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
     line(out, "checks", "none: " + context.unverifiable_reason);
   }
   line(out, "model", describe_model(context.model));
+  if (context.node_model) {
+    line(out, "model, node", describe_model(*context.node_model) +
+                                 " (beside the exchanges that used the node transport)");
+  }
   out << '\n';
+}
+
+const ModelEstimate& model_for(const RunContext& context, const StrategyResult& result) {
+  return result.node_links > 0 && context.node_model ? *context.node_model : context.model;
 }
 
 void print_table_heading(std::ostream& out) {

@@ -15,6 +15,9 @@ void print_run_heading(std::ostream& out, const RunContext& context);
 
 void print_table_heading(std::ostream& out);
 
+// The model estimate that bounds `result`: the node transport's when its exchange used it.
+const ModelEstimate& model_for(const RunContext& context, const StrategyResult& result);
+
 // `baseline_median_us`: comb_fused's median from this run, when it was measured.
 void print_table_row(std::ostream& out, const StrategyResult& result,
                      std::optional<double> baseline_median_us, const ModelEstimate& model);

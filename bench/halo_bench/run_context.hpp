@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct RunContext {
   Workload workload;
   MessageSummary messages;
   ModelEstimate model;
+  // The bound for exchanges that used the node transport (model::TransportChoice::node): the
+  // MPI bound does not bound them. Empty when every --transport is mpi.
+  std::optional<ModelEstimate> node_model;
   std::string unverifiable_reason;  // empty when the config's exchanges can be verified
 };
 

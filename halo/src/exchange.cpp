@@ -210,7 +210,8 @@ class Exchange::Impl {
     for (std::size_t r = 0; r < node_recvs.size(); ++r) node_recvs[r] = node_->node_recv(r);
     requests_ = std::make_unique<detail::MessageRequests>(
         comm_, messages_, resources_->layouts, resources_->send_buffer_host(),
-        resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs));
+        resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs),
+        options_.persistent_requests);
     const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
                                           *names_};
     strategy_ = uses_flags(options_.strategy)

@@ -11,7 +11,8 @@ namespace haloflag::halo::detail {
 MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,
                                  std::byte* recv_buffer, const MessageNames& names,
-                                 std::vector<bool> node_sends, std::vector<bool> node_recvs)
+                                 std::vector<bool> node_sends, std::vector<bool> node_recvs,
+                                 bool persistent)
     : comm_(comm),
       messages_(&messages),
       layouts_(&layouts),
@@ -23,10 +24,28 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
       send_posted_(messages.sends.size(), false),
       node_sends_(std::move(node_sends)),
       node_recvs_(std::move(node_recvs)),
+      persistent_(persistent),
+      send_active_(messages.sends.size(), false),
+      recv_active_(messages.recvs.size(), false),
       completed_indexes_(std::max(messages.sends.size(), messages.recvs.size())),
       statuses_(std::max(messages.sends.size(), messages.recvs.size())) {
   for (std::size_t m = 0; m < messages.sends.size(); ++m) mpi_sends_ += over_mpi_send(m) ? 1 : 0;
   for (std::size_t r = 0; r < messages.recvs.size(); ++r) mpi_recvs_ += over_mpi_recv(r) ? 1 : 0;
+  if (!persistent_) return;
+  for (std::size_t m = 0; m < messages.sends.size(); ++m) {
+    if (!over_mpi_send(m)) continue;
+    const Message& s = messages.sends[m];
+    check(MPI_Send_init(send_buffer_ + layouts.sends[m].buffer_offset, static_cast<int>(s.bytes),
+                        MPI_BYTE, s.peer, s.tag, comm_, &send_requests_[m]),
+          [&] { return "MPI_Send_init for " + names.send(m); });
+  }
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    if (!over_mpi_recv(r)) continue;
+    const Message& s = messages.recvs[r];
+    check(MPI_Recv_init(recv_buffer_ + layouts.recvs[r].buffer_offset, static_cast<int>(s.bytes),
+                        MPI_BYTE, s.peer, s.tag, comm_, &recv_requests_[r]),
+          [&] { return "MPI_Recv_init for " + names.recv(r); });
+  }
 }
 
 MessageRequests::~MessageRequests() { cancel(); }
@@ -36,10 +55,15 @@ void MessageRequests::fail(int status, const std::string& what) const {
 }
 
 void MessageRequests::post_receive(std::size_t r) {
-  const Message& m = messages_->recvs[r];
-  check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
-                  MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
-        [&] { return "MPI_Irecv for " + names_->recv(r); });
+  if (persistent_) {
+    check(MPI_Start(&recv_requests_[r]), [&] { return "MPI_Start for " + names_->recv(r); });
+  } else {
+    const Message& m = messages_->recvs[r];
+    check(MPI_Irecv(recv_buffer_ + layouts_->recvs[r].buffer_offset, static_cast<int>(m.bytes),
+                    MPI_BYTE, m.peer, m.tag, comm_, &recv_requests_[r]),
+          [&] { return "MPI_Irecv for " + names_->recv(r); });
+  }
+  recv_active_[r] = true;
 }
 
 void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
@@ -72,11 +96,18 @@ bool MessageRequests::post_arrived_receive() {
 }
 
 void MessageRequests::send(std::size_t index) {
-  const Message& m = messages_->sends[index];
-  check(MPI_Isend(send_buffer_ + layouts_->sends[index].buffer_offset, static_cast<int>(m.bytes),
-                  MPI_BYTE, m.peer, m.tag, comm_, &send_requests_[index]),
-        [&] { return "MPI_Isend for " + names_->send(index); });
+  if (persistent_) {
+    check(MPI_Start(&send_requests_[index]),
+          [&] { return "MPI_Start for " + names_->send(index); });
+  } else {
+    const Message& m = messages_->sends[index];
+    check(MPI_Isend(send_buffer_ + layouts_->sends[index].buffer_offset,
+                    static_cast<int>(m.bytes), MPI_BYTE, m.peer, m.tag, comm_,
+                    &send_requests_[index]),
+          [&] { return "MPI_Isend for " + names_->send(index); });
+  }
   send_posted_[index] = true;
+  send_active_[index] = true;
 }
 
 void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
@@ -100,6 +131,7 @@ void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
       throw ExchangeError("the " + names_->recv(r) + " brought " + std::to_string(received) +
                           " bytes: the peer disagrees on the message size");
     }
+    recv_active_[r] = false;
     completed.push_back(r);
   }
   receives_pending_ -= static_cast<std::size_t>(count);
@@ -116,6 +148,7 @@ bool MessageRequests::test_sends() {
   if (count != MPI_UNDEFINED) {
     for (int i = 0; i < count; ++i) {
       const auto m = static_cast<std::size_t>(completed_indexes_[static_cast<std::size_t>(i)]);
+      send_active_[m] = false;
       if (status == MPI_ERR_IN_STATUS) {
         check(statuses_[static_cast<std::size_t>(i)].MPI_ERROR,
               [&] { return "the " + names_->send(m); });
@@ -132,12 +165,12 @@ std::string MessageRequests::pending() const {
     if (!over_mpi_send(m)) continue;  // the strategy names node messages
     if (!send_posted_[m]) {
       text += "\n  " + names_->send(m) + ": not posted (not packed yet)";
-    } else if (send_requests_[m] != MPI_REQUEST_NULL) {
+    } else if (send_active_[m]) {
       text += "\n  " + names_->send(m) + ": posted, not complete";
     }
   }
   for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
-    if (recv_requests_[r] != MPI_REQUEST_NULL) {
+    if (recv_active_[r]) {
       text += "\n  " + names_->recv(r) + ": not received";
     } else if (std::find(unposted_.begin(), unposted_.end(), r) != unposted_.end()) {
       text += "\n  " + names_->recv(r) + ": not arrived (its receive is posted on arrival)";
@@ -150,14 +183,17 @@ void MessageRequests::cancel() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  for (MPI_Request& request : recv_requests_) {
+  for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
+    MPI_Request& request = recv_requests_[r];
     if (request == MPI_REQUEST_NULL) continue;
-    MPI_Cancel(&request);
+    if (recv_active_[r]) MPI_Cancel(&request);
     MPI_Request_free(&request);
+    recv_active_[r] = false;
   }
   // A send cannot be cancelled reliably; freeing lets MPI finish or drop it.
-  for (MPI_Request& request : send_requests_) {
-    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+  for (std::size_t m = 0; m < send_requests_.size(); ++m) {
+    if (send_requests_[m] != MPI_REQUEST_NULL) MPI_Request_free(&send_requests_[m]);
+    send_active_[m] = false;
   }
   unposted_.clear();
   receives_pending_ = 0;

@@ -19,10 +19,13 @@ namespace haloflag::halo::detail {
 
 class MessageRequests {
  public:
-  // `node_sends` and `node_recvs` mark the messages of the node transport (empty: none).
+  // `node_sends` and `node_recvs` mark the messages of the node transport (empty: none). With
+  // `persistent`, each MPI message gets a persistent request once (MPI_Send_init,
+  // MPI_Recv_init) that every exchange starts (MPI_Start), as Comb's mpi_persistent does.
   MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
                   std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names,
-                  std::vector<bool> node_sends = {}, std::vector<bool> node_recvs = {});
+                  std::vector<bool> node_sends = {}, std::vector<bool> node_recvs = {},
+                  bool persistent = false);
   ~MessageRequests();  // cancels and frees whatever is still pending
   MessageRequests(const MessageRequests&) = delete;
   MessageRequests& operator=(const MessageRequests&) = delete;
@@ -77,6 +80,10 @@ class MessageRequests {
   std::vector<bool> send_posted_;
   std::vector<bool> node_sends_;
   std::vector<bool> node_recvs_;
+  bool persistent_ = false;
+  // Started and not yet complete: a persistent request stays allocated when it completes.
+  std::vector<bool> send_active_;
+  std::vector<bool> recv_active_;
   std::size_t mpi_sends_ = 0;
   std::size_t mpi_recvs_ = 0;
   std::vector<std::size_t> unposted_;  // receives posted on arrival, not yet posted

@@ -1,6 +1,6 @@
 // The transport the halo tests run with: HALOFLAG_TEST_TRANSPORT (auto, mpi or node; auto when
-// unset) and HALOFLAG_TEST_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory
-// node). CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
+// unset), HALOFLAG_TEST_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory node),
+// HALOFLAG_TEST_NODE_MAPPING and HALOFLAG_TEST_PERSISTENT_REQUESTS. CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
 // ranks, where one exchange mixes node and mpi peers.
 #pragma once
 
@@ -27,10 +27,17 @@ inline halo::NodeMapping test_node_mapping() {
   return name == nullptr ? halo::NodeMapping::automatic : halo::parse_node_mapping(name);
 }
 
+// HALOFLAG_TEST_PERSISTENT_REQUESTS=1: persistent MPI requests for the MPI peers.
+inline bool test_persistent_requests() {
+  const char* value = std::getenv("HALOFLAG_TEST_PERSISTENT_REQUESTS");
+  return value != nullptr && std::string(value) == "1";
+}
+
 inline void apply_test_transport(halo::ExchangeOptions& options) {
   options.transport = test_transport();
   options.node_size = test_node_size();
   options.node_mapping = test_node_mapping();
+  options.persistent_requests = test_persistent_requests();
 }
 
 // "transport auto, nodes of 2 ranks", for test labels and messages.
@@ -38,6 +45,7 @@ inline std::string test_transport_label() {
   std::string label = "transport " + std::string(halo::to_string(test_transport()));
   if (test_node_size() > 0) label += ", nodes of " + std::to_string(test_node_size()) + " ranks";
   if (test_node_mapping() == halo::NodeMapping::host) label += ", host mapping";
+  if (test_persistent_requests()) label += ", persistent MPI requests";
   return label;
 }
 
