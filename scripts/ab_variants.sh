@@ -14,7 +14,8 @@
 #                           message set of the 2-rank config, exchanged by one rank with itself
 #   HALOFLAG_AB_MPS=1       run under NVIDIA MPS (started here, stopped at the end): ranks that
 #                           share one GPU then run their kernels side by side instead of taking
-#                           turns. The stacked kernel takes every SM, so it cannot share a GPU.
+#                           turns. Each rank's grids take its share of the GPU (the Exchange
+#                           counts the ranks bound to it).
 #   HALOFLAG_AB_ROUNDS (2), HALOFLAG_AB_ITERATIONS (300), HALOFLAG_AB_STRATEGIES
 #   (comb_fused,stream_notify,stacked_notify,resident), HALOFLAG_BUILD_DIR (build-gpu),
 #   HALOFLAG_BASE_BUILD_DIR (none), and Open MPI's own variables

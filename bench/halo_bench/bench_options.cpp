@@ -251,8 +251,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "host"}))
       ->capture_default_str();
   app.add_option("--mpi-requests", options.mpi_requests,
-                 "MPI peers: per-exchange posts MPI_Isend/MPI_Irecv each exchange; persistent "
-                 "makes persistent requests once and starts them (MPI_Start)")
+                 "MPI peers: persistent makes persistent requests once and starts them each "
+                 "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange")
       ->check(CLI::IsMember({"per-exchange", "persistent"}))
       ->capture_default_str();
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,

@@ -40,7 +40,7 @@ struct BenchOptions {
   std::string transport_argument = "auto";  // as given, for the report
   int node_size = 0;                        // ranks per node for the node transport; 0: the host's
   std::string node_mapping = "auto";        // auto or host (the pinned-host fallback forced)
-  std::string mpi_requests = "per-exchange";  // or "persistent" (ExchangeOptions)
+  std::string mpi_requests = "persistent";  // or "per-exchange" (ExchangeOptions)
   int warmup = 20;
   int iterations = 200;
   int rounds = 5;                   // rounds over the strategies in rotation; <= iterations

@@ -50,9 +50,11 @@ class HaloBenchCli : public testing::Test {
   void TearDown() override { fs::remove_all(kScratch); }
 };
 
+// Over MPI, where the model's K-model bound applies to every result.
 TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   const fs::path json_path = kScratch / "report.json";
-  const RunResult r = run_bench("--backend host --iterations " + std::to_string(kIterations) +
+  const RunResult r = run_bench("--backend host --transport mpi --iterations " +
+                                std::to_string(kIterations) +
                                 " --rounds " + std::to_string(kRounds) +
                                 " --warmup 5 --verify " + std::to_string(kVerifiedBeforeTiming) +
                                 " --strategy all --config " +
@@ -174,6 +176,39 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
   }
 }
 
+// Each strategy over each transport of --transport, in rotation: the JSON says which transport
+// every result asked for and used, and the node results are not set beside the MPI bound.
+TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
+  const fs::path json_path = kScratch / "transports.json";
+  const RunResult r = run_bench("--backend host --strategy comb_fused,resident --size 8 --vars 1 "
+                                "--warmup 1 --verify 1 --trace-exchanges 0 --iterations 4 "
+                                "--rounds 2 --transport mpi,auto --json " +
+                                shell_quoted(json_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("transport"), std::string::npos) << r.out;
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  const nlohmann::json& results = report["strategies"];
+  ASSERT_EQ(results.size(), 4u);
+  for (const nlohmann::json& result : results) {
+    const std::string transport = result["transport"].get<std::string>();
+    EXPECT_EQ(result["name"].get<std::string>(),
+              result["strategy"].get<std::string>() + "/" + transport);
+    EXPECT_TRUE(result["verification"]["passed"].get<bool>()) << result["name"];
+    if (transport == "mpi") {
+      EXPECT_EQ(result["transport_used"], "mpi");
+      EXPECT_EQ(result["node_links"].get<int>(), 0);
+      EXPECT_FALSE(result["model_bound_us"].is_null());
+    } else {
+      // Both ranks of one host are one node.
+      EXPECT_EQ(result["transport_used"], "node");
+      EXPECT_GT(result["node_links"].get<int>(), 0);
+      EXPECT_EQ(result["mpi_links"].get<int>(), 0);
+      // The shipped parameters have no node transport terms: no bound, rather than a wrong one.
+      EXPECT_TRUE(result["model_bound_us"].is_null());
+    }
+  }
+}
+
 // Fewer than two windows of timed exchanges: no drift, and the table has no drift section. The
 // progress line (here after every exchange) goes to stderr, never into the table. One round.
 // --trace: the Chrome trace-event file has one slice per traced exchange and strategy, the
@@ -181,8 +216,8 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 // completes inside some MPI_Testsome, which is kept because it completed something.
 TEST_F(HaloBenchCli, TraceShowsExchangesAndTheStateMachinesMpiCalls) {
   const fs::path trace_path = kScratch / "trace.json";
-  const RunResult r = run_bench("--backend host --iterations 4 --rounds 1 --trace-exchanges 3 "
-                                "--strategy comb_fused,resident --config " +
+  const RunResult r = run_bench("--backend host --transport mpi --iterations 4 --rounds 1 "
+                                "--trace-exchanges 3 --strategy comb_fused,resident --config " +
                                 shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") +
                                 " --json '' --trace " + shell_quoted(trace_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

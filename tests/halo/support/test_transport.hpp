@@ -27,10 +27,11 @@ inline halo::NodeMapping test_node_mapping() {
   return name == nullptr ? halo::NodeMapping::automatic : halo::parse_node_mapping(name);
 }
 
-// HALOFLAG_TEST_PERSISTENT_REQUESTS=1: persistent MPI requests for the MPI peers.
+// HALOFLAG_TEST_PERSISTENT_REQUESTS=0: MPI_Isend/MPI_Irecv per exchange instead of the
+// default persistent requests.
 inline bool test_persistent_requests() {
   const char* value = std::getenv("HALOFLAG_TEST_PERSISTENT_REQUESTS");
-  return value != nullptr && std::string(value) == "1";
+  return value == nullptr || std::string(value) != "0";
 }
 
 inline void apply_test_transport(halo::ExchangeOptions& options) {
@@ -45,7 +46,7 @@ inline std::string test_transport_label() {
   std::string label = "transport " + std::string(halo::to_string(test_transport()));
   if (test_node_size() > 0) label += ", nodes of " + std::to_string(test_node_size()) + " ranks";
   if (test_node_mapping() == halo::NodeMapping::host) label += ", host mapping";
-  if (test_persistent_requests()) label += ", persistent MPI requests";
+  if (!test_persistent_requests()) label += ", MPI requests per exchange";
   return label;
 }
 

@@ -29,8 +29,8 @@ struct ExchangeOptions {
   NodeMapping node_mapping = NodeMapping::automatic;
   // MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
   // MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
-  // MPI_Irecv per message and exchange.
-  bool persistent_requests = false;
+  // MPI_Irecv per message and exchange (measured no slower: docs/transports.md).
+  bool persistent_requests = true;
   // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
   // Resident kernels also wait at most this long for the next exchange to start.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
