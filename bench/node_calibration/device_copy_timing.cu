@@ -13,15 +13,6 @@
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
-#if defined(HALOFLAG_HAVE_HIP)
-#define cudaEvent_t hipEvent_t
-#define cudaEventCreate hipEventCreate
-#define cudaEventDestroy hipEventDestroy
-#define cudaEventRecord hipEventRecord
-#define cudaEventSynchronize hipEventSynchronize
-#define cudaEventElapsedTime hipEventElapsedTime
-#endif
-
 namespace haloflag::bench {
 
 namespace {

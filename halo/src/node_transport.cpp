@@ -255,45 +255,17 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
     }
     outgoing[static_cast<std::size_t>(found->second)].push_back(entry);
   }
-  std::vector<int> send_counts(static_cast<std::size_t>(node_size));
-  std::vector<int> send_displs(static_cast<std::size_t>(node_size));
-  std::vector<RouteEntry> send_flat;
-  for (int q = 0; q < node_size; ++q) {
-    send_displs[static_cast<std::size_t>(q)] = static_cast<int>(send_flat.size() * sizeof(RouteEntry));
-    send_counts[static_cast<std::size_t>(q)] =
-        static_cast<int>(outgoing[static_cast<std::size_t>(q)].size() * sizeof(RouteEntry));
-    send_flat.insert(send_flat.end(), outgoing[static_cast<std::size_t>(q)].begin(),
-                     outgoing[static_cast<std::size_t>(q)].end());
-  }
-  std::vector<int> recv_counts(static_cast<std::size_t>(node_size));
-  {
-    MPI_Request request = MPI_REQUEST_NULL;
-    check_node_step(MPI_Ialltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT,
-                                  node_comm_, &request),
-                    "exchanging route counts");
-    wait_with_deadline(request, timeout_, "exchanging route counts");
-  }
-  std::vector<int> recv_displs(static_cast<std::size_t>(node_size));
-  int total = 0;
-  for (int q = 0; q < node_size; ++q) {
-    recv_displs[static_cast<std::size_t>(q)] = total;
-    total += recv_counts[static_cast<std::size_t>(q)];
-  }
-  std::vector<RouteEntry> incoming(static_cast<std::size_t>(total) / sizeof(RouteEntry));
-  {
-    MPI_Request request = MPI_REQUEST_NULL;
-    check_node_step(MPI_Ialltoallv(send_flat.data(), send_counts.data(), send_displs.data(),
-                                   MPI_BYTE, incoming.data(), recv_counts.data(),
-                                   recv_displs.data(), MPI_BYTE, node_comm_, &request),
-                    "exchanging routes");
-    wait_with_deadline(request, timeout_, "exchanging routes");
-  }
+  const std::vector<std::vector<RouteEntry>> incoming =
+      all_to_all(outgoing, node_comm_, timeout_, "exchanging routes");
 
   // Host addresses in the shared segments become device addresses through registrations.
   const bool host_path_used =
       gpu && (host_region_needed ||
-              std::any_of(incoming.begin(), incoming.end(),
-                          [](const RouteEntry& e) { return e.node && !e.in_device; }));
+              std::any_of(incoming.begin(), incoming.end(), [](const auto& entries) {
+                return std::any_of(entries.begin(), entries.end(), [](const RouteEntry& e) {
+                  return e.node && !e.in_device;
+                });
+              }));
   if (host_path_used) {
     try {
       for (int q = 0; q < node_size; ++q) {
@@ -335,12 +307,8 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
     if (found == node_rank_of.end()) continue;
     const int q = found->second;
     const RouteEntry* entry = nullptr;
-    const auto first = incoming.begin() + recv_displs[static_cast<std::size_t>(q)] /
-                                              static_cast<int>(sizeof(RouteEntry));
-    const auto last = first + recv_counts[static_cast<std::size_t>(q)] /
-                                  static_cast<int>(sizeof(RouteEntry));
-    for (auto it = first; it != last; ++it) {
-      if (it->tag == send.tag) entry = &*it;
+    for (const RouteEntry& listed : incoming[static_cast<std::size_t>(q)]) {
+      if (listed.tag == send.tag) entry = &listed;
     }
     if (entry == nullptr) {
       problems.push_back(names.send(m) + ": peer " + std::to_string(send.peer) +

@@ -11,16 +11,6 @@
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "resident_iterations.hpp"
 
-// GPU events time the resident run; gpu_runtime.hpp maps only the calls the library needs.
-#if defined(HALOFLAG_HAVE_HIP)
-#define cudaEvent_t hipEvent_t
-#define cudaEventCreate hipEventCreate
-#define cudaEventDestroy hipEventDestroy
-#define cudaEventRecord hipEventRecord
-#define cudaEventSynchronize hipEventSynchronize
-#define cudaEventElapsedTime hipEventElapsedTime
-#endif
-
 namespace jacobi3d {
 
 namespace {
