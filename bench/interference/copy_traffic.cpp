@@ -75,7 +75,7 @@ std::unique_ptr<CopyTraffic> make_host_copy_traffic(std::size_t bytes) {
         std::vector<std::vector<unsigned char>>& b = *buffers;
         std::memcpy(b[1].data(), b[0].data(), bytes);
         std::memcpy(b[3].data(), b[2].data(), bytes);
-        std::this_thread::yield();  // many ranks may share few cores (DESIGN.md §4 rule 7)
+        std::this_thread::yield();  // many ranks may share few cores (docs/design.md, rule 7)
       });
 }
 

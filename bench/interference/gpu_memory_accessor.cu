@@ -1,6 +1,6 @@
 // The GPU accessor: the access program as a kernel per round on a private non-blocking stream,
 // one block of the most threads a block can have (stream form) or a cooperative grid of every
-// block that can be resident (stacked form), with the co-residency check of DESIGN.md §4
+// block that can be resident (stacked form), with the co-residency check of docs/design.md
 // rule 6. CUDA and HIP alike through gpu_runtime.hpp.
 #include <chrono>
 #include <cstdint>
@@ -101,7 +101,7 @@ AccessShape stream_shape(const AccessorSettings& settings, int device) {
 }
 
 // A cooperative grid waits at its barriers for every block: all must be resident at once, so
-// the size is checked against occupancy before any launch (DESIGN.md §4 rule 6).
+// the size is checked against occupancy before any launch (docs/design.md, rule 6).
 AccessShape stacked_shape(const AccessorSettings& settings, const GpuFacts& gpu) {
   int cooperative = 0;
   HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, gpu.index));

@@ -29,7 +29,7 @@ struct HostTeamMember {
     barrier->arrive_and_wait();
     const int result = *slot;
     barrier->arrive_and_wait();  // nobody writes the slot again before everyone has read it
-    // Many ranks and stand-ins may share few cores (DESIGN.md §4 rule 7).
+    // Many ranks and stand-ins may share few cores (docs/design.md, rule 7).
     std::this_thread::yield();
     return result;
   }

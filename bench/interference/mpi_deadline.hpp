@@ -1,4 +1,4 @@
-// Waiting for MPI requests with a deadline (DESIGN.md §4 rule 5): MPI_Test in a loop that yields,
+// Waiting for MPI requests with a deadline (docs/design.md, rule 5): MPI_Test in a loop that yields,
 // so a peer that never answers ends the run with a message instead of a hang.
 #pragma once
 

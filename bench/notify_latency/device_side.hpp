@@ -27,7 +27,7 @@ struct GpuFacts {
   std::string driver_version;   // e.g. "13.0"
   std::string runtime_version;  // e.g. "13.0"
   // Whether CPU and GPU atomics on mapped memory are coherent (CUDA only; the flags never rely
-  // on it, DESIGN.md §4 rule 1).
+  // on it, docs/design.md, rule 1).
   std::optional<bool> host_native_atomics;
 };
 

@@ -1,6 +1,6 @@
 // The CUDA/HIP KernelRunner: __global__ wrappers around the block programs, two high-priority
 // streams (pack lane, unpack lane), graphs for comb_graph, and co-residency checks for the
-// persistent and cooperative launches (DESIGN.md §4 rule 6).
+// persistent and cooperative launches (docs/design.md, rule 6).
 #include <algorithm>
 #include <map>
 #include <memory>

@@ -1,4 +1,4 @@
-// The three ways to run the same kernels (DESIGN.md §3).
+// The three ways to run the same kernels (docs/design.md, backends).
 #pragma once
 
 #include <string>

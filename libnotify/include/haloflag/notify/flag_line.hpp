@@ -1,4 +1,4 @@
-// One notification flag per 128-byte line (DESIGN.md §4 rule 4): the GPU writes send-ready
+// One notification flag per 128-byte line (docs/design.md, rule 4): the GPU writes send-ready
 // lines while the CPU writes unpack-ready lines; sharing a line would make each writer's
 // stores invalidate the other's cached copy and, over PCIe, serialise them.
 #pragma once

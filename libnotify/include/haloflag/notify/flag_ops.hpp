@@ -1,7 +1,7 @@
 // signal / poll / wait on one flag: the operations GPU kernels use, and that the host
 // backend's team threads use unchanged.
 //
-// Protocol (DESIGN.md §4): a writer finishes its payload, makes it visible to the whole group
+// Protocol (docs/design.md): a writer finishes its payload, makes it visible to the whole group
 // (barrier), then ONE thread calls signal_flag with the exchange's epoch. A reader that sees
 // poll_flag/wait_flag succeed may read the payload: the signal is a system-scope release and
 // success is followed by a system-scope acquire fence. Epochs only grow; waiting means

@@ -5,7 +5,7 @@
 // blockDim.x, a CPU thread passes 0 and 1, and a CPU "team" calls it once per member. Each thread
 // strides over the message's elements (in buffer order), so the group together covers every
 // element exactly once and no synchronisation is needed inside; the caller synchronises the
-// group before announcing the message (flag protocol, DESIGN.md §4).
+// group before announcing the message (flag protocol, docs/design.md).
 //
 // Buffer order (identical on both sides, so the sender's pack order is the receiver's unpack
 // order): variable-major, then box in layout order, then z, y, x with x fastest.
