@@ -11,6 +11,7 @@
 #include "haloflag/notify/clock.hpp"
 #include "haloflag/notify/flag_line.hpp"
 #include "haloflag/notify/flag_ops.hpp"
+#include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
 namespace haloflag::bench {
@@ -62,32 +63,8 @@ __global__ void delay_kernel(std::uint64_t ns) {
   }
 }
 
-class Stream {
- public:
-  Stream() { HF_GPU_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    (void)cudaStreamSynchronize(stream_);
-    (void)cudaStreamDestroy(stream_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { HF_GPU_CHECK(cudaEventCreate(&event_)); }
-  ~Event() { (void)cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
+using Stream = haloflag::notify::GpuStream;
+using Event = haloflag::notify::GpuEvent;
 
 double elapsed_seconds(const Event& from, const Event& to) {
   float milliseconds = 0.0f;

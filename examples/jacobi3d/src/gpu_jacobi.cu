@@ -8,6 +8,7 @@
 #include "box_sweep.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
+#include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "resident_iterations.hpp"
 
@@ -38,29 +39,8 @@ void check_threads(int threads) {
   }
 }
 
-class Stream {
- public:
-  Stream() { HF_GPU_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { (void)cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { HF_GPU_CHECK(cudaEventCreate(&event_)); }
-  ~Event() { (void)cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
+using Stream = haloflag::notify::GpuStream;
+using Event = haloflag::notify::GpuEvent;
 
 int multiprocessors() {
   int device = 0;
