@@ -112,8 +112,9 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
         << padded(std::to_string(result.traced->exchanges), 10) << '\n';
   }
   out << "started: start() returned (receives posted, kernels launched or armed); ready: "
-         "send_ready seen by the CPU (bulk strategies: pack kernel done); sent: MPI_Isend "
-         "posted; recv: receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
+         "send_ready seen by the CPU (bulk strategies: pack kernel done; node transport: "
+         "node_done seen, for every node message at once); sent: MPI send started; recv: "
+         "receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
 }
 
 // Whether the time per exchange stayed put over a long run (DriftSummary).
