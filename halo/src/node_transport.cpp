@@ -158,72 +158,29 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   }
   const bool has_node_recvs = flag_bytes > 0;
 
-  // GPU: the device region and its IPC handle, and the handles of every rank of the node.
+  // GPU: the device region, its IPC handle, and the handles of the peers this rank sends to.
   const bool try_device = gpu && options.node_mapping == NodeMapping::automatic;
-  HandleEntry my_handle;
-  std::string export_failure;
-  if (try_device && has_node_recvs) {
-    try {
-      device_region_ = std::make_unique<kernels::DeviceMemory>(
-          options.backend, static_cast<std::size_t>(region_bytes));
-      my_handle.handle = kernels::export_ipc_handle(device_region_->data());
-      my_handle.valid = 1;
-    } catch (const std::exception& error) {
-      export_failure = error.what();
-    }
-  }
-  std::vector<std::int32_t> opened(static_cast<std::size_t>(node_size), 1);
-  std::map<int, std::string> refused;  // peer -> why its handle did not open
-  mappings_.resize(static_cast<std::size_t>(node_size));
+  DeviceSharing sharing;
   if (gpu) {
-    const std::vector<HandleEntry> handles =
-        all_gather(my_handle, node_comm_, timeout_, "exchanging IPC handles");
-    // Only the handles of peers this rank sends to over the node transport are opened.
-    std::set<int> targets;
-    for (const Message& m : messages.sends) {
-      if (by_node[m.peer] && m.peer != rank) targets.insert(node_rank_of[m.peer]);
-    }
-    for (int q : targets) {
-      const auto peer = node_members[static_cast<std::size_t>(q)];
-      const HandleEntry& entry = handles[static_cast<std::size_t>(q)];
-      if (!try_device) {
-        opened[static_cast<std::size_t>(q)] = 0;
-        refused[peer] = "host mapping forced";
-      } else if (!entry.valid) {
-        opened[static_cast<std::size_t>(q)] = 0;
-        refused[peer] = "peer " + std::to_string(peer) + " has no IPC handle to give";
-      } else {
-        try {
-          mappings_[static_cast<std::size_t>(q)] = kernels::IpcMapping(entry.handle);
-        } catch (const std::exception& error) {
-          opened[static_cast<std::size_t>(q)] = 0;
-          refused[peer] = error.what();
-          std::fprintf(stderr,
-                       "rank %d: node transport: the IPC handle of peer %d did not open (%s); "
-                       "its messages go through pinned host memory\n",
-                       rank, peer, error.what());
-        }
-      }
-    }
+    sharing = share_device_memory(messages, by_node, node_rank_of, node_members, rank,
+                                  options.backend, try_device && has_node_recvs, region_bytes,
+                                  try_device);
   }
-  // opened_by[q][p]: rank q opened the handle of rank p (or never needed to).
-  std::vector<std::int32_t> opened_by(static_cast<std::size_t>(node_size * node_size), 1);
-  if (gpu) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    check_node_step(MPI_Iallgather(opened.data(), node_size, MPI_INT32_T, opened_by.data(),
-                                   node_size, MPI_INT32_T, node_comm_, &request),
-                    "gathering which IPC handles opened");
-    wait_with_deadline(request, timeout_, "gathering which IPC handles opened");
-  }
+  const bool exported = sharing.exported;
+  const std::string& export_failure = sharing.export_failure;
+  const std::map<int, std::string>& refused = sharing.refused;
+  const auto opened_by = [&](int q, int p) {
+    return sharing.opened_by.empty() ||
+           sharing.opened_by[static_cast<std::size_t>(q * node_size + p)] != 0;
+  };
   // A receive lands in device memory when its sender could map it (itself, for a self-peer).
   std::vector<bool> in_device(messages.recvs.size(), false);
   bool host_region_needed = false;
   for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
     if (flags_offset[r] < 0) continue;
     const int peer = messages.recvs[r].peer;
-    const bool mapped = peer == rank || opened_by[static_cast<std::size_t>(
-                                            node_rank_of[peer] * node_size + node_rank)] != 0;
-    in_device[r] = try_device && my_handle.valid && mapped;
+    const bool mapped = peer == rank || opened_by(node_rank_of[peer], node_rank);
+    in_device[r] = try_device && exported && mapped;
     if (!in_device[r]) host_region_needed = true;
   }
 
@@ -352,7 +309,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
       if (!gpu) {
         described.path = "shared memory";
       } else if (peer == rank) {
-        described.path = try_device && my_handle.valid ? "device, self" : "pinned host, self";
+        described.path = try_device && exported ? "device, self" : "pinned host, self";
       } else if (const auto why = refused.find(peer); why != refused.end()) {
         described.path = "pinned host: " + why->second;
       } else {
@@ -383,6 +340,66 @@ NodeTransport::~NodeTransport() {
   }
   device_region_.reset();
   MPI_Comm_free(&node_comm_);
+}
+
+NodeTransport::DeviceSharing NodeTransport::share_device_memory(
+    const RankMessages& messages, const std::map<int, bool>& by_node,
+    const std::map<int, int>& node_rank_of, const std::vector<int>& node_members, int rank,
+    notify::Backend backend, bool export_region, std::int64_t region_bytes, bool open_handles) {
+  const auto node_size = static_cast<int>(node_members.size());
+  DeviceSharing sharing;
+  HandleEntry mine;
+  if (export_region) {
+    try {
+      device_region_ = std::make_unique<kernels::DeviceMemory>(
+          backend, static_cast<std::size_t>(region_bytes));
+      mine.handle = kernels::export_ipc_handle(device_region_->data());
+      mine.valid = 1;
+      sharing.exported = true;
+    } catch (const std::exception& error) {
+      sharing.export_failure = error.what();
+    }
+  }
+  const std::vector<HandleEntry> handles =
+      all_gather(mine, node_comm_, timeout_, "exchanging IPC handles");
+  // Only the handles of peers this rank sends to over the node transport are opened.
+  std::set<int> targets;
+  for (const Message& m : messages.sends) {
+    if (by_node.at(m.peer) && m.peer != rank) targets.insert(node_rank_of.at(m.peer));
+  }
+  std::vector<std::int32_t> opened(static_cast<std::size_t>(node_size), 1);
+  mappings_.resize(static_cast<std::size_t>(node_size));
+  for (int q : targets) {
+    const int peer = node_members[static_cast<std::size_t>(q)];
+    const HandleEntry& entry = handles[static_cast<std::size_t>(q)];
+    std::string why;
+    if (!open_handles) {
+      why = "host mapping forced";
+    } else if (!entry.valid) {
+      why = "peer " + std::to_string(peer) + " has no IPC handle to give";
+    } else {
+      try {
+        mappings_[static_cast<std::size_t>(q)] = kernels::IpcMapping(entry.handle);
+      } catch (const std::exception& error) {
+        why = error.what();
+        std::fprintf(stderr,
+                     "rank %d: node transport: the IPC handle of peer %d did not open (%s); "
+                     "its messages go through pinned host memory\n",
+                     rank, peer, error.what());
+      }
+    }
+    if (!why.empty()) {
+      opened[static_cast<std::size_t>(q)] = 0;
+      sharing.refused[peer] = why;
+    }
+  }
+  sharing.opened_by.assign(static_cast<std::size_t>(node_size * node_size), 1);
+  MPI_Request request = MPI_REQUEST_NULL;
+  check_node_step(MPI_Iallgather(opened.data(), node_size, MPI_INT32_T, sharing.opened_by.data(),
+                                 node_size, MPI_INT32_T, node_comm_, &request),
+                  "gathering which IPC handles opened");
+  wait_with_deadline(request, timeout_, "gathering which IPC handles opened");
+  return sharing;
 }
 
 void NodeTransport::announce_packed(std::size_t m, std::uint64_t epoch) {

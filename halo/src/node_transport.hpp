@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,24 @@ class NodeTransport {
  private:
   void set_up(MPI_Comm comm, const RankMessages& messages, const ExchangeOptions& options,
               const MessageNames& names);
+
+  // What the node's ranks learnt from each other's IPC handles (GPU backends).
+  struct DeviceSharing {
+    bool exported = false;  // this rank's device region has a handle
+    std::string export_failure;
+    std::map<int, std::string> refused;  // peer -> why its handle did not open here
+    // [q * node size + p]: node rank q opened node rank p's handle, or never needed to.
+    std::vector<std::int32_t> opened_by;
+  };
+  // Collective over the node: allocates and exports this rank's device region (when
+  // `export_region`), and opens the handles of the peers this rank sends to (when
+  // `open_handles`); a handle that will not open is reported, not thrown.
+  DeviceSharing share_device_memory(const RankMessages& messages,
+                                    const std::map<int, bool>& by_node,
+                                    const std::map<int, int>& node_rank_of,
+                                    const std::vector<int>& node_members, int rank,
+                                    notify::Backend backend, bool export_region,
+                                    std::int64_t region_bytes, bool open_handles);
 
   struct Mailbox {
     std::uint64_t* arrived = nullptr;   // written by the sender's CPU
