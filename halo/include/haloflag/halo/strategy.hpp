@@ -1,4 +1,4 @@
-// The exchange strategies (DESIGN.md §5), all run by halo::Exchange.
+// The exchange strategies (docs/exchange.md), all run by halo::Exchange.
 #pragma once
 
 #include <span>
