@@ -10,6 +10,7 @@
 #include "device_side.hpp"
 #include "haloflag/notify/clock.hpp"
 #include "haloflag/notify/gpu_device.hpp"
+#include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
 namespace haloflag::bench {
@@ -63,23 +64,7 @@ GpuFacts make_current(int index) {
   return facts;
 }
 
-// A non-blocking stream, so that no other stream's work (or the legacy default stream) orders
-// itself with the programs and launches timed here.
-class GpuStream {
- public:
-  GpuStream() { HF_GPU_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~GpuStream() {
-    (void)cudaStreamSynchronize(stream_);
-    (void)cudaStreamDestroy(stream_);
-  }
-  GpuStream(const GpuStream&) = delete;
-  GpuStream& operator=(const GpuStream&) = delete;
-
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using notify::GpuStream;
 
 // A graph holding one node, the empty kernel, captured on `stream` and instantiated.
 class EmptyKernelGraph {

@@ -31,7 +31,6 @@ class SharedSegments {
 
   std::byte* segment(int node_rank) const { return mapped_[static_cast<std::size_t>(node_rank)]; }
   std::size_t bytes(int node_rank) const { return sizes_[static_cast<std::size_t>(node_rank)]; }
-  int count() const { return static_cast<int>(mapped_.size()); }
 
  private:
   std::vector<std::byte*> mapped_;

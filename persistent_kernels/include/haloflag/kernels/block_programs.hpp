@@ -30,22 +30,33 @@ enum BlockStatus : int {
   block_failed = 2,  // deadline or abort: recorded in the control block; the block ends
 };
 
+// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
+// every member gets the outcome.
+template <class Group>
+HF_HD int leader_wait_word(const Group& group, const std::uint64_t* word, std::uint32_t array_id,
+                           std::uint32_t index, std::uint64_t epoch,
+                           const notify::WaitControl& control, std::uint32_t waiter,
+                           notify::AbortReads abort_reads = notify::AbortReads::periodic) {
+  int status = block_ok;
+  if (group.thread() == 0) {
+    const notify::WaitOutcome outcome = notify::wait_word(
+        word, array_id, index, epoch, control, notify::Side::device, waiter, abort_reads);
+    if (outcome != notify::WaitOutcome::ready) {
+      status = block_failed;
+    } else if (notify::load_relaxed_system(word) == kStopEpoch) {
+      status = block_stop;
+    }
+  }
+  return group.from_leader(status);
+}
+
 template <class Group>
 HF_HD int leader_wait(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
                       std::uint64_t epoch, const notify::WaitControl& control,
                       std::uint32_t waiter,
                       notify::AbortReads abort_reads = notify::AbortReads::periodic) {
-  int status = block_ok;
-  if (group.thread() == 0) {
-    const notify::WaitOutcome outcome = notify::wait_flag(
-        flags, index, epoch, control, notify::Side::device, waiter, abort_reads);
-    if (outcome != notify::WaitOutcome::ready) {
-      status = block_failed;
-    } else if (notify::load_relaxed_system(flags.word(index)) == kStopEpoch) {
-      status = block_stop;
-    }
-  }
-  return group.from_leader(status);
+  return leader_wait_word(group, flags.word(index), flags.array_id, index, epoch, control, waiter,
+                          abort_reads);
 }
 
 // True once some device-side wait has failed: lets every block of a grid leave together.
@@ -103,14 +114,8 @@ HF_HD int wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
                                  std::uint32_t waiter) {
   const NodeSendRoute* route = node_send(plan, message);
   if (route == nullptr || epoch <= 1) return block_ok;
-  int status = block_ok;
-  if (group.thread() == 0) {
-    const notify::WaitOutcome outcome =
-        notify::wait_word(route->unpacked, plan.peer_unpacked_id, message, epoch - 1,
-                          plan.control, notify::Side::device, waiter);
-    if (outcome != notify::WaitOutcome::ready) status = block_failed;
-  }
-  return group.from_leader(status);
+  return leader_wait_word(group, route->unpacked, plan.peer_unpacked_id, message, epoch - 1,
+                          plan.control, waiter);
 }
 
 // Waits until receive `message` of `epoch` may be unpacked: the sender's arrival flag in this
@@ -123,14 +128,8 @@ HF_HD int wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32
   if (route == nullptr) {
     return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
   }
-  int status = block_ok;
-  if (group.thread() == 0) {
-    const notify::WaitOutcome outcome =
-        notify::wait_word(route->arrival, plan.node_arrival_id, message, epoch, plan.control,
-                          notify::Side::device, waiter);
-    if (outcome != notify::WaitOutcome::ready) status = block_failed;
-  }
-  return group.from_leader(status);
+  return leader_wait_word(group, route->arrival, plan.node_arrival_id, message, epoch,
+                          plan.control, waiter);
 }
 
 template <class Group>
