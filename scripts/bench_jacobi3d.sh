@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # examples/jacobi3d on 2 ranks, one GPU per rank (CUDA_VISIBLE_DEVICES from the node-local rank):
 # the GPU correctness test, then per stencil (7, 27) and local size (32^3, 64^3, 128^3) a run
-# checked bit for bit against the single-rank reference and a timed run of both variants.
+# checked bit for bit against the single-rank reference and a timed run of every variant
+# (conventional, resident, stream).
 # Writes into OUT_DIR: summary.txt (every table), jacobi3d_results.tar.gz (everything), and under
 # OUT_DIR/runs/ machine.txt, commands.txt, one .txt (table) and .json per run, build and test logs.
 #   scripts/bench_jacobi3d.sh OUT_DIR [haloflag_jacobi3d options for the timed runs...]
@@ -53,16 +54,16 @@ run() {  # run NAME COMMAND...: the command and its output into NAME.txt, the co
 }
 
 status=0
-run gpu_reference_test env HALOFLAG_TEST_BACKEND=cuda \
+run gpu_reference_test env HALOFLAG_TEST_BACKEND=cuda HALOFLAG_TEST_MPI_THREAD=multiple \
   mpiexec -n $ranks "${one_gpu_per_rank[@]}" "$test_program" || status=1
 
 for stencil in 7 27; do
   for local in 32 64 128; do
     run "check_s${stencil}_l${local}" mpiexec -n $ranks "${one_gpu_per_rank[@]}" "$program" \
-      --backend cuda --variant both --stencil $stencil --local $local --iterations 20 --warmup 0 \
+      --backend cuda --variant all --stencil $stencil --local $local --iterations 20 --warmup 0 \
       --repeats 1 --check --json "$runs/check_s${stencil}_l${local}.json" || status=1
     run "jacobi3d_s${stencil}_l${local}" mpiexec -n $ranks "${one_gpu_per_rank[@]}" "$program" \
-      --backend cuda --variant both --stencil $stencil --local $local --iterations 200 --warmup 2 \
+      --backend cuda --variant all --stencil $stencil --local $local --iterations 200 --warmup 2 \
       --repeats 20 --json "$runs/jacobi3d_s${stencil}_l${local}.json" "$@" || status=1
   done
 done

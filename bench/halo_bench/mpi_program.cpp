@@ -37,8 +37,9 @@ void abort_run(const std::string& program, int rank, const std::string& what) {
 
 int run_mpi_program(int argc, char** argv, const std::string& program,
                     const std::function<int(int, char**)>& run,
-                    const std::function<void()>& before_abort) {
-  MPI_Init(&argc, &argv);
+                    const std::function<void()>& before_abort, int thread_level) {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, thread_level, &provided);
   int exit_code = 1;
   try {
     exit_code = run(argc, argv);

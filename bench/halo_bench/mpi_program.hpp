@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <mpi.h>
 
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -20,11 +21,13 @@ std::optional<int> parse_on_every_rank(CLI::App& app, const std::string& program
 // "[rank N] program: what" on stderr, then MPI_Abort: no rank is left waiting for this one.
 [[noreturn]] void abort_run(const std::string& program, int rank, const std::string& what);
 
-// MPI_Init, run(argc, argv), MPI_Finalize, and run's exit status. An exception out of `run`
-// aborts every rank (abort_run), after `before_abort` when one is given.
+// MPI_Init_thread at `thread_level` (MPI_THREAD_MULTIPLE for programs whose Exchanges have a
+// progress thread), run(argc, argv), MPI_Finalize, and run's exit status. An exception out of
+// `run` aborts every rank (abort_run), after `before_abort` when one is given.
 int run_mpi_program(int argc, char** argv, const std::string& program,
                     const std::function<int(int, char**)>& run,
-                    const std::function<void()>& before_abort = {});
+                    const std::function<void()>& before_abort = {},
+                    int thread_level = MPI_THREAD_SINGLE);
 
 // Writes `json` to `path` and says "wrote PATH" (then `note`, when given) on stdout. False,
 // after "[rank 0] program: PATH: cannot write the JSON file" on stderr, when it cannot.

@@ -16,8 +16,8 @@
 #include <memory>
 #include <string>
 
+#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
-#include "haloflag/kernels/exchange_plan.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
 #include "haloflag/kernels/message_layout.hpp"

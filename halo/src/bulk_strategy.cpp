@@ -25,7 +25,7 @@ class BulkStrategy final : public ExchangeStrategy {
         unpack_op_(strategy == Strategy::stream_base ? KernelOp::per_message_unpack
                                                      : KernelOp::fused_unpack) {}
 
-  void start(std::uint64_t epoch) override {
+  void start(std::uint64_t epoch, PackStart) override {
     epoch_ = epoch;
     context_.requests.post_receives();
     phase_ = Phase::awaiting_receivers;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/notify/stream_flag_ops.hpp"
 #include "message_names.hpp"
 #include "message_requests.hpp"
 #include "node_transport.hpp"
@@ -50,6 +52,34 @@ void check_fields(const kernels::FieldSet& fields, const MessageLayouts& layouts
   }
 }
 
+const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "an unknown thread level";
+  }
+}
+
+// The progress thread calls MPI while the caller's thread may call it too.
+void check_thread_level(const ExchangeOptions& options) {
+  if (options.progress != Progress::thread) return;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    throw ConfigError(std::string("progress = thread needs MPI initialised with "
+                                  "MPI_THREAD_MULTIPLE (MPI_Init_thread): its progress thread "
+                                  "calls MPI while the caller's thread may too; this MPI was "
+                                  "initialised with ") +
+                      thread_level_name(provided));
+  }
+}
+
+// How long the progress thread polls for the next exchange before it sleeps: a start() soon
+// after the last exchange is picked up at once, an idle Exchange costs no core.
+constexpr auto kProgressSpin = std::chrono::milliseconds(2);
+
 }  // namespace
 
 class Exchange::Impl {
@@ -71,60 +101,83 @@ class Exchange::Impl {
       resources_->attach_node_routes(*node_);
     });
     agree_on("start its kernels", [&] { start_strategy(); });
+    if (options_.progress == Progress::thread) {
+      progress_thread_ = std::thread([this] { run_progress_thread(); });
+    }
   }
 
   ~Impl() { tear_down(); }
 
-  void start() {
+  // start() and start(fields): the exchange begins now.
+  void start(const kernels::FieldSet* fields) {
     check_usable("start()");
-    guarded([&] { throw_if_abort_requested(); });
-    if (state_ == State::running) {
+    throw_if_aborted_idle();
+    if (running()) {
       throw ExchangeError(prefix() + "start() while the exchange is still in progress");
     }
-    ++epoch_;
-    started_ = Clock::now();
-    state_ = State::running;
-    timeline_->begin(epoch_);
-    guarded([&] { strategy_->start(epoch_); });
-    timeline_->started();
+    const std::uint32_t slot = field_slot("start(fields)", fields);
+    const std::uint64_t next = epoch() + 1;
+    guarded([&] { resources_->select_fields(slot); });
+    host_started_.store(next, std::memory_order_relaxed);
+    publish(next);
+    // The pack work starts now; with a progress thread, as soon as it sees the exchange.
+    if (!progress_thread_.joinable()) guarded([&] { begin(next); });
+  }
+
+  // start(stream) and start(stream, fields): the caller's stream starts the exchange.
+  void start(notify::WorkStream stream, const kernels::FieldSet* fields) {
+    check_usable("start(stream)");
+    check_stream_form("start(stream)", stream);
+    throw_if_aborted_idle();
+    if (waited_ != epoch()) {
+      throw ExchangeError(prefix() + "start(stream) before wait(stream) or finish() of exchange " +
+                          std::to_string(epoch()));
+    }
+    const std::uint32_t slot = field_slot("start(stream, fields)", fields);
+    const std::uint64_t next = epoch() + 1;
+    guarded([&] {
+      if (slot != resources_->selected_slot()) {
+        notify::enqueue_store(options_.backend, stream, resources_->field_slot_word(), slot);
+        resources_->fields_selected_on_stream(slot);
+      }
+      notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start.word(0), next);
+    });
+    publish(next);
+  }
+
+  void wait(notify::WorkStream stream) {
+    check_usable("wait(stream)");
+    check_stream_form("wait(stream)", stream);
+    throw_if_aborted_idle();
+    const std::uint64_t last = epoch();
+    // A rank without messages has nothing to wait for (and no block would count).
+    if (last > waited_ && !(messages_.sends.empty() && messages_.recvs.empty())) {
+      guarded([&] {
+        // The kernels release the wait when they end; the host queue's own deadline comes later.
+        notify::enqueue_wait(options_.backend, stream, resources_->plan.exchange_done, last,
+                             2 * options_.timeout + std::chrono::seconds(1),
+                             "exchange_done (rank " + std::to_string(rank_) + ", exchange " +
+                                 std::to_string(last) + ")");
+      });
+    }
+    waited_ = last;
   }
 
   bool progress() {
     check_usable("progress()");
-    if (state_ == State::idle) {
-      guarded([&] { throw_if_abort_requested(); });
-      return true;
+    if (progress_thread_.joinable()) {
+      throw_if_aborted_idle();
+      return !running();
     }
     bool done = false;
-    guarded([&] {
-      throw_if_abort_requested();
-      done = strategy_->progress();
-      if (done) return;
-      // An abort during progress() also ends device waits: name its reason, not their failure.
-      throw_if_abort_requested();
-      if (auto failure = resources_->control.failure(notify::Side::device)) {
-        // An abort() that came after the check above may be what ended the device's wait
-        // (abort() sets its reason before it raises the flag the device reads): name it.
-        throw_if_abort_requested();
-        throw ExchangeError(describe_device_failure(*failure) + pending());
-      }
-      const auto waited = Clock::now() - started_;
-      if (waited > options_.timeout) {
-        throw ExchangeError("timed out after " +
-                            std::to_string(std::chrono::duration<double>(waited).count()) +
-                            " s; still pending:" + pending());
-      }
-    });
-    if (done) {
-      state_ = State::idle;
-      const void* stamps = resources_->device_times.host();
-      timeline_->end(static_cast<const std::uint64_t*>(stamps), clock_offset_);
-    }
+    guarded([&] { done = advance(); });
     return done;
   }
 
   void finish() {
-    while (!progress()) std::this_thread::yield();  // many ranks may share few cores
+    // Many ranks may share few cores.
+    while (!progress()) std::this_thread::yield();
+    waited_ = epoch();
   }
 
   // May be called from any thread: only the abort flag (which every wait reads) and the reason
@@ -138,12 +191,16 @@ class Exchange::Impl {
     resources_->control.raise_abort();
   }
 
-  std::uint64_t epoch() const { return epoch_; }
+  std::uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
   int rank() const { return rank_; }
   const RankMessages& messages() const { return messages_; }
   std::string launch_description() const { return strategy_->launch_description(); }
   const ExchangeOptions& options() const { return options_; }
-  kernels::ExchangePlan device_plan() const { return resources_->plan; }
+  kernels::DevicePlan device_plan() const {
+    // The handle drops the field bank: the caller's kernel picks its fields through it
+    // (with_fields).
+    return kernels::detail::make_device_plan(resources_->plan);
+  }
   const std::vector<PeerTransport>& peer_transports() const { return node_->peers(); }
 
   const ExchangeTimeline& last_timeline() const {
@@ -154,7 +211,130 @@ class Exchange::Impl {
   }
 
  private:
-  enum class State { idle, running, failed };
+  bool running() const {
+    return completed_.load(std::memory_order_acquire) != epoch_.load(std::memory_order_acquire);
+  }
+
+  // Makes exchange `next` the last started one and wakes the progress thread.
+  void publish(std::uint64_t next) {
+    {
+      const std::lock_guard<std::mutex> lock(progress_mutex_);
+      epoch_.store(next, std::memory_order_release);
+    }
+    progress_wakeup_.notify_one();
+  }
+
+  std::uint32_t field_slot(const char* call, const kernels::FieldSet* fields) {
+    if (fields == nullptr) return 0;
+    if (options_.strategy == Strategy::embedded) {
+      throw ExchangeError(prefix() + call +
+                          ": with Strategy::embedded the caller's kernel picks its fields "
+                          "(DevicePlan::with_fields)");
+    }
+    try {
+      return resources_->field_slot_of(*fields);
+    } catch (const ConfigError& error) {
+      throw ExchangeError(prefix() + error.what());
+    }
+  }
+
+  void check_stream_form(const char* call, notify::WorkStream stream) {
+    if (options_.strategy != Strategy::resident) {
+      throw ExchangeError(prefix() + call +
+                          " needs Strategy::resident, whose kernels stay on the GPU and wait "
+                          "for the stream's store; " + std::string(to_string(options_.strategy)) +
+                          " starts its work from the host");
+    }
+    try {
+      notify::check_stream(options_.backend, stream);
+    } catch (const std::exception& error) {
+      throw ExchangeError(prefix() + call + ": " + error.what());
+    }
+  }
+
+  // One step of the CPU side: begins the next started exchange when none is in progress and
+  // advances the one in progress. True once every started exchange is complete.
+  bool advance() {
+    throw_if_abort_requested();
+    if (cpu_epoch_ == 0) {
+      const std::uint64_t next = completed_.load(std::memory_order_relaxed) + 1;
+      if (next > epoch()) return true;
+      begin(next);
+    }
+    if (!step()) return false;
+    resources_->send_buffer_free.signal(0, cpu_epoch_);
+    const void* stamps = resources_->device_times.host();
+    timeline_->end(static_cast<const std::uint64_t*>(stamps), clock_offset_);
+    completed_.store(cpu_epoch_, std::memory_order_release);
+    cpu_epoch_ = 0;
+    return !running();
+  }
+
+  void begin(std::uint64_t next) {
+    cpu_epoch_ = next;
+    started_ = Clock::now();
+    timeline_->begin(next);
+    const bool by_host = host_started_.load(std::memory_order_relaxed) == next;
+    strategy_->start(next, by_host ? detail::PackStart::by_strategy : detail::PackStart::by_stream);
+    timeline_->started();
+  }
+
+  // Advances the exchange in progress; true once it is complete.
+  bool step() {
+    if (strategy_->progress()) return true;
+    // An abort during progress() also ends device waits: name its reason, not their failure.
+    throw_if_abort_requested();
+    if (auto failure = resources_->control.failure(notify::Side::device)) {
+      // An abort() that came after the check above may be what ended the device's wait
+      // (abort() sets its reason before it raises the flag the device reads): name it.
+      throw_if_abort_requested();
+      throw ExchangeError(describe_device_failure(*failure) + pending());
+    }
+    const auto waited = Clock::now() - started_;
+    if (waited > options_.timeout) {
+      throw ExchangeError("timed out after " +
+                          std::to_string(std::chrono::duration<double>(waited).count()) +
+                          " s; still pending:" + pending());
+    }
+    return false;
+  }
+
+  // Progress::thread: the CPU side of every started exchange, until the Exchange ends or fails.
+  void run_progress_thread() {
+    auto last_work = Clock::now();
+    while (!stop_progress_.load(std::memory_order_acquire) && !failed_.load()) {
+      if (running()) {
+        try {
+          guarded([&] { (void)advance(); });
+        } catch (const std::exception& error) {
+          const std::lock_guard<std::mutex> lock(abort_mutex_);
+          thread_error_ = error.what();
+        }
+        last_work = Clock::now();
+        std::this_thread::yield();
+        continue;
+      }
+      if (Clock::now() - last_work < kProgressSpin) {
+        std::this_thread::yield();
+        continue;
+      }
+      std::unique_lock<std::mutex> lock(progress_mutex_);
+      progress_wakeup_.wait(lock, [&] {
+        return stop_progress_.load(std::memory_order_acquire) || running();
+      });
+      last_work = Clock::now();
+    }
+  }
+
+  void stop_progress_thread() noexcept {
+    if (!progress_thread_.joinable()) return;
+    {
+      const std::lock_guard<std::mutex> lock(progress_mutex_);
+      stop_progress_.store(true, std::memory_order_release);
+    }
+    progress_wakeup_.notify_one();
+    progress_thread_.join();
+  }
 
   // Runs `step` on every rank and agrees on the outcome: set-up succeeds everywhere or every
   // rank throws (a failing rank its own error, the others naming it), so no rank waits for a
@@ -180,6 +360,7 @@ class Exchange::Impl {
   }
 
   void set_up(const ExchangeConfig& config, const kernels::FieldSet& fields) {
+    check_thread_level(options_);
     int size = 0;
     MPI_Comm_size(comm_, &size);
     if (config.ranks != size) {
@@ -226,7 +407,11 @@ class Exchange::Impl {
   // Stops kernels (abort first if an exchange is unfinished), drops MPI requests, frees memory
   // in the order that keeps the kernels' memory alive until they are gone.
   void tear_down() noexcept {
-    if (resources_ && state_ != State::idle) resources_->control.raise_abort();
+    // The progress thread first: it uses everything below.
+    if (resources_ && running()) resources_->control.raise_abort();
+    stop_progress_thread();
+    const bool unfinished = running() || failed_.load();
+    if (resources_ && unfinished) resources_->control.raise_abort();
     if (strategy_) strategy_->shut_down();
     if (requests_) requests_->cancel();
     strategy_.reset();
@@ -242,12 +427,17 @@ class Exchange::Impl {
     // communicator is kept, so that MPI never gives its context to a later communicator whose
     // receives would match those leftovers: MPICH reuses a freed context for the next
     // MPI_Comm_dup, and a later Exchange then took an old exchange's data for its own.
-    const bool leftovers_possible = state_ != State::idle;
+    const bool leftovers_possible = unfinished;
     if (!finalized && comm_ != MPI_COMM_NULL && !leftovers_possible) MPI_Comm_free(&comm_);
   }
 
-  void check_usable(const char* call) const {
-    if (state_ == State::failed) {
+  void check_usable(const char* call) {
+    if (failed_.load()) {
+      {
+        // The progress thread's error is reported once, by the caller's next call.
+        const std::lock_guard<std::mutex> lock(abort_mutex_);
+        if (!thread_error_.empty()) throw ExchangeError(std::exchange(thread_error_, {}));
+      }
       const std::string reason = abort_reason();
       throw ExchangeError(prefix() + call + " after a failed exchange" +
                           (reason.empty() ? std::string() : " (aborted: " + reason + ")") +
@@ -264,9 +454,17 @@ class Exchange::Impl {
   // of the next call, with the reason.
   void throw_if_abort_requested() const {
     if (!abort_requested_.load(std::memory_order_acquire)) return;
-    const bool running = state_ == State::running;
     throw ExchangeError("aborted: " + abort_reason() +
-                        (running ? "; still pending:" + pending() : std::string()));
+                        (running() ? "; still pending:" + pending() : std::string()));
+  }
+
+  // The caller's check before a call that starts or reports: with no exchange in progress the
+  // abort is reported here; one in progress is the progress thread's to report (with what it
+  // still waited for), or advance()'s.
+  void throw_if_aborted_idle() {
+    if (!abort_requested_.load(std::memory_order_acquire)) return;
+    if (progress_thread_.joinable() && running()) return;
+    guarded([&] { throw_if_abort_requested(); });
   }
 
   // Runs `step`; any error marks the exchange failed, raises the abort flag so the kernels
@@ -276,7 +474,7 @@ class Exchange::Impl {
     try {
       step();
     } catch (const std::exception& error) {
-      state_ = State::failed;
+      failed_.store(true);
       resources_->control.raise_abort();
       requests_->cancel();
       throw ExchangeError(prefix() + error.what());
@@ -284,7 +482,7 @@ class Exchange::Impl {
   }
 
   std::string prefix() const {
-    return "rank " + std::to_string(rank_) + ", exchange " + std::to_string(epoch_) + " (" +
+    return "rank " + std::to_string(rank_) + ", exchange " + std::to_string(epoch()) + " (" +
            std::string(to_string(options_.strategy)) + " on " +
            std::string(notify::to_string(options_.backend)) + "): ";
   }
@@ -301,6 +499,9 @@ class Exchange::Impl {
     } else if (failure.array_name == "peer_unpacked" && failure.index < messages_.sends.size()) {
       text += ", waiting before the " + names_->send(failure.index) +
               " for the peer to unpack the previous exchange's (node transport flow control)";
+    } else if (failure.array_name == "send_buffer_free") {
+      text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
+              "start(stream) with MPI peers needs progress = thread or progress() calls)";
     } else if (failure.array_name == "pack_start") {
       text += options_.strategy == Strategy::embedded
                   ? ", waiting for this rank's start() of that exchange (the caller's kernel "
@@ -323,9 +524,18 @@ class Exchange::Impl {
   std::unique_ptr<kernels::KernelRunner> runner_;
   std::unique_ptr<detail::MessageRequests> requests_;
   std::unique_ptr<detail::ExchangeStrategy> strategy_;
-  std::uint64_t epoch_ = 0;
-  State state_ = State::idle;
-  Clock::time_point started_{};
+  std::atomic<std::uint64_t> epoch_{0};      // the last exchange started
+  std::atomic<std::uint64_t> completed_{0};  // the last exchange the CPU side completed
+  std::atomic<std::uint64_t> host_started_{0};  // the last exchange started by start()
+  std::uint64_t cpu_epoch_ = 0;  // the exchange the CPU side works on; 0: none
+  std::uint64_t waited_ = 0;     // the last exchange awaited by wait(stream) or finish()
+  std::atomic<bool> failed_{false};
+  Clock::time_point started_{};  // when the CPU side began cpu_epoch_
+  std::thread progress_thread_;
+  std::atomic<bool> stop_progress_{false};
+  std::mutex progress_mutex_;
+  std::condition_variable progress_wakeup_;
+  std::string thread_error_;  // the progress thread's failure, not reported yet
   std::atomic<bool> abort_requested_{false};
   mutable std::mutex abort_mutex_;
   std::string abort_reason_;
@@ -341,11 +551,17 @@ Exchange::Exchange(const Geometry& geometry, const kernels::FieldSet& fields,
 
 Exchange::~Exchange() = default;
 
-void Exchange::start() { impl_->start(); }
+void Exchange::start() { impl_->start(nullptr); }
+void Exchange::start(const kernels::FieldSet& fields) { impl_->start(&fields); }
+void Exchange::start(notify::WorkStream stream) { impl_->start(stream, nullptr); }
+void Exchange::start(notify::WorkStream stream, const kernels::FieldSet& fields) {
+  impl_->start(stream, &fields);
+}
+void Exchange::wait(notify::WorkStream stream) { impl_->wait(stream); }
 bool Exchange::progress() { return impl_->progress(); }
 void Exchange::finish() { impl_->finish(); }
 void Exchange::run() {
-  impl_->start();
+  impl_->start(nullptr);
   impl_->finish();
 }
 void Exchange::abort(std::string reason) { impl_->abort(std::move(reason)); }
@@ -356,7 +572,7 @@ int Exchange::rank() const { return impl_->rank(); }
 const RankMessages& Exchange::messages() const { return impl_->messages(); }
 std::string Exchange::launch_description() const { return impl_->launch_description(); }
 const ExchangeTimeline& Exchange::last_timeline() const { return impl_->last_timeline(); }
-kernels::ExchangePlan Exchange::device_plan() const { return impl_->device_plan(); }
+kernels::DevicePlan Exchange::device_plan() const { return impl_->device_plan(); }
 const std::vector<PeerTransport>& Exchange::peer_transports() const {
   return impl_->peer_transports();
 }

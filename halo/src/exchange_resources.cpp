@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "node_transport.hpp"
 
@@ -75,13 +76,26 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       short_sends(options.backend, 2 * sizeof(notify::FlagLine)),
       short_first(options.backend,
                   sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
-                                           layouts.recvs.size() + layouts.sends.size())) {
+                                           layouts.recvs.size() + layouts.sends.size())),
+      send_buffer_free(control, 1, notify::FlagWriter::host, "send_buffer_free"),
+      exchange_done(options.backend, 2 * sizeof(notify::FlagLine)),
+      field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
+                                      sizeof(std::uint32_t)) {
   control.set_poll_backoff(options.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
   plan.send_count = static_cast<std::uint32_t>(layouts.sends.size());
   plan.recv_count = static_cast<std::uint32_t>(layouts.recvs.size());
   plan.fields = fields;
+  registered_fields_.push_back(fields);
+  field_bank.copy_from_host(&fields, sizeof fields);
+  plan.field_bank = static_cast<const kernels::FieldSet*>(field_bank.data());
+  plan.field_slot = field_slot_word();
+  auto* done_lines = static_cast<notify::FlagLine*>(exchange_done.data());
+  plan.messages_counted = &done_lines[0].epoch;
+  plan.exchange_done = &done_lines[1].epoch;
+  // Until the node transport says otherwise, every send goes over MPI.
+  plan.send_buffer_free = send_buffer_free.device_view();
   plan.send_buffer = static_cast<std::byte*>(send_buffer.device());
   plan.recv_buffer = static_cast<const std::byte*>(recv_buffer.device());
   plan.send_ready = send_ready.device_view();
@@ -175,6 +189,51 @@ void ExchangeResources::attach_node_routes(const NodeTransport& node) {
     long_mpi_send = long_mpi_send || (!node.node_send(m) && kernels::is_long(plan, layouts.sends[m]));
   }
   if (!long_mpi_send) plan.short_send_count = 0;
+  // Node sends are packed into the peers' buffers, whose flow control is the GPUs' own.
+  if (node.node_send_count() == plan.send_count) plan.send_buffer_free.count = 0;
+}
+
+std::uint32_t* ExchangeResources::field_slot_word() const {
+  auto* bank = static_cast<std::byte*>(field_bank.data());
+  return reinterpret_cast<std::uint32_t*>(bank + sizeof(kernels::FieldSet) * kMaxFieldSets);
+}
+
+std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) {
+  const auto same = [&](const kernels::FieldSet& known) {
+    return std::equal(known.variables, known.variables + known.variable_count, fields.variables,
+                      fields.variables + fields.variable_count);
+  };
+  const auto found = std::find_if(registered_fields_.begin(), registered_fields_.end(), same);
+  if (found != registered_fields_.end()) {
+    return static_cast<std::uint32_t>(found - registered_fields_.begin());
+  }
+  const kernels::FieldSet& first = registered_fields_.front();
+  if (fields.variable_count != first.variable_count) {
+    throw ConfigError("start(fields): the fields have " + std::to_string(fields.variable_count) +
+                      " variables, the Exchange was made for " +
+                      std::to_string(first.variable_count));
+  }
+  for (int v = 0; v < fields.variable_count; ++v) {
+    if (fields.variables[v] == nullptr) {
+      throw ConfigError("start(fields): field variable " + std::to_string(v) +
+                        " is a null pointer");
+    }
+  }
+  if (registered_fields_.size() == static_cast<std::size_t>(kMaxFieldSets)) {
+    throw ConfigError("start(fields): one Exchange serves at most " +
+                      std::to_string(kMaxFieldSets) + " different FieldSets");
+  }
+  // A new slot: no kernel reads it before a start names it.
+  const auto slot = static_cast<std::uint32_t>(registered_fields_.size());
+  field_bank.copy_from_host(&fields, sizeof fields, sizeof(kernels::FieldSet) * slot);
+  registered_fields_.push_back(fields);
+  return slot;
+}
+
+void ExchangeResources::select_fields(std::uint32_t slot) {
+  if (slot == selected_slot_) return;
+  field_bank.copy_from_host(&slot, sizeof slot, sizeof(kernels::FieldSet) * kMaxFieldSets);
+  selected_slot_ = slot;
 }
 
 }  // namespace haloflag::halo::detail

@@ -5,11 +5,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
-#include "haloflag/kernels/exchange_plan.hpp"
 #include "haloflag/notify/control_block.hpp"
 #include "haloflag/notify/flag_array.hpp"
 #include "haloflag/notify/mapped_allocation.hpp"
@@ -24,6 +25,17 @@ struct ExchangeResources {
 
   // Points the plan at the node transport's routes (copied to device memory).
   void attach_node_routes(const NodeTransport& node);
+
+  // The slot of `fields` in the field bank, registering it (a copy to the device) when new.
+  // Throws ConfigError when the bank is full or the shape differs from the first FieldSet's.
+  std::uint32_t field_slot_of(const kernels::FieldSet& fields);
+  std::uint32_t* field_slot_word() const;
+  // Sets the field slot now (a copy to the device when it changes), for a start by the host.
+  void select_fields(std::uint32_t slot);
+  // The caller's stream will store `slot` before the next start: the copy that select_fields
+  // would make is then not needed.
+  void fields_selected_on_stream(std::uint32_t slot) { selected_slot_ = slot; }
+  std::uint32_t selected_slot() const { return selected_slot_; }
 
   std::byte* send_buffer_host() const { return static_cast<std::byte*>(send_buffer.host()); }
   std::byte* recv_buffer_host() const { return static_cast<std::byte*>(recv_buffer.host()); }
@@ -47,8 +59,18 @@ struct ExchangeResources {
   kernels::DeviceMemory node_routes;  // device memory: plan.node_sends, then plan.node_recvs
   std::optional<notify::FlagArray> node_done;  // device -> host: every node message done
   kernels::DeviceMemory node_messages_counted;  // device memory: plan.node_messages_counted
+  // Stream-ordered exchanges: host -> device, the previous epoch's MPI sends completed.
+  notify::FlagArray send_buffer_free;
+  // device memory: plan.messages_counted, then plan.exchange_done (one line each)
+  kernels::DeviceMemory exchange_done;
+  // device memory: the FieldSets of start(fields), kMaxFieldSets of them, then plan.field_slot
+  kernels::DeviceMemory field_bank;
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
   kernels::ExchangePlan plan;
+
+ private:
+  std::vector<kernels::FieldSet> registered_fields_;  // host copy of the bank
+  std::uint32_t selected_slot_ = 0;                   // what the device's field slot holds
 };
 
 }  // namespace haloflag::halo::detail

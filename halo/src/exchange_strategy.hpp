@@ -24,11 +24,15 @@ struct StrategyContext {
   const MessageNames& names;
 };
 
+// Who starts an exchange's pack work: the strategy at start(), or the caller's stream.
+enum class PackStart { by_strategy, by_stream };
+
 class ExchangeStrategy {
  public:
   virtual ~ExchangeStrategy() = default;
-  // Posts the receives and starts the pack work of exchange `epoch`.
-  virtual void start(std::uint64_t epoch) = 0;
+  // Posts the receives and starts the pack work of exchange `epoch`, unless the caller's stream
+  // starts it (start(stream): the stream stores pack_start itself).
+  virtual void start(std::uint64_t epoch, PackStart pack_start) = 0;
   // Advances without blocking; true once every send completed and every message is unpacked.
   virtual bool progress() = 0;
   // Where the GPU side stands, for deadline errors (the MPI side is requests.pending()).

@@ -43,7 +43,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     }
   }
 
-  void start(std::uint64_t epoch) override {
+  void start(std::uint64_t epoch, PackStart pack_start) override {
     epoch_ = epoch;
     unsent_.clear();
     short_sends_unsent_ = 0;
@@ -62,7 +62,12 @@ class NotifyStrategy final : public ExchangeStrategy {
 
     // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
     // (H200 x2 traces). No send is posted before start() returns, so every receive of this rank
-    // is posted before any of its sends, as in Fig. 5.
+    // is posted before any of its sends, as in Fig. 5. A start ordered on the caller's stream
+    // stores pack_start itself, and the receives are posted meanwhile.
+    if (pack_start == PackStart::by_stream) {
+      context_.requests.post_receives(on_arrival_from_bytes_);
+      return;
+    }
     switch (strategy_) {
       case Strategy::stream_notify:
         context_.runner.launch(KernelOp::notify_pack, epoch);

@@ -21,13 +21,13 @@ constexpr int kMaxBlockThreads = 1024;
 // Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
 // gridDim.x blocks along x share it.
 __global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
-  pack_message_at(plan.sends[blockIdx.y], plan.fields, send_data(plan, blockIdx.y),
+  pack_message_at(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
                   static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                   static_cast<int>(gridDim.x * blockDim.x));
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan plan) {
-  unpack_message_from(plan.recvs[blockIdx.y], plan.fields, recv_data(plan, blockIdx.y),
+  unpack_message_from(plan.recvs[blockIdx.y], fields_of(plan), recv_data(plan, blockIdx.y),
                       static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
                       static_cast<int>(gridDim.x * blockDim.x));
 }
@@ -46,14 +46,16 @@ __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan 
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) return;
+    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) break;
   }
+  if (threadIdx.x == 0) release_stream_waits(plan);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) return;
+    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) break;
   }
+  if (threadIdx.x == 0) release_stream_waits(plan);
 }
 
 void check_launch(KernelOp op) {

@@ -76,14 +76,14 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-            pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), 0, 1);
+            pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
           });
         };
       case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), 0, 1);
+            unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), 0, 1);
           });
         };
       case KernelOp::notify_pack:
@@ -115,7 +115,7 @@ class HostKernelRunner final : public KernelRunner {
             for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
               if (status == block_ok) status = pack_block(block, plan, m, e);
             });
-            if (status != block_ok) return;
+            if (status != block_ok) return release_stream_waits(plan);
           }
         };
       case KernelOp::resident_unpack:
@@ -126,7 +126,7 @@ class HostKernelRunner final : public KernelRunner {
             for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
               if (status == block_ok) status = resident_unpack_step(block, plan, r, e);
             });
-            if (status != block_ok) return;
+            if (status != block_ok) return release_stream_waits(plan);
           }
         };
     }

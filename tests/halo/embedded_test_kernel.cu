@@ -16,7 +16,7 @@ using kernels::block_ok;
 constexpr int kMaxThreads = 1024;
 
 __global__ void __launch_bounds__(kMaxThreads)
-    embedded_user_kernel(kernels::ExchangePlan plan, kernels::FieldSet even,
+    embedded_user_kernel(kernels::DevicePlan exchange_plan, kernels::FieldSet even,
                          kernels::FieldSet odd, std::uint64_t first_epoch, std::uint32_t epochs,
                          EmbeddedBlockReport* reports) {
   const kernels::ThreadBlockGroup block;
@@ -26,15 +26,15 @@ __global__ void __launch_bounds__(kMaxThreads)
   std::uint32_t done = 0;
   for (std::uint32_t i = 0; i < epochs && status == block_ok; ++i) {
     const std::uint64_t epoch = first_epoch + i;
-    plan.fields = i % 2 == 0 ? even : odd;
-    if (message < plan.send_count) status = kernels::embedded_pack(block, plan, message, epoch);
+    const kernels::DevicePlan plan = exchange_plan.with_fields(i % 2 == 0 ? even : odd);
+    if (message < plan.send_count()) status = kernels::embedded_pack(block, plan, message, epoch);
     // A stencil would update its interior here, while the messages travel.
-    if (status == block_ok && message < plan.recv_count) {
+    if (status == block_ok && message < plan.recv_count()) {
       status = kernels::embedded_unpack(block, plan, message, epoch);
     }
     if (status == block_ok) done = i + 1;
   }
-  const bool failed = kernels::embedded_failed(block, plan);
+  const bool failed = kernels::embedded_failed(block, exchange_plan);
   if (block.thread() == 0) {
     report.epochs_done = done;
     report.status = status;
@@ -44,11 +44,12 @@ __global__ void __launch_bounds__(kMaxThreads)
 
 }  // namespace
 
-EmbeddedTestKernel::EmbeddedTestKernel(const kernels::ExchangePlan& plan,
+EmbeddedTestKernel::EmbeddedTestKernel(const kernels::DevicePlan& plan,
                                        const kernels::FieldSet& even, const kernels::FieldSet& odd,
                                        std::uint64_t first_epoch, std::uint32_t epochs,
                                        int threads) {
-  blocks_ = static_cast<int>(plan.send_count > plan.recv_count ? plan.send_count : plan.recv_count);
+  blocks_ = static_cast<int>(plan.send_count() > plan.recv_count() ? plan.send_count()
+                                                                     : plan.recv_count());
   if (blocks_ == 0) blocks_ = 1;
   int device = 0;
   int multiprocessors = 0;

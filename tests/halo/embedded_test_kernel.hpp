@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
 
 namespace haloflag::test {
@@ -23,12 +23,12 @@ struct EmbeddedBlockReport {
 // One block per message index (block b packs send b and unpacks receive b), `threads` threads
 // each, on a non-blocking stream of its own, so the host's copies and the Exchange's work do
 // not wait for it. Iteration i uses epoch first_epoch + i and the fields `even` for even i and
-// `odd` for odd i (double buffering through plan.fields).
+// `odd` for odd i (double buffering through plan.with_fields).
 class EmbeddedTestKernel {
  public:
   // Throws std::runtime_error when the blocks cannot all be resident at once (they wait on each
   // other through MPI) or the launch fails.
-  EmbeddedTestKernel(const kernels::ExchangePlan& plan, const kernels::FieldSet& even,
+  EmbeddedTestKernel(const kernels::DevicePlan& plan, const kernels::FieldSet& even,
                      const kernels::FieldSet& odd, std::uint64_t first_epoch, std::uint32_t epochs,
                      int threads);
   ~EmbeddedTestKernel();  // waits for the kernel (it ends by itself: every wait has a deadline)

@@ -8,6 +8,8 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "test_exit_code.hpp"
 
@@ -32,7 +34,15 @@ class RankFailurePrinter : public testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // HALOFLAG_TEST_MPI_THREAD=multiple: for tests of the progress thread, which calls MPI beside
+  // the test's own thread. Otherwise the default level, which tests of the level check need.
+  const char* level = std::getenv("HALOFLAG_TEST_MPI_THREAD");
+  if (level != nullptr && std::string(level) == "multiple") {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   // Errors must come back as return codes so tests can check them and report the peer/tag.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   testing::InitGoogleTest(&argc, argv);

@@ -1,6 +1,7 @@
-// The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the
-// conventional update kernel, and the resident kernel as a cooperative launch that is checked
-// for co-residency first (a grid barrier with a block that is not resident never returns).
+// The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the update
+// kernel of the conventional and stream variants, and the resident kernel as a cooperative
+// launch that is checked for co-residency first (a grid barrier with a block that is not
+// resident never returns).
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -57,10 +58,18 @@ class GpuOwnedSweep final : public OwnedSweep {
   }
 
   void run(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+    enqueue(stencil, fields, owned);
+    synchronize();
+  }
+
+  void enqueue(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
     owned_sweep_kernel<<<blocks_for(owned), threads_, 0, stream_.get()>>>(stencil, fields, owned);
     HF_GPU_CHECK(cudaGetLastError());
-    HF_GPU_CHECK(cudaStreamSynchronize(stream_.get()));
   }
+
+  haloflag::notify::WorkStream stream() override { return stream_.get(); }
+
+  void synchronize() override { HF_GPU_CHECK(cudaStreamSynchronize(stream_.get())); }
 
   std::string describe(const hk::Box& owned) const override {
     return "update: " + std::to_string(blocks_for(owned)) + " blocks x " +

@@ -10,7 +10,8 @@
 
 namespace jacobi3d {
 
-// The conventional update: one kernel launch over the owned box, then a wait for it.
+// The update of the conventional and stream variants: one kernel launch over the owned box on
+// the sweep's own stream (run() then waits for it).
 std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads);
 
 // The resident kernel as a cooperative launch of settings.resident_blocks blocks (0: one per

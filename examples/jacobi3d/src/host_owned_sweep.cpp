@@ -1,23 +1,32 @@
-// The host backend's update: one CPU thread sweeps the owned box.
+// The host backend's update: one CPU thread sweeps the owned box, the caller's own for run(),
+// the queue's for enqueue().
 #include <string>
 
 #include "box_sweep.hpp"
 #include "gpu_jacobi.hpp"
+#include "haloflag/notify/host_queue.hpp"
 #include "owned_sweep.hpp"
 
 namespace jacobi3d {
 
 namespace {
 
+namespace hk = haloflag::kernels;
+
 class HostOwnedSweep final : public OwnedSweep {
  public:
-  void run(StencilKind stencil, const SweepFields& fields,
-           const haloflag::kernels::Box& owned) override {
+  void run(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
     sweep_box(stencil, fields, owned, 0, 1);
   }
-  std::string describe(const haloflag::kernels::Box&) const override {
-    return "update: 1 host thread";
+  void enqueue(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+    queue_.enqueue([stencil, fields, owned] { sweep_box(stencil, fields, owned, 0, 1); });
   }
+  haloflag::notify::WorkStream stream() override { return queue_; }
+  void synchronize() override { queue_.synchronize(); }
+  std::string describe(const hk::Box&) const override { return "update: 1 host thread"; }
+
+ private:
+  haloflag::notify::HostQueue queue_{"jacobi3d update queue"};
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "jacobi_options.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "integer_validator.hpp"
@@ -19,6 +21,37 @@ haloflag::halo::Index3 as_triple(const std::vector<std::int64_t>& values,
                                          " values");
 }
 
+// A comma-separated list of variant names, "both" (conventional and resident, as before the
+// stream variant existed) or "all"; the result is in VariantKind order, each variant once.
+std::vector<VariantKind> parse_variant_list(const std::string& text) {
+  constexpr std::array kinds{VariantKind::conventional, VariantKind::resident,
+                             VariantKind::stream};
+  std::array<bool, kinds.size()> chosen{};
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string name = text.substr(begin, end - begin);
+    bool known = false;
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      const bool named = name == to_string(kinds[k]) || name == "all" ||
+                         (name == "both" && kinds[k] != VariantKind::stream);
+      chosen[k] = chosen[k] || named;
+      known = known || named;
+    }
+    if (!known) {
+      throw CLI::ValidationError("--variant", "unknown variant '" + name +
+                                                  "' (expected conventional, resident, stream, "
+                                                  "both or all, comma-separated)");
+    }
+    begin = end + 1;
+  }
+  std::vector<VariantKind> variants;
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    if (chosen[k]) variants.push_back(kinds[k]);
+  }
+  return variants;
+}
+
 }  // namespace
 
 JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
@@ -29,9 +62,10 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
 
   app.add_option("--variant", options.variant_argument,
                  "conventional: a kernel launch and a comb_fused exchange per iteration; "
-                 "resident: one kernel for all iterations with the exchange embedded; both")
-      ->check(CLI::IsMember({"conventional", "resident", "both"}).description(""))
-      ->type_name("conventional|resident|both")
+                 "resident: one kernel for all iterations with the exchange embedded; "
+                 "stream: a kernel launch and a resident exchange per iteration, ordered on one "
+                 "stream; a comma-separated list, both (conventional,resident) or all")
+      ->type_name("NAME[,NAME...]|both|all")
       ->capture_default_str();
   app.add_option("--stencil", stencil_points,
                  "7: the 6 face neighbours (6 messages); 27: the whole 3x3x3 cube (26 messages)")
@@ -103,6 +137,12 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "ranks per node for the node transport; 0: each shared-memory node whole")
       ->check(at_least(0))
       ->capture_default_str();
+  app.add_option("--progress", options.progress,
+                 "stream variant: who runs the CPU side of its MPI peers' messages while the "
+                 "stream runs; thread: the exchange's progress thread; caller: the run's thread")
+      ->check(CLI::IsMember({"caller", "thread"}).description(""))
+      ->type_name("caller|thread")
+      ->capture_default_str();
   app.add_option("--host-threads", options.host_team_threads,
                  "host backend: CPU threads that play the resident kernel's grid")
       ->check(at_least(1))
@@ -117,8 +157,7 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   } else if (!local.empty()) {
     options.size = as_triple(local, "--local");
   }
-  if (options.variant_argument != "resident") options.variants.push_back(VariantKind::conventional);
-  if (options.variant_argument != "conventional") options.variants.push_back(VariantKind::resident);
+  options.variants = parse_variant_list(options.variant_argument);
   return options;
 }
 

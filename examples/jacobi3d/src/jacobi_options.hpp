@@ -14,7 +14,7 @@
 namespace jacobi3d {
 
 struct JacobiOptions {
-  std::vector<VariantKind> variants;  // conventional first when both run
+  std::vector<VariantKind> variants;  // in VariantKind order, each once
   StencilKind stencil = StencilKind::seven_point;
   SizeKind size_kind = SizeKind::per_rank;
   haloflag::halo::Index3 size{32, 32, 32};
@@ -31,7 +31,8 @@ struct JacobiOptions {
   int host_team_threads = 2;
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;
-  std::string variant_argument = "both";  // as given, for the report
+  std::string progress = "thread";  // the stream variant's progress: caller or thread
+  std::string variant_argument = "all";  // as given, for the report
 };
 
 // Throws CLI::ParseError (and CLI::CallForHelp for --help) like CLI11 does.

@@ -35,8 +35,8 @@ struct JacobiReport {
   std::int64_t halo_bytes_per_rank = 0;  // bytes rank 0 sends per iteration
   std::vector<VariantResult> variants;
 
-  // conventional median / resident median, when both ran.
-  std::optional<double> conventional_over_resident() const;
+  // conventional median / `other`'s median, when both ran.
+  std::optional<double> conventional_over(VariantKind other) const;
 };
 
 void print_heading(std::ostream& out, const JacobiReport& report);

@@ -1,6 +1,8 @@
 // One way of running Jacobi iterations with a halo exchange after each: the conventional loop
-// (a kernel launch and an exchange per iteration) or the resident kernel (one launch for all
-// iterations, the exchange embedded in it). Each owns two field buffers on its backend.
+// (a kernel launch and an exchange per iteration, the host waiting for each), the resident
+// kernel (one launch for all iterations, the exchange embedded in it) or the stream loop (a
+// kernel launch and a stream-ordered exchange per iteration, the host waiting once per run).
+// Each owns two field buffers on its backend.
 #pragma once
 
 #include <memory>
@@ -15,7 +17,8 @@
 
 namespace jacobi3d {
 
-enum class VariantKind { conventional, resident };
+// In the order the program runs and reports them.
+enum class VariantKind { conventional, resident, stream };
 
 std::string_view to_string(VariantKind kind);
 
@@ -26,7 +29,8 @@ class JacobiVariant {
   // Puts the initial field (ghosts included) into both buffers.
   virtual void reset() = 0;
   // Runs `iterations` steps from the current field; returns this rank's seconds for the whole
-  // run (the resident kernel's run on a GPU measured by GPU events). Throws on any failure.
+  // run (the host's steady clock; the resident kernel's run on a GPU measured by GPU events).
+  // Throws on any failure.
   virtual double run(int iterations) = 0;
   // This rank's local field after the last step.
   virtual haloflag::halo::HostField current() const = 0;
@@ -34,16 +38,15 @@ class JacobiVariant {
   virtual std::string launch_description() const = 0;
 };
 
-// Both collective over `comm` (they build halo::Exchange objects).
+// All collective over `comm` (they build halo::Exchange objects).
 std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
                                                  const RunSettings& settings);
 std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
                                              const RunSettings& settings);
+std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
+                                           const RunSettings& settings);
 
-inline std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
-                                                   MPI_Comm comm, const RunSettings& settings) {
-  return kind == VariantKind::conventional ? make_conventional(problem, comm, settings)
-                                           : make_resident(problem, comm, settings);
-}
+std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
+                                            MPI_Comm comm, const RunSettings& settings);
 
 }  // namespace jacobi3d

@@ -1,5 +1,7 @@
-// The conventional variant's update: all owned cells in -> out, on the backend, finished when
-// the call returns (the exchange that follows reads `out`).
+// The update of all owned cells in -> out on the backend, in two forms: run() has finished it
+// when it returns (the conventional variant, whose exchange then reads `out`); enqueue() orders
+// it on the sweep's stream and returns at once (the stream variant, whose exchange is ordered on
+// the same stream). The stream is a GPU stream, or a HostQueue on the host backend.
 #pragma once
 
 #include <memory>
@@ -8,6 +10,7 @@
 #include "cell_update.hpp"
 #include "haloflag/kernels/box.hpp"
 #include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/work_stream.hpp"
 
 namespace jacobi3d {
 
@@ -16,6 +19,12 @@ class OwnedSweep {
   virtual ~OwnedSweep() = default;
   virtual void run(StencilKind stencil, const SweepFields& fields,
                    const haloflag::kernels::Box& owned) = 0;
+  virtual void enqueue(StencilKind stencil, const SweepFields& fields,
+                       const haloflag::kernels::Box& owned) = 0;
+  // Where enqueue() orders its work; it lives as long as the sweep.
+  virtual haloflag::notify::WorkStream stream() = 0;
+  // Blocks until everything enqueued has run; throws when the stream or queue failed.
+  virtual void synchronize() = 0;
   virtual std::string describe(const haloflag::kernels::Box& owned) const = 0;
 };
 

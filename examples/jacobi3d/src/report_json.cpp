@@ -29,6 +29,7 @@ json parameters_json(const JacobiOptions& options) {
           {"backend", options.backend_name},
           {"transport", options.transport},
           {"node_size", options.node_size},
+          {"progress", options.progress},
           {"gpu", options.gpu},
           {"check", options.check},
           {"timeout_s", options.timeout_seconds},
@@ -85,7 +86,10 @@ nlohmann::json report_json(const JacobiReport& report) {
     }
     variants.push_back(entry);
   }
-  const auto ratio = report.conventional_over_resident();
+  const auto ratio = [&](VariantKind other) {
+    const auto value = report.conventional_over(other);
+    return value ? json(*value) : json(nullptr);
+  };
   return {
       {"tool", "haloflag_jacobi3d"},
       {"command_line", report.command_line},
@@ -99,7 +103,8 @@ nlohmann::json report_json(const JacobiReport& report) {
       {"machine", machine_json(report.machine)},
       {"problem", problem_json(report)},
       {"variants", variants},
-      {"conventional_over_resident_median", ratio ? json(*ratio) : json(nullptr)}};
+      {"conventional_over_resident_median", ratio(VariantKind::resident)},
+      {"conventional_over_stream_median", ratio(VariantKind::stream)}};
 }
 
 }  // namespace jacobi3d

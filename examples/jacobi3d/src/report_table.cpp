@@ -18,16 +18,18 @@ std::string format(const char* pattern, double value) {
 
 }  // namespace
 
-std::optional<double> JacobiReport::conventional_over_resident() const {
+std::optional<double> JacobiReport::conventional_over(VariantKind other_kind) const {
   const VariantResult* conventional = nullptr;
-  const VariantResult* resident = nullptr;
+  const VariantResult* other = nullptr;
   for (const VariantResult& result : variants) {
-    (result.kind == VariantKind::conventional ? conventional : resident) = &result;
+    if (result.kind == VariantKind::conventional) conventional = &result;
+    if (result.kind == other_kind) other = &result;
   }
-  if (conventional == nullptr || resident == nullptr || resident->summary.median <= 0.0) {
+  if (conventional == nullptr || other == nullptr || other == conventional ||
+      other->summary.median <= 0.0) {
     return std::nullopt;
   }
-  return conventional->summary.median / resident->summary.median;
+  return conventional->summary.median / other->summary.median;
 }
 
 void print_heading(std::ostream& out, const JacobiReport& report) {
@@ -61,9 +63,13 @@ void print_table(std::ostream& out, const JacobiReport& report) {
         << format("%-11.2f", result.summary.p10) << format("%-11.2f", result.summary.p90) << check
         << " " << result.launch << "\n";
   }
-  if (const auto ratio = report.conventional_over_resident()) {
-    out << "\nconventional / resident (median per iteration, same run): "
-        << format("%.3f", *ratio) << "x\n";
+  bool first_ratio = true;
+  for (const VariantResult& result : report.variants) {
+    if (const auto ratio = report.conventional_over(result.kind)) {
+      out << (first_ratio ? "\n" : "") << "conventional / " << to_string(result.kind)
+          << " (median per iteration, same run): " << format("%.3f", *ratio) << "x\n";
+      first_ratio = false;
+    }
   }
   for (const VariantResult& result : report.variants) {
     if (result.check) out << to_string(result.kind) << " check: " << result.check->message << "\n";

@@ -32,7 +32,7 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     const int out = in ^ 1;
     const SweepFields fields{launch.buffers[in], launch.buffers[out], launch.stride_y,
                              launch.stride_z};
-    const hk::ExchangePlan& plan = launch.plans[out];
+    const hk::DevicePlan& plan = launch.plans[out];
     const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);
 
     for (int b = 0; b < launch.regions.boundary.count; ++b) {
@@ -44,11 +44,11 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
-    for (std::uint32_t m = block_index; m < plan.send_count && !failed; m += blocks) {
+    for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
       failed = hk::embedded_pack(block, plan, m, epoch) != hk::block_ok;
     }
     sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
-    for (std::uint32_t r = block_index; r < plan.recv_count && !failed; r += blocks) {
+    for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
       failed = hk::embedded_unpack(block, plan, r, epoch) != hk::block_ok;
     }
     if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts are complete

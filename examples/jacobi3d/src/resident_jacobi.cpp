@@ -1,16 +1,14 @@
 // The resident variant: one kernel runs every iteration, packing and unpacking the halo itself
 // through the embedded exchange (halo::Strategy::embedded), while this thread drives the
 // exchange's host side: start() and finish() once per iteration, concurrently with the kernel.
-#include <array>
 #include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "field_pair.hpp"
 #include "gpu_jacobi.hpp"
-#include "haloflag/halo/device_fields.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "initial_field.hpp"
 #include "jacobi_variant.hpp"
 #include "resident_kernel.hpp"
 #include "sweep_regions.hpp"
@@ -21,20 +19,11 @@ namespace {
 
 namespace hh = haloflag::halo;
 
-int comm_rank(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
 class ResidentJacobi final : public JacobiVariant {
  public:
   ResidentJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
-      : problem_(problem), rank_(comm_rank(comm)),
-        regions_(sweep_regions(problem.geometry.subdomain(rank_).extent, kGhostWidth)),
-        extent_(problem.geometry.subdomain(rank_).field_extent),
-        buffers_{hh::DeviceFields(settings.backend, extent_, 1),
-                 hh::DeviceFields(settings.backend, extent_, 1)} {
+      : problem_(problem), fields_(problem.geometry, comm, settings.backend),
+        regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
     hh::ExchangeOptions options;
     options.strategy = hh::Strategy::embedded;
     options.backend = settings.backend;
@@ -42,7 +31,7 @@ class ResidentJacobi final : public JacobiVariant {
     options.timeout = settings.timeout;
     options.transport = settings.transport;
     options.node_size = settings.node_size;
-    exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, buffers_[0].view(), options);
+    exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
@@ -60,25 +49,20 @@ class ResidentJacobi final : public JacobiVariant {
 
   VariantKind kind() const override { return VariantKind::resident; }
 
-  void reset() override {
-    const hh::HostField initial = initial_field(problem_.geometry, rank_);
-    for (auto& buffer : buffers_) buffer.upload(initial);
-    in_ = 0;
-  }
+  void reset() override { fields_.reset(); }
 
   double run(int iterations) override {
     ResidentLaunch launch{};
-    const haloflag::kernels::ExchangePlan plan = exchange_->device_plan();
+    const haloflag::kernels::DevicePlan plan = exchange_->device_plan();
     for (int k = 0; k < 2; ++k) {
-      launch.plans[k] = plan;
-      launch.plans[k].fields = buffers_[k].view();
-      launch.buffers[k] = buffers_[k].view().variables[0];
+      launch.plans[k] = plan.with_fields(fields_.view(k));
+      launch.buffers[k] = fields_.view(k).variables[0];
     }
-    launch.stride_y = extent_[0];
-    launch.stride_z = extent_[0] * extent_[1];
+    launch.stride_y = fields_.extent()[0];
+    launch.stride_z = fields_.extent()[0] * fields_.extent()[1];
     launch.regions = regions_;
     launch.stencil = problem_.stencil;
-    launch.first_in = in_;
+    launch.first_in = fields_.current();
     launch.iterations = iterations;
     launch.first_epoch = exchange_->epoch() + 1;
 
@@ -99,19 +83,15 @@ class ResidentJacobi final : public JacobiVariant {
     running_ = false;
     if (host_error) std::rethrow_exception(host_error);
     if (!outcome.completed) {
-      throw std::runtime_error("rank " + std::to_string(rank_) +
+      throw std::runtime_error("rank " + std::to_string(fields_.rank()) +
                                ": the resident kernel stopped on a failed wait, but every "
                                "exchange finished on the host");
     }
-    if (iterations % 2 != 0) in_ ^= 1;
+    fields_.advance(iterations);
     return outcome.seconds;
   }
 
-  hh::HostField current() const override {
-    hh::HostField field(extent_, 1);
-    buffers_[in_].download(field);
-    return field;
-  }
+  hh::HostField current() const override { return fields_.download_current(); }
 
   std::string launch_description() const override {
     return kernel_->describe() + "; exchange embedded in the kernel";
@@ -119,13 +99,10 @@ class ResidentJacobi final : public JacobiVariant {
 
  private:
   Problem problem_;
-  int rank_;
+  FieldPair fields_;
   SweepRegions regions_;
-  hh::Index3 extent_;
-  std::array<hh::DeviceFields, 2> buffers_;
   std::unique_ptr<hh::Exchange> exchange_;
   std::unique_ptr<ResidentKernel> kernel_;  // destroyed first: it reads the exchange's memory
-  int in_ = 0;
   bool running_ = false;
 };
 

@@ -6,14 +6,14 @@
 #include <type_traits>
 
 #include "cell_update.hpp"
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/device_plan.hpp"
 #include "sweep_regions.hpp"
 
 namespace jacobi3d {
 
 struct ResidentLaunch {
   // plans[k] packs from and unpacks into buffer k: the plan of the buffer an iteration writes.
-  haloflag::kernels::ExchangePlan plans[2];
+  haloflag::kernels::DevicePlan plans[2];
   double* buffers[2];
   std::int64_t stride_y;
   std::int64_t stride_z;

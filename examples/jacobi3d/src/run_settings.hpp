@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/control_block.hpp"
@@ -19,6 +20,9 @@ struct RunSettings {
   // The exchanges' transport (docs/transports.md).
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
   int node_size = 0;
+  // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
+  // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
+  haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
 };
 
 }  // namespace jacobi3d

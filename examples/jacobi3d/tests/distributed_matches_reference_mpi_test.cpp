@@ -1,5 +1,5 @@
-// The distributed Jacobi equals the single-rank periodic reference bit for bit: both variants,
-// both stencils, after many iterations, on whatever number of ranks mpiexec starts. The two
+// The distributed Jacobi equals the single-rank periodic reference bit for bit: every variant,
+// both stencils, after many iterations, on whatever number of ranks mpiexec starts. The
 // variants must also agree after a second run that continues from the first (epochs carry on,
 // buffers have swapped).
 //
@@ -14,6 +14,8 @@
 #include <tuple>
 
 #include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/halo/progress.hpp"
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "jacobi_variant.hpp"
 #include "mpi_world.hpp"
@@ -22,6 +24,7 @@
 namespace {
 
 using namespace jacobi3d;
+using haloflag::halo::Progress;
 using haloflag::notify::Backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
@@ -56,12 +59,22 @@ Problem test_problem(StencilKind stencil) {
   return make_problem(stencil, SizeKind::global, {16, 12, 8}, world_size());
 }
 
+// The stream variant's progress thread calls MPI beside the test's thread: CTest starts this
+// test with HALOFLAG_TEST_MPI_THREAD=multiple, so that MPI is initialised for it.
+bool mpi_thread_multiple() {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level >= MPI_THREAD_MULTIPLE;
+}
+
 RunSettings test_settings(int host_team_threads) {
   RunSettings settings;
   settings.backend = test_backend();
   settings.timeout = std::chrono::seconds(60);
   settings.host_team_threads = host_team_threads;
   settings.gpu_threads = 128;
+  // Run by hand without MPI_THREAD_MULTIPLE, the run's own thread drives the stream's exchange.
+  settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }
 
@@ -105,7 +118,8 @@ std::string case_name(const testing::TestParamInfo<Case>& info) {
 
 INSTANTIATE_TEST_SUITE_P(
     Jacobi3d, EveryVariant,
-    testing::Combine(testing::Values(VariantKind::conventional, VariantKind::resident),
+    testing::Combine(testing::Values(VariantKind::conventional, VariantKind::resident,
+                                     VariantKind::stream),
                      testing::Values(StencilKind::seven_point, StencilKind::twenty_seven_point)),
     case_name);
 
@@ -119,5 +133,32 @@ TEST(ResidentTeam, ThreeThreadsMatchReference) {
   const CheckResult result = run_and_check(*variant, problem, 0, 9);
   EXPECT_TRUE(result.identical) << result.message;
 }
+
+// Every peer over MPI: the stream's exchanges complete only while someone runs their CPU side
+// (the ranks of one host are otherwise node peers, which need nobody), here the exchange's
+// progress thread or the run's own thread.
+class StreamOverMpi : public testing::TestWithParam<Progress> {};
+
+TEST_P(StreamOverMpi, MatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  if (GetParam() == Progress::thread && !mpi_thread_multiple()) {
+    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
+                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+  }
+  const Problem problem = test_problem(StencilKind::seven_point);
+  RunSettings settings = test_settings(2);
+  settings.transport = haloflag::halo::Transport::mpi;
+  settings.progress = GetParam();
+  auto variant = make_stream(problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
+std::string progress_name(const testing::TestParamInfo<Progress>& info) {
+  return std::string(haloflag::halo::to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Jacobi3d, StreamOverMpi,
+                         testing::Values(Progress::caller, Progress::thread), progress_name);
 
 }  // namespace

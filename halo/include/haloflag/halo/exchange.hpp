@@ -8,22 +8,39 @@
 //     // or exchange.finish();           // blocks until done
 //   }
 //
+// Stream-ordered (Strategy::resident): the exchange is ordered on the caller's stream, with no
+// host synchronisation and no kernel launch per exchange (docs/embedding.md):
+//
+//   update<<<..., stream>>>(...);
+//   exchange.start(stream);   // the resident kernels pack once `update` has finished
+//   exchange.wait(stream);    // work enqueued after this sees the ghost cells
+//
+// With MPI peers, someone must run the CPU state machine meanwhile: a progress thread
+// (ExchangeOptions::progress = thread) or the caller's progress() calls. Peers of the node
+// transport need neither.
+//
 // With Strategy::embedded the caller's own persistent kernel packs and unpacks (device_plan(),
 // haloflag/kernels/embedded_api.hpp) while the host runs the same start()/finish() loop.
 //
 // `fields` are the rank's variables in the backend's device memory (host memory on the host
 // backend), laid out as the config's field extent says (x fastest, ghosts included). start()
 // may only be called when the fields are ready to be read (the caller's kernels that write them
-// have finished); after finish() or a true progress() the ghost cells hold the neighbours'
-// data and the exchange's kernels no longer touch the fields until the next start().
+// have finished); start(stream) when they will be, once the stream's earlier work is done.
+// After finish(), a true progress() or the stream's wait(stream), the ghost cells hold the
+// neighbours' data and the exchange's kernels no longer touch the fields until the next start.
+// start(fields) and start(stream, fields) exchange another FieldSet of the same extent and
+// variable count (double buffering); node-transport mappings are the Exchange's own buffers
+// and serve every FieldSet.
 //
 // Errors: the constructor throws ExchangeError on every rank when one rank fails to set up (its
-// own error: bad config, a grid that cannot be resident, memory) or when two peers disagree on
-// the messages between them (checked by a handshake at set-up; both sides name the messages). An
-// exchange throws ExchangeError naming the rank, epoch, strategy and every message still
-// pending (peer, tag, bytes, direction when known) on a missed deadline, a device-side wait
-// failure, an MPI error, a size mismatch or abort(); the Exchange is then unusable and its
-// destructor stops its kernels.
+// own error: bad config, a grid that cannot be resident, memory, an MPI thread level too low for
+// a progress thread) or when two peers disagree on the messages between them (checked by a
+// handshake at set-up; both sides name the messages). An exchange throws ExchangeError naming
+// the rank, epoch, strategy and every message still pending (peer, tag, bytes, direction when
+// known) on a missed deadline, a device-side wait failure, an MPI error, a size mismatch or
+// abort(); the Exchange is then unusable and its destructor stops its kernels. A stream that
+// waits in wait(stream) is released when the exchange fails, so it never waits forever; the
+// error comes from the next call on the Exchange.
 #pragma once
 
 #include <mpi.h>
@@ -39,8 +56,9 @@
 #include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/transport.hpp"
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
+#include "haloflag/notify/work_stream.hpp"
 
 namespace haloflag::halo {
 
@@ -48,6 +66,9 @@ class ExchangeError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// How many different FieldSets one Exchange serves (start(fields)).
+inline constexpr int kMaxFieldSets = 8;
 
 class Exchange {
  public:
@@ -61,11 +82,26 @@ class Exchange {
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
 
-  // Begins the next exchange (epoch() + 1). Throws if one is still in progress.
+  // Begins the next exchange (epoch() + 1) now. Throws if one is still in progress.
   void start();
-  // Advances the exchange without blocking; true once it is complete.
+  // The same on another FieldSet of the same shape (at most kMaxFieldSets different ones per
+  // Exchange; the first start on a new one copies its pointers to the device once). Not for
+  // Strategy::embedded, whose kernel picks its fields itself (DevicePlan::with_fields).
+  void start(const kernels::FieldSet& fields);
+  // Stream-ordered start (Strategy::resident): enqueues on `stream` the store of the next epoch
+  // into the flag the resident kernels wait on, so they pack once the work enqueued before it
+  // is done. Returns at once. The previous exchange's wait(stream) (or finish()) must come
+  // first. `stream` is a cudaStream_t/hipStream_t on the GPU backends, a notify::HostQueue on
+  // the host backend.
+  void start(notify::WorkStream stream);
+  void start(notify::WorkStream stream, const kernels::FieldSet& fields);
+  // Enqueues on `stream` a wait until the last started exchange is complete on the GPU: every
+  // message packed (the fields read) and unpacked (the ghost cells written). Returns at once.
+  void wait(notify::WorkStream stream);
+  // Advances the exchanges started without blocking (with Progress::thread it only reports);
+  // true once every one is complete.
   bool progress();
-  // Blocks until the exchange completes (calling progress).
+  // Blocks until every started exchange completes (calling progress).
   void finish();
   // start() then finish().
   void run();
@@ -88,15 +124,16 @@ class Exchange {
   // ExchangeError). Valid until the next exchange finishes.
   const ExchangeTimeline& last_timeline() const;
 
-  // What a kernel of the caller's takes by value to pack and unpack this exchange's messages
-  // itself through haloflag/kernels/embedded_api.hpp (docs/embedding.md): layouts, buffers,
-  // flags, deadline and abort flag, as device addresses on GPU backends and host addresses on
-  // the host backend. Meant for Strategy::embedded, where the Exchange launches nothing;
-  // available for every strategy. `fields` is the FieldSet given at construction; the kernel
-  // may replace plan.fields by another FieldSet of the same extent and variable count (double
-  // buffering). plan.send_count and plan.recv_count are this rank's message counts, in the
-  // order of messages().sends and messages().recvs. Valid while the Exchange lives.
-  kernels::ExchangePlan device_plan() const;
+  // The opaque handle a kernel of the caller's takes by value to pack and unpack this
+  // exchange's messages itself through haloflag/kernels/embedded_api.hpp
+  // (haloflag/kernels/device_plan.hpp, docs/embedding.md): device addresses on GPU backends and
+  // host addresses on the host backend. Meant for Strategy::embedded, where the Exchange
+  // launches nothing; available for every strategy. plan.fields() is the FieldSet given at
+  // construction; the kernel may pass plan.with_fields(other) for another FieldSet of the same
+  // extent and variable count (double buffering). plan.send_count() and plan.recv_count() are
+  // this rank's message counts, in the order of messages().sends and messages().recvs. Valid
+  // while the Exchange lives.
+  kernels::DevicePlan device_plan() const;
 
   // How this rank reaches each of its peers (ExchangeOptions::transport): node or mpi, and for
   // node peers where their messages land.

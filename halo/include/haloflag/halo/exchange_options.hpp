@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
@@ -31,6 +32,9 @@ struct ExchangeOptions {
   // MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
   // MPI_Irecv per message and exchange (measured no slower: docs/transports.md).
   bool persistent_requests = true;
+  // Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
+  // with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
+  Progress progress = Progress::caller;
   // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
   // Resident kernels also wait at most this long for the next exchange to start.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;

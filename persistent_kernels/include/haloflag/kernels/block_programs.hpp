@@ -16,10 +16,11 @@
 
 #include <cstdint>
 
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
+#include "haloflag/notify/stream_release.hpp"
 
 namespace haloflag::kernels {
 
@@ -79,11 +80,33 @@ HF_HD inline void count_node_message(const ExchangePlan& plan, std::uint64_t epo
   if ((before + 1) % plan.node_message_count == 0) notify::signal_flag(plan.node_done, 0, epoch);
 }
 
+// A message of this rank is done, packed or unpacked (one thread): the block completing the
+// exchange's count of them stores the epoch into exchange_done, the word a stream-ordered
+// wait(stream) holds the caller's stream on. Device scope: the stream and the work behind it
+// are on this GPU.
+HF_HD inline void count_message_done(const ExchangePlan& plan, std::uint64_t epoch) {
+  if (plan.exchange_done == nullptr) return;
+  const std::uint64_t before = notify::count_in_same_side(plan.messages_counted);
+  if ((before + 1) % (plan.send_count + plan.recv_count) == 0) {
+    notify::store_release_same_side(plan.exchange_done, epoch);
+  }
+}
+
+// A resident kernel that ends (stopped or failed) releases every stream waiting in
+// wait(stream), whose exchange will never be done: no caller's stream waits forever, and the
+// host reports the failure at its next call.
+HF_HD inline void release_stream_waits(const ExchangePlan& plan) {
+  if (plan.exchange_done != nullptr) {
+    notify::store_release_same_side(plan.exchange_done, notify::kReleaseStreamWaits);
+  }
+}
+
 // Send `message` of `epoch` is packed (one thread calls this, after the group's barrier). A
 // node send releases the receiver's arrival flag, which is all the receiver waits for, and
 // counts itself in for node_done; an MPI send's send_ready hands it to the CPU, which posts it.
 HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
                                 std::uint64_t epoch) {
+  count_message_done(plan, epoch);
   if (const NodeSendRoute* route = node_send(plan, message)) {
     notify::store_release_system(route->arrival, epoch);
     count_node_message(plan, epoch);
@@ -97,6 +120,7 @@ HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
 // receive's unpack_done tells this rank's CPU.
 HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
                                   std::uint64_t epoch) {
+  count_message_done(plan, epoch);
   if (const NodeRecvRoute* route = node_recv(plan, message)) {
     notify::store_release_system(route->unpacked, epoch);
     count_node_message(plan, epoch);
@@ -138,7 +162,7 @@ HF_HD int pack_and_signal(const Group& group, const ExchangePlan& plan, std::uin
   const int status = wait_receiver_unpacked(group, plan, message, epoch, waiter);
   if (status != block_ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
-  pack_message_at(plan.sends[message], plan.fields, send_data(plan, message), group.thread(),
+  pack_message_at(plan.sends[message], fields_of(plan), send_data(plan, message), group.thread(),
                   group.size());
   group.sync();
   if (group.thread() == 0) {
@@ -154,7 +178,7 @@ HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uin
   const int status = wait_arrival(group, plan, message, epoch, waiter);
   if (status != block_ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
-  unpack_message_from(plan.recvs[message], plan.fields, recv_data(plan, message), group.thread(),
+  unpack_message_from(plan.recvs[message], fields_of(plan), recv_data(plan, message), group.thread(),
                       group.size());
   group.sync();
   if (group.thread() == 0) {
@@ -295,7 +319,7 @@ HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRol
   }
   if (status != block_ok) return status;
   const GridShare share = grid_share(group, role.member, plan.long_recv_team);
-  unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), share.thread, share.size);
+  unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), share.thread, share.size);
   if (completes_count(group, plan.long_recv_shares_done, plan.long_recv_team, r)) {
     stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
     signal_unpacked(plan, r, epoch);
@@ -325,7 +349,7 @@ HF_HD int pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
-    pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), share.thread, share.size);
+    pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), share.thread, share.size);
     if (completes_count(group, plan.long_send_shares_done, members, m)) {
       stamp_device_time(plan.times.send_slot(m, SendTime::packed));
       signal_packed(plan, m, epoch);
@@ -362,7 +386,7 @@ HF_HD int pack_long_send(const Group& group, const ExchangePlan& plan, PackRole 
     stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
   }
   const GridShare share = grid_share(group, role.member, plan.long_send_team);
-  pack_message_at(plan.sends[m], plan.fields, send_data(plan, m), share.thread, share.size);
+  pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), share.thread, share.size);
   if (completes_count(group, plan.long_send_shares_done, plan.long_send_team, m)) {
     stamp_device_time(plan.times.send_slot(m, SendTime::packed));
     signal_packed(plan, m, epoch);
@@ -395,17 +419,22 @@ HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t
   return pack_long_send(group, plan, pack_role(plan, block), epoch);
 }
 
-// The start of one epoch for resident pack work: wait until the host says the fields are ready.
-// One group (the block of message 0; on the host the thread running it) waits on the host's
-// flag and relays what it saw (the epoch, or the stop value; kStopEpoch too when its wait
-// failed) through device memory; the others wait on the relay and leave the abort flag to it.
+// The start of one epoch for resident pack work: wait until the host (or the caller's stream)
+// says the fields are ready, and until the CPU says the previous epoch's MPI sends are out of
+// the send buffer. One group (the block of message 0; on the host the thread running it) waits
+// on the host's flags and relays what it saw (the epoch, or the stop value; kStopEpoch too when
+// its wait failed) through device memory; the others wait on the relay and leave the abort
+// flag to it.
 template <class Group>
 HF_HD int resident_pack_start(const Group& group, const ExchangePlan& plan, bool watches_host,
                               std::uint32_t waiter, std::uint64_t epoch) {
-  const int status =
+  int status =
       watches_host ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, waiter)
                    : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, waiter,
                                  notify::AbortReads::none);
+  if (watches_host && status == block_ok && plan.send_buffer_free.count != 0 && epoch > 1) {
+    status = leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, waiter);
+  }
   if (watches_host && group.thread() == 0) {
     notify::signal_flag(plan.pack_start_relay, 0,
                         status == block_failed
@@ -493,7 +522,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                            notify::AbortReads::none) != block_ok;
     }
     if (failed) continue;  // the leader still stops its remaining copies
-    unpack_message_from(plan.recvs[r], plan.fields, recv_data(plan, r), group_share.thread,
+    unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), group_share.thread,
                         group_share.size);
     if (completes_count(block, plan.long_recv_shares_done, group.blocks, r)) {
       stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));

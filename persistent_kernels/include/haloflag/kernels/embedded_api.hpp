@@ -1,21 +1,22 @@
 // The device-side API for embedding the exchange in a kernel of the caller's own
 // (halo::Strategy::embedded; walk-through and complete example in docs/embedding.md).
 //
-// The caller's persistent kernel takes the plan (halo::Exchange::device_plan()) by value and,
-// for its iteration i (epoch = first epoch + i), packs each send message with one group and
-// unpacks each receive message with one group, while the host runs exchange.start() and
-// exchange.finish() once per epoch:
+// The caller's persistent kernel takes the plan (halo::Exchange::device_plan(), an opaque
+// DevicePlan of device_plan.hpp) by value and, for its iteration i (epoch = first epoch + i),
+// packs each send message with one group and unpacks each receive message with one group, while
+// the host runs exchange.start() and exchange.finish() once per epoch:
 //
 //   if (embedded_pack(block, plan, m, epoch) != block_ok) -> leave
 //   ... work that does not need the ghost cells ...
 //   if (embedded_unpack(block, plan, r, epoch) != block_ok) -> leave
 //
-// Messages: send m in [0, plan.send_count), receive r in [0, plan.recv_count) (public fields of
-// the plan, in the order of halo::Exchange::messages()). Every send and every receive must be
-// handled by exactly one group each epoch; which group takes which message is the caller's
-// choice. A group is any type of the Group concept of block_programs.hpp: ThreadBlockGroup or
-// CooperativeGridGroup (gpu_groups.hpp) in CUDA/HIP kernels, HostThreadGroup (host_groups.hpp)
-// on the host backend.
+// Messages: send m in [0, plan.send_count()), receive r in [0, plan.recv_count()), in the order
+// of halo::Exchange::messages(). Every send and every receive must be handled by exactly one
+// group each epoch; which group takes which message is the caller's choice. The fields packed
+// and unpacked are plan.fields(); pass plan.with_fields(other) to exchange another FieldSet of
+// the same extent and variable count (double buffering). A group is any type of the Group
+// concept of block_programs.hpp: ThreadBlockGroup or CooperativeGridGroup (gpu_groups.hpp) in
+// CUDA/HIP kernels, HostThreadGroup (host_groups.hpp) on the host backend.
 //
 // Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
 // soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
@@ -30,19 +31,19 @@
 #include <cstdint>
 
 #include "haloflag/kernels/block_programs.hpp"
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
 
 namespace haloflag::kernels {
 
 // Packs send message `message` of exchange `epoch` and tells the host it may send it.
-// Waits (the group's leader, for all members) until plan.pack_start shows `epoch`, which the
-// host stores in Exchange::start(): from then on the send buffer is free (the previous epoch's
-// sends completed). Then the group packs the message from plan.fields into the send buffer,
-// meets at a barrier, and the leader release-stores send_ready[message] = epoch. A message of
-// the node transport is packed straight into the peer's buffer once the peer has unpacked the
-// previous epoch, and the leader also releases the peer's arrival flag.
+// Waits (the group's leader, for all members) until the plan's pack_start flag shows `epoch`,
+// which the host stores in Exchange::start(): from then on the send buffer is free (the previous
+// epoch's sends completed). Then the group packs the message from plan.fields() into the send
+// buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
+// message of the node transport is packed straight into the peer's buffer once the peer has
+// unpacked the previous epoch, and the leader also releases the peer's arrival flag.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
 // Returns block_ok, or block_failed when the wait on pack_start passed the deadline or the
 // host aborted (recorded as "pack_start[0]", or "peer_unpacked[message]" for the node
@@ -55,18 +56,20 @@ namespace haloflag::kernels {
 // would wait on a relay nobody writes. One poll of a host line per message per epoch costs
 // little next to a stencil sweep.
 template <class Group>
-HF_HD int embedded_pack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+HF_HD int embedded_pack(const Group& group, const DevicePlan& plan, std::uint32_t message,
                         std::uint64_t epoch) {
-  const int status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, message);
+  const ExchangePlan& internal = detail::plan_of(plan);
+  const int status =
+      leader_wait(group, internal.pack_start, 0, epoch, internal.control, message);
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
   if (status != block_ok) return block_failed;
-  return pack_and_signal(group, plan, message, epoch, message) == block_ok ? block_ok
-                                                                           : block_failed;
+  return pack_and_signal(group, internal, message, epoch, message) == block_ok ? block_ok
+                                                                               : block_failed;
 }
 
-// Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields.
-// Waits (the group's leader, for all members) until plan.unpack_ready[message] shows `epoch`,
-// which the host stores once the message has arrived (for the node transport: until the
+// Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields().
+// Waits (the group's leader, for all members) until the plan's unpack_ready[message] flag shows
+// `epoch`, which the host stores once the message has arrived (for the node transport: until the
 // peer's group has released this rank's arrival flag); then the group unpacks it from the
 // receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
 // epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
@@ -75,16 +78,16 @@ HF_HD int embedded_pack(const Group& group, const ExchangePlan& plan, std::uint3
 // (recorded as "unpack_ready[message]"; nothing was unpacked). Every member of the group
 // returns the same value.
 template <class Group>
-HF_HD int embedded_unpack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+HF_HD int embedded_unpack(const Group& group, const DevicePlan& plan, std::uint32_t message,
                           std::uint64_t epoch) {
-  const int status = wait_and_unpack(group, plan, message, epoch, message);
+  const int status = wait_and_unpack(group, detail::plan_of(plan), message, epoch, message);
   return status == block_ok ? block_ok : block_failed;
 }
 
 // True once any device-side wait of this exchange has failed (deadline or abort), whichever
 // group it was. Does not wait; one read of a host line per call.
-HF_HD inline bool embedded_failed(const ExchangePlan& plan) {
-  return device_wait_failed(plan.control);
+HF_HD inline bool embedded_failed(const DevicePlan& plan) {
+  return device_wait_failed(detail::plan_of(plan).control);
 }
 
 // The same decided once for a whole group: its leader reads the record, and every member gets
@@ -94,7 +97,7 @@ HF_HD inline bool embedded_failed(const ExchangePlan& plan) {
 // failure is recorded before embedded_pack/embedded_unpack return block_failed, so a group that
 // failed before the barrier is always seen.
 template <class Group>
-HF_HD bool embedded_failed(const Group& group, const ExchangePlan& plan) {
+HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
   int failed = 0;
   if (group.thread() == 0) failed = embedded_failed(plan) ? 1 : 0;
   return group.from_leader(failed) != 0;

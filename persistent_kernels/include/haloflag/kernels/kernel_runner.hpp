@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "haloflag/kernels/exchange_plan.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/kernel_op.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
 #include "haloflag/notify/backend.hpp"

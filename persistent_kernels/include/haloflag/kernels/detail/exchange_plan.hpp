@@ -1,3 +1,6 @@
+// Internal: the library's own kernels and the Exchange use this struct; its fields may change
+// between versions. User code holds a DevicePlan (haloflag/kernels/device_plan.hpp) instead.
+//
 // Everything the pack and unpack work of one rank touches, as plain views: the message layouts,
 // the fields, the send and receive buffers, and the flags. Trivially copyable, so kernels take
 // it by value; host-team threads get the same struct with host addresses.
@@ -27,6 +30,12 @@ struct ExchangePlan {
   std::uint32_t send_count = 0;
   std::uint32_t recv_count = 0;
   FieldSet fields{};                  // the variables, in device memory
+  // Fields chosen per exchange (Exchange::start(fields)): when field_bank is set, the kernels
+  // use field_bank[*field_slot] instead of `fields` (fields_of). Both in device memory; the
+  // slot is stored before the exchange's pack_start (by the host or on the caller's stream),
+  // and every block reads it after waiting for that start.
+  const FieldSet* field_bank = nullptr;
+  const std::uint32_t* field_slot = nullptr;
   std::byte* send_buffer = nullptr;        // mapped host memory: kernels write it directly
   const std::byte* recv_buffer = nullptr;  // mapped host memory: kernels read it directly
 
@@ -104,6 +113,17 @@ struct ExchangePlan {
   std::uint64_t* node_messages_counted = nullptr;
   notify::FlagArrayView node_done;
 
+  // Stream-ordered exchanges (Exchange::wait(stream)): every send and receive counts itself in
+  // once signalled; the block completing the exchange's send_count + recv_count stores the
+  // epoch into exchange_done, the word a stream waits on. Both in device memory; null: none.
+  std::uint64_t* messages_counted = nullptr;
+  std::uint64_t* exchange_done = nullptr;
+  // [1] in pinned host memory, host writes: the MPI sends of that epoch completed, so the send
+  // buffer is free. A start ordered on the caller's stream can come before the CPU has seen the
+  // previous exchange end, so the resident pack kernel waits for it; count 0 when every send
+  // goes over the node transport.
+  notify::FlagArrayView send_buffer_free;
+
   // Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };
@@ -112,6 +132,12 @@ static_assert(std::is_trivially_copyable_v<ExchangePlan>);
 
 HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout) {
   return layout.bytes() >= plan.long_message_bytes;
+}
+
+// The fields of the exchange in progress.
+HF_HD inline const FieldSet& fields_of(const ExchangePlan& plan) {
+  if (plan.field_bank == nullptr) return plan.fields;
+  return plan.field_bank[*static_cast<const volatile std::uint32_t*>(plan.field_slot)];
 }
 
 // The node route of send `message`, or null when it goes over MPI.

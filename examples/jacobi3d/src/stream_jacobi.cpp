@@ -1,0 +1,102 @@
+// The stream variant: per iteration the update (in -> out) and then the exchange of `out`'s halo
+// are ordered on one stream (a GPU stream, or a HostQueue on the host backend), with the
+// exchange's resident kernels (halo::Strategy::resident) packing and unpacking: no host
+// synchronisation until the run's end. One Exchange serves both buffers (start(stream, fields)).
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "field_pair.hpp"
+#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/progress.hpp"
+#include "jacobi_variant.hpp"
+#include "owned_sweep.hpp"
+#include "sweep_regions.hpp"
+
+namespace jacobi3d {
+
+namespace {
+
+namespace hh = haloflag::halo;
+
+class StreamJacobi final : public JacobiVariant {
+ public:
+  StreamJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
+      : problem_(problem), fields_(problem.geometry, comm, settings.backend),
+        regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)),
+        progress_(settings.progress) {
+    hh::ExchangeOptions options;
+    options.strategy = hh::Strategy::resident;
+    options.backend = settings.backend;
+    options.comm = comm;
+    options.timeout = settings.timeout;
+    options.transport = settings.transport;
+    options.node_size = settings.node_size;
+    options.progress = settings.progress;
+    exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
+    // After the collective set-up, so that a rank failing here cannot strand the others in it.
+    sweep_ = make_owned_sweep(settings.backend, settings.gpu_threads);
+  }
+
+  ~StreamJacobi() override {
+    // An abandoned run may leave the stream waiting for exchanges that will never complete:
+    // aborting releases those waits, and the stream must be idle before the exchange goes.
+    if (running_) {
+      exchange_->abort("the stream Jacobi run was abandoned");
+      try {
+        sweep_->synchronize();
+      } catch (...) {
+        // the run's own error has been reported already
+      }
+    }
+  }
+
+  VariantKind kind() const override { return VariantKind::stream; }
+
+  void reset() override { fields_.reset(); }
+
+  double run(int iterations) override {
+    const auto begin = std::chrono::steady_clock::now();
+    running_ = true;
+    for (int step = 0; step < iterations; ++step) {
+      const int in = fields_.current();
+      sweep_->enqueue(problem_.stencil, fields_.sweep_fields(in), regions_.owned);
+      exchange_->start(sweep_->stream(), fields_.view(in ^ 1));
+      exchange_->wait(sweep_->stream());
+      fields_.advance(1);
+    }
+    // With caller progress this thread runs the MPI peers' side while the stream drains;
+    // waiting for the stream first would leave their messages unsent.
+    if (progress_ == hh::Progress::caller) exchange_->finish();
+    sweep_->synchronize();
+    exchange_->finish();
+    running_ = false;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  }
+
+  hh::HostField current() const override { return fields_.download_current(); }
+
+  std::string launch_description() const override {
+    return sweep_->describe(regions_.owned) + "; exchange resident, stream-ordered, " +
+           std::string(hh::to_string(progress_)) + " progress: " +
+           exchange_->launch_description();
+  }
+
+ private:
+  Problem problem_;
+  FieldPair fields_;
+  SweepRegions regions_;
+  hh::Progress progress_;
+  std::unique_ptr<hh::Exchange> exchange_;
+  std::unique_ptr<OwnedSweep> sweep_;  // destroyed first: its stream waits on the exchange
+  bool running_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
+                                           const RunSettings& settings) {
+  return std::make_unique<StreamJacobi>(problem, comm, settings);
+}
+
+}  // namespace jacobi3d

@@ -1,0 +1,21 @@
+// Who runs the CPU state machine of an exchange's MPI peers (ExchangeOptions::progress).
+#pragma once
+
+#include <string_view>
+
+namespace haloflag::halo {
+
+enum class Progress {
+  // The caller: start(), progress() and finish() run it on the caller's thread.
+  caller,
+  // A progress thread the Exchange owns runs it from start() on; progress() and finish() only
+  // report. It calls MPI while the caller may too, so MPI must be initialised with
+  // MPI_THREAD_MULTIPLE (checked at construction).
+  thread,
+};
+
+std::string_view to_string(Progress progress);
+// Throws std::invalid_argument naming the valid choices ("caller", "thread").
+Progress parse_progress(std::string_view name);
+
+}  // namespace haloflag::halo

@@ -1,0 +1,347 @@
+// Stream-ordered exchanges (Exchange::start(stream), wait(stream)), one Exchange over several
+// FieldSets, and the progress thread (ExchangeOptions::progress). On the host backend the
+// stream is a notify::HostQueue, so CI checks the ordering: the fields are written by work on
+// the queue that ends late, the start enqueued behind it must not pack before it, and work
+// enqueued after wait() must find every ghost cell. With HALOFLAG_TEST_BACKEND=cuda|hip the
+// same cases run on a GPU stream (fields written before the start, read after a stream sync).
+//
+// Each case runs over the node transport (the default on one host) and over MPI; the progress
+// thread cases need MPI_THREAD_MULTIPLE (HALOFLAG_TEST_MPI_THREAD=multiple, see
+// mpi_test_main.cpp) and the thread-level case the default level.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "exchange_failure.hpp"
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/geometry.hpp"
+#include "haloflag/notify/host_queue.hpp"
+#include "mpi_world.hpp"
+#include "test_backend.hpp"
+#include "test_transport.hpp"
+
+#if defined(HALOFLAG_HAVE_GPU)
+#include "haloflag/notify/gpu_handles.hpp"
+#endif
+
+namespace {
+
+using haloflag::halo::DeviceFields;
+using haloflag::halo::Exchange;
+using haloflag::halo::ExchangeError;
+using haloflag::halo::ExchangeOptions;
+using haloflag::halo::ExchangeVerifier;
+using haloflag::halo::Geometry;
+using haloflag::halo::GeometrySpec;
+using haloflag::halo::HostField;
+using haloflag::halo::Progress;
+using haloflag::halo::Strategy;
+using haloflag::halo::Transport;
+using haloflag::notify::Backend;
+using haloflag::test::backend_unavailable;
+using haloflag::test::contains;
+using haloflag::test::failure_of;
+using haloflag::test::test_backend;
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
+
+#define SKIP_WITHOUT_BACKEND()                                              \
+  do {                                                                      \
+    if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
+  } while (0)
+
+int thread_level() {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  return provided;
+}
+
+#define SKIP_WITHOUT_THREAD_MULTIPLE()                                                 \
+  do {                                                                                 \
+    if (thread_level() < MPI_THREAD_MULTIPLE) {                                        \
+      GTEST_SKIP() << "MPI initialised below MPI_THREAD_MULTIPLE; this case runs in "  \
+                      "the job with HALOFLAG_TEST_MPI_THREAD=multiple";                \
+    }                                                                                  \
+  } while (0)
+
+// A periodic cube of 8^3 cells per rank, 2 variables, 26 neighbours.
+Geometry small_geometry() {
+  GeometrySpec spec;
+  const int ranks = world_size();
+  spec.global_size = {8 * ranks, 8, 8};
+  spec.ranks = ranks;
+  spec.periodic = {true, true, true};
+  spec.vars = 2;
+  return Geometry(spec);
+}
+
+ExchangeOptions stream_options(Transport transport, Progress progress) {
+  ExchangeOptions options;
+  options.strategy = Strategy::resident;
+  options.backend = test_backend();
+  options.transport = transport;
+  options.progress = progress;
+  options.timeout = std::chrono::seconds(20);
+  options.launch.message_threads = 128;
+  return options;
+}
+
+// The caller's stream: a HostQueue on the host backend, a GPU stream on the others. Host work
+// goes on the queue (ordered with the exchange's stream operations) on the host backend, and
+// runs at once on a GPU backend, whose stream runs only the exchange's operations here.
+class TestStream {
+ public:
+  explicit TestStream(Backend backend) : backend_(backend) {
+#if defined(HALOFLAG_HAVE_GPU)
+    if (backend != Backend::host) gpu_ = std::make_unique<haloflag::notify::GpuStream>();
+#endif
+  }
+
+  haloflag::notify::WorkStream handle() {
+#if defined(HALOFLAG_HAVE_GPU)
+    if (gpu_) return gpu_->get();
+#endif
+    return queue_;
+  }
+
+  template <class Work>
+  void enqueue_host_work(Work work) {
+    if (backend_ == Backend::host) {
+      queue_.enqueue(work);
+    } else {
+      synchronize();
+      work();
+    }
+  }
+
+  void synchronize() {
+#if defined(HALOFLAG_HAVE_GPU)
+    if (gpu_) {
+      HF_GPU_CHECK(cudaStreamSynchronize(gpu_->get()));
+      return;
+    }
+#endif
+    queue_.synchronize();
+  }
+
+ private:
+  Backend backend_;
+  haloflag::notify::HostQueue queue_{"test stream"};
+#if defined(HALOFLAG_HAVE_GPU)
+  std::unique_ptr<haloflag::notify::GpuStream> gpu_;
+#endif
+};
+
+// One FieldSet with its host copy: written for an epoch, then checked after it.
+struct Buffer {
+  Buffer(Backend backend, const ExchangeVerifier& verifier)
+      : device(backend, verifier.field_extent(), verifier.vars()),
+        host(verifier.field_extent(), verifier.vars()) {}
+  DeviceFields device;
+  HostField host;
+};
+
+// `exchanges` stream-ordered exchanges alternating over `buffers` FieldSets of one Exchange.
+// Each epoch's fields are written by work on the stream that first sleeps, so a start that did
+// not wait for it would pack the previous epoch's values; the check runs on the stream after
+// wait(). Returns the first wrong report ("" when every exchange was right).
+std::string run_stream_exchanges(Transport transport, Progress progress, int buffer_count,
+                                 int exchanges) {
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = stream_options(transport, progress);
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  for (int b = 0; b < buffer_count; ++b) {
+    buffers.push_back(std::make_unique<Buffer>(options.backend, verifier));
+  }
+  std::string first_wrong;
+  TestStream stream(options.backend);
+  Exchange exchange(geometry, buffers[0]->device.view(), options);
+  for (int i = 0; i < exchanges; ++i) {
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    Buffer& buffer = *buffers[static_cast<std::size_t>(i % buffer_count)];
+    // A GPU stream runs host work only once it is idle, so the MPI peers must be done first.
+    if (options.backend != Backend::host && progress == Progress::caller) {
+      while (!exchange.progress()) std::this_thread::yield();
+    }
+    stream.enqueue_host_work([&verifier, &buffer, epoch] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      verifier.fill(buffer.host, epoch);
+      buffer.device.upload(buffer.host);
+    });
+    exchange.start(stream.handle(), buffer.device.view());
+    exchange.wait(stream.handle());
+    stream.enqueue_host_work([&verifier, &buffer, &first_wrong, epoch] {
+      buffer.device.download(buffer.host);
+      const std::string report = verifier.check_all(buffer.host, epoch);
+      if (!report.empty() && first_wrong.empty()) {
+        first_wrong = "exchange " + std::to_string(epoch) + ": " + report;
+      }
+    });
+    // The caller's progress() drives the MPI peers between its enqueues.
+    if (progress == Progress::caller) (void)exchange.progress();
+  }
+  // One host synchronisation for the whole run, then the CPU side is closed.
+  if (progress == Progress::caller && transport == Transport::mpi) {
+    // The stream waits on exchanges that only progress() can complete over MPI.
+    while (!exchange.progress()) std::this_thread::yield();
+  }
+  stream.synchronize();
+  exchange.finish();
+  EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(exchanges));
+  return first_wrong;
+}
+
+class OverEachTransport : public testing::TestWithParam<Transport> {};
+
+TEST_P(OverEachTransport, WorkAfterWaitSeesTheGhostCellsAndStartWaitsForEarlierWork) {
+  SKIP_WITHOUT_BACKEND();
+  EXPECT_EQ(run_stream_exchanges(GetParam(), Progress::caller, 1, 6), "")
+      << "rank " << world_rank();
+}
+
+TEST_P(OverEachTransport, OneExchangeServesTwoFieldSetsInTurn) {
+  SKIP_WITHOUT_BACKEND();
+  EXPECT_EQ(run_stream_exchanges(GetParam(), Progress::caller, 2, 6), "")
+      << "rank " << world_rank();
+}
+
+TEST_P(OverEachTransport, HostStartsAlternateFieldSets) {
+  SKIP_WITHOUT_BACKEND();
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  ExchangeOptions options = stream_options(GetParam(), Progress::caller);
+  options.strategy = Strategy::stream_notify;
+  Buffer even(options.backend, verifier);
+  Buffer odd(options.backend, verifier);
+  Exchange exchange(geometry, even.device.view(), options);
+  for (int i = 0; i < 4; ++i) {
+    Buffer& buffer = i % 2 == 0 ? even : odd;
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    verifier.fill(buffer.host, epoch);
+    buffer.device.upload(buffer.host);
+    exchange.start(buffer.device.view());
+    exchange.finish();
+    buffer.device.download(buffer.host);
+    EXPECT_EQ(verifier.check_all(buffer.host, epoch), "") << "exchange " << epoch;
+  }
+}
+
+TEST_P(OverEachTransport, ProgressThreadRunsStreamAndHostExchanges) {
+  SKIP_WITHOUT_BACKEND();
+  SKIP_WITHOUT_THREAD_MULTIPLE();
+  EXPECT_EQ(run_stream_exchanges(GetParam(), Progress::thread, 2, 6), "")
+      << "rank " << world_rank();
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, OverEachTransport,
+                         testing::Values(Transport::automatic, Transport::mpi),
+                         [](const testing::TestParamInfo<Transport>& param) {
+                           return param.param == Transport::mpi ? std::string("mpi")
+                                                               : std::string("node");
+                         });
+
+// Rank 0 aborts instead of starting exchange 2; the others, all its neighbours at 2 and 3 ranks,
+// start it on their streams. Every rank's next call throws (rank 0 naming its reason, the
+// others their deadline and what was pending), and no stream is left waiting. Run in a job of
+// its own (CMakeLists.txt).
+TEST(ProgressThread, AbortAndDeadlinesEndEveryRanksStreamExchange) {
+  SKIP_WITHOUT_BACKEND();
+  SKIP_WITHOUT_THREAD_MULTIPLE();
+  if (world_size() < 2 || world_size() > 3) GTEST_SKIP() << "runs at 2 and 3 ranks";
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  ExchangeOptions options = stream_options(Transport::mpi, Progress::thread);
+  options.timeout = std::chrono::seconds(2);
+  Buffer buffer(options.backend, verifier);
+  TestStream stream(options.backend);
+  Exchange exchange(geometry, buffer.device.view(), options);
+  verifier.fill(buffer.host, 1);
+  buffer.device.upload(buffer.host);
+  exchange.start(stream.handle());
+  exchange.wait(stream.handle());
+  stream.synchronize();
+  exchange.finish();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) {
+    exchange.abort("the test stops rank 0");
+    const auto failure = failure_of([&] { exchange.start(stream.handle()); });
+    ASSERT_TRUE(failure.thrown);
+    EXPECT_TRUE(contains(failure.message, "the test stops rank 0")) << failure.message;
+  } else {
+    exchange.start(stream.handle());
+    exchange.wait(stream.handle());
+    const auto failure = failure_of([&] { exchange.finish(); });
+    ASSERT_TRUE(failure.thrown) << "rank " << world_rank();
+    EXPECT_LT(failure.seconds, 10.0) << failure.message;
+    EXPECT_TRUE(contains(failure.message, "pending")) << failure.message;
+    // The stream's wait was released when the kernels ended.
+    const auto started = std::chrono::steady_clock::now();
+    stream.synchronize();
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+              10.0);
+    const auto again = failure_of([&] { exchange.start(stream.handle()); });
+    EXPECT_TRUE(again.thrown && contains(again.message, "unusable")) << again.message;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(ThreadLevel, TooLowForAProgressThreadFailsAtConstruction) {
+  SKIP_WITHOUT_BACKEND();
+  if (thread_level() >= MPI_THREAD_MULTIPLE) {
+    GTEST_SKIP() << "MPI initialised with MPI_THREAD_MULTIPLE; this case runs in the job with "
+                    "the default level";
+  }
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = stream_options(Transport::automatic, Progress::thread);
+  Buffer buffer(options.backend, verifier);
+  const auto failure =
+      failure_of([&] { Exchange exchange(geometry, buffer.device.view(), options); });
+  ASSERT_TRUE(failure.thrown);
+  EXPECT_TRUE(contains(failure.message, "MPI_THREAD_MULTIPLE")) << failure.message;
+}
+
+TEST(StreamForm, MisuseIsRefusedWithTheReason) {
+  SKIP_WITHOUT_BACKEND();
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  ExchangeOptions options = stream_options(Transport::automatic, Progress::caller);
+  Buffer buffer(options.backend, verifier);
+  TestStream stream(options.backend);
+  {
+    options.strategy = Strategy::stream_notify;
+    Exchange exchange(geometry, buffer.device.view(), options);
+    const auto failure = failure_of([&] { exchange.start(stream.handle()); });
+    EXPECT_TRUE(contains(failure.message, "needs Strategy::resident")) << failure.message;
+  }
+  options.strategy = Strategy::resident;
+  Exchange exchange(geometry, buffer.device.view(), options);
+  verifier.fill(buffer.host, 1);
+  buffer.device.upload(buffer.host);
+  exchange.start(stream.handle());
+  const auto twice = failure_of([&] { exchange.start(stream.handle()); });
+  EXPECT_TRUE(contains(twice.message, "before wait(stream)")) << twice.message;
+  HostField other_shape(verifier.field_extent(), 1);
+  DeviceFields one_variable(options.backend, verifier.field_extent(), 1);
+  exchange.wait(stream.handle());
+  stream.synchronize();
+  exchange.finish();
+  const auto shape = failure_of([&] { exchange.start(one_variable.view()); });
+  EXPECT_TRUE(contains(shape.message, "variables")) << shape.message;
+  if (options.backend == Backend::host) {
+    int not_a_stream = 0;
+    const auto wrong = failure_of([&] { exchange.start(&not_a_stream); });
+    EXPECT_TRUE(contains(wrong.message, "HostQueue")) << wrong.message;
+  }
+}
+
+}  // namespace

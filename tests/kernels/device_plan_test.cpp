@@ -1,0 +1,84 @@
+// The opaque handle of the embedded API: its counts come from the internal plan, with_fields()
+// swaps the fields a kernel packs and unpacks without touching anything else, and kernels can
+// take it by value.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/device_plan.hpp"
+
+namespace haloflag::kernels {
+namespace {
+
+static_assert(std::is_trivially_copyable_v<DevicePlan>, "kernels take the handle by value");
+
+// Two variables' worth of distinct addresses, so FieldSets can be told apart.
+struct FieldStorage {
+  std::array<Element, 8> first{};
+  std::array<Element, 8> second{};
+  FieldSet view() { return {{first.data(), second.data()}, 2}; }
+};
+
+ExchangePlan plan_with(std::uint32_t sends, std::uint32_t recvs, const FieldSet& fields) {
+  ExchangePlan plan;
+  plan.send_count = sends;
+  plan.recv_count = recvs;
+  plan.fields = fields;
+  return plan;
+}
+
+TEST(DevicePlan, CountsAndFieldsComeFromThePlan) {
+  FieldStorage storage;
+  const DevicePlan handle = detail::make_device_plan(plan_with(26, 18, storage.view()));
+  EXPECT_EQ(handle.send_count(), 26u);
+  EXPECT_EQ(handle.recv_count(), 18u);
+  EXPECT_EQ(handle.fields().variable_count, 2);
+  EXPECT_EQ(handle.fields().variables[0], storage.first.data());
+  EXPECT_EQ(handle.fields().variables[1], storage.second.data());
+}
+
+TEST(DevicePlan, WithFieldsReplacesTheFieldsAndKeepsTheCounts) {
+  FieldStorage even;
+  FieldStorage odd;
+  const DevicePlan handle = detail::make_device_plan(plan_with(6, 5, even.view()));
+  const DevicePlan swapped = handle.with_fields(odd.view());
+
+  EXPECT_EQ(swapped.fields().variables[0], odd.first.data());
+  EXPECT_EQ(swapped.fields().variables[1], odd.second.data());
+  EXPECT_EQ(swapped.send_count(), 6u);
+  EXPECT_EQ(swapped.recv_count(), 5u);
+  // What the pack and unpack programs read (fields_of) is the new FieldSet too.
+  EXPECT_EQ(fields_of(detail::plan_of(swapped)).variables[0], odd.first.data());
+  // The original handle is a value: unchanged.
+  EXPECT_EQ(handle.fields().variables[0], even.first.data());
+}
+
+TEST(DevicePlan, DropsTheFieldBankSoItsOwnFieldsArePacked) {
+  // An Exchange's plan selects per-exchange fields through a bank (start(fields)); a handle
+  // must not, or with_fields() would be ignored by fields_of().
+  FieldStorage given;
+  FieldStorage banked;
+  const std::array<FieldSet, 1> bank{banked.view()};
+  const std::uint32_t slot = 0;
+  ExchangePlan plan = plan_with(1, 1, given.view());
+  plan.field_bank = bank.data();
+  plan.field_slot = &slot;
+  ASSERT_EQ(fields_of(plan).variables[0], banked.first.data());
+
+  const DevicePlan handle = detail::make_device_plan(plan);
+  EXPECT_EQ(detail::plan_of(handle).field_bank, nullptr);
+  EXPECT_EQ(detail::plan_of(handle).field_slot, nullptr);
+  EXPECT_EQ(fields_of(detail::plan_of(handle)).variables[0], given.first.data());
+}
+
+TEST(DevicePlan, DefaultHandleHasNoMessages) {
+  const DevicePlan handle;
+  EXPECT_EQ(handle.send_count(), 0u);
+  EXPECT_EQ(handle.recv_count(), 0u);
+}
+
+}  // namespace
+}  // namespace haloflag::kernels
