@@ -77,10 +77,29 @@ const void* kernel_address(Kernel kernel) {
   return reinterpret_cast<const void*>(kernel);
 }
 
+// CUDA loads kernels lazily (CUDA_MODULE_LOADING=LAZY, the default), and loading one may wait
+// for every kernel running in the context. Resident kernels never end, so every kernel this
+// library launches is loaded before the first runner launches anything.
+void load_every_kernel() {
+  static const bool loaded = [] {
+    for (const void* kernel :
+         {kernel_address(pack_kernel), kernel_address(unpack_kernel),
+          kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
+          kernel_address(stacked_kernel), kernel_address(resident_pack_kernel),
+          kernel_address(resident_unpack_kernel)}) {
+      cudaFuncAttributes attributes{};
+      HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    }
+    return true;
+  }();
+  (void)loaded;
+}
+
 class GpuKernelRunner final : public KernelRunner {
  public:
   GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
       : plan_(plan), settings_(settings) {
+    load_every_kernel();
     for (int threads : {settings.fused_threads, settings.message_threads, settings.stacked_threads}) {
       if (threads < 32 || threads > 1024 || threads % 32 != 0) {
         throw KernelError("threads per block must be a multiple of 32 in [32, 1024] (got " +

@@ -165,13 +165,17 @@ std::string run_stream_exchanges(Transport transport, Progress progress, int buf
   std::string first_wrong;
   TestStream stream(options.backend);
   Exchange exchange(geometry, buffers[0]->device.view(), options);
-  for (int i = 0; i < exchanges; ++i) {
-    const std::uint64_t epoch = exchange.epoch() + 1;
-    Buffer& buffer = *buffers[static_cast<std::size_t>(i % buffer_count)];
-    // A GPU stream runs host work only once it is idle, so the MPI peers must be done first.
+  // A GPU stream runs host work only once it is idle, so the caller's progress must first have
+  // completed the exchanges over MPI that the stream waits for.
+  const auto drive_mpi_peers = [&] {
     if (options.backend != Backend::host && progress == Progress::caller) {
       while (!exchange.progress()) std::this_thread::yield();
     }
+  };
+  for (int i = 0; i < exchanges; ++i) {
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    Buffer& buffer = *buffers[static_cast<std::size_t>(i % buffer_count)];
+    drive_mpi_peers();
     stream.enqueue_host_work([&verifier, &buffer, epoch] {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       verifier.fill(buffer.host, epoch);
@@ -179,6 +183,7 @@ std::string run_stream_exchanges(Transport transport, Progress progress, int buf
     });
     exchange.start(stream.handle(), buffer.device.view());
     exchange.wait(stream.handle());
+    drive_mpi_peers();
     stream.enqueue_host_work([&verifier, &buffer, &first_wrong, epoch] {
       buffer.device.download(buffer.host);
       const std::string report = verifier.check_all(buffer.host, epoch);
@@ -324,14 +329,14 @@ TEST(StreamForm, MisuseIsRefusedWithTheReason) {
     EXPECT_TRUE(contains(failure.message, "needs Strategy::resident")) << failure.message;
   }
   options.strategy = Strategy::resident;
+  // Allocated before the resident kernels start: an allocation may wait for running kernels.
+  DeviceFields one_variable(options.backend, verifier.field_extent(), 1);
   Exchange exchange(geometry, buffer.device.view(), options);
   verifier.fill(buffer.host, 1);
   buffer.device.upload(buffer.host);
   exchange.start(stream.handle());
   const auto twice = failure_of([&] { exchange.start(stream.handle()); });
   EXPECT_TRUE(contains(twice.message, "before wait(stream)")) << twice.message;
-  HostField other_shape(verifier.field_extent(), 1);
-  DeviceFields one_variable(options.backend, verifier.field_extent(), 1);
   exchange.wait(stream.handle());
   stream.synchronize();
   exchange.finish();

@@ -40,6 +40,18 @@ void check_threads(int threads) {
   }
 }
 
+}  // namespace
+
+void load_gpu_kernels() {
+  for (const void* kernel : {reinterpret_cast<const void*>(owned_sweep_kernel),
+                             reinterpret_cast<const void*>(resident_kernel)}) {
+    cudaFuncAttributes attributes{};
+    HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  }
+}
+
+namespace {
+
 using Stream = haloflag::notify::GpuStream;
 using Event = haloflag::notify::GpuEvent;
 

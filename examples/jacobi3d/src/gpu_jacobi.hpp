@@ -10,6 +10,11 @@
 
 namespace jacobi3d {
 
+// Loads the example's kernels now. CUDA loads a kernel lazily at its first launch, which may wait
+// for every running kernel, and the stream variant's resident exchange kernels never end: so
+// the kernels are loaded before any Exchange starts its kernels.
+void load_gpu_kernels();
+
 // The update of the conventional and stream variants: one kernel launch over the owned box on
 // the sweep's own stream (run() then waits for it).
 std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads);

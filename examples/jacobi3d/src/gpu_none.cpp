@@ -5,6 +5,10 @@
 
 namespace jacobi3d {
 
+void load_gpu_kernels() {
+  throw std::runtime_error("this build of haloflag_jacobi3d has no GPU backend (HALOFLAG_GPU=none)");
+}
+
 std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int) {
   throw std::runtime_error("this build of haloflag_jacobi3d has no GPU backend (HALOFLAG_GPU=none)");
 }

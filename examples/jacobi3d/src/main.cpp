@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "backend_choice.hpp"
+#include "gpu_jacobi.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "jacobi_options.hpp"
 #include "jacobi_report.hpp"
@@ -85,7 +86,10 @@ int run_jacobi(int argc, char** argv) {
 
   std::optional<haloflag::halo::GpuBinding> binding;
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        if (!backend.emulated()) binding = haloflag::halo::bind_gpu(comm, options.gpu);
+        if (!backend.emulated()) {
+          binding = haloflag::halo::bind_gpu(comm, options.gpu);
+          load_gpu_kernels();
+        }
       })) {
     return *exit_code;
   }

@@ -33,6 +33,10 @@ class StreamJacobi final : public JacobiVariant {
     options.transport = settings.transport;
     options.node_size = settings.node_size;
     options.progress = settings.progress;
+    // Its kernels stay resident through the other variants' runs: blocks of the example's size,
+    // not of 1024 threads, leave the GPU to them (two ranks of 26 messages each under MPS
+    // otherwise held SMs that the resident variant's cooperative grid waited for).
+    options.launch.message_threads = settings.gpu_threads;
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
     // After the collective set-up, so that a rank failing here cannot strand the others in it.
     sweep_ = make_owned_sweep(settings.backend, settings.gpu_threads);
@@ -65,11 +69,12 @@ class StreamJacobi final : public JacobiVariant {
       exchange_->wait(sweep_->stream());
       fields_.advance(1);
     }
-    // With caller progress this thread runs the MPI peers' side while the stream drains;
-    // waiting for the stream first would leave their messages unsent.
-    if (progress_ == hh::Progress::caller) exchange_->finish();
-    sweep_->synchronize();
+    // The run's one host wait. finish() first: with caller progress this thread runs the MPI
+    // peers' side while the stream drains (waiting for the stream first would leave their
+    // messages unsent); with a progress thread it yields to that thread, where a stream
+    // synchronisation would spin on the core that mpiexec may have bound both threads to.
     exchange_->finish();
+    sweep_->synchronize();
     running_ = false;
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }

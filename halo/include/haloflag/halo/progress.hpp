@@ -10,7 +10,9 @@ enum class Progress {
   caller,
   // A progress thread the Exchange owns runs it from start() on; progress() and finish() only
   // report. It calls MPI while the caller may too, so MPI must be initialised with
-  // MPI_THREAD_MULTIPLE (checked at construction).
+  // MPI_THREAD_MULTIPLE (checked at construction). It needs CPU time while the exchanges run:
+  // where mpiexec binds a rank to one core, a caller that spins meanwhile (a stream
+  // synchronisation does by default) starves it; finish() yields to it.
   thread,
 };
 
