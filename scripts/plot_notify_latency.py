@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Renders a notify_latency JSON report as markdown: the paper's Table 1 (one read + one write of
 a flag, CPU side and GPU side) beside the paper's own values, then the flag round trip, one-way
-latencies and kernel launch + synchronise of the same run, the ratios and the issue's targets.
+latencies and kernel launch + synchronise of the same run, the ratios and the targets (set for an
+H100).
 
     scripts/plot_notify_latency.py REPORT.json [-o notify_latency.md]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak (issue 7): many consecutive exchanges, every one verified, for resident and stream_notify
+# Soak: many consecutive exchanges, every one verified, for resident and stream_notify
 # on two ranks with one GPU each; no wrong exchange allowed, and the drift of the time per
 # exchange (median of the first 1000 timed exchanges vs the last 1000) is reported. One round
 # (--rounds 1): each strategy's exchanges in one stretch, through one Exchange, so the drift is

@@ -40,6 +40,17 @@ std::vector<halo::Transport> parse_transport_list(const std::string& text) {
   return transports;
 }
 
+// The names --strategy takes, from the library's own list, so the help cannot go stale when a
+// strategy is added.
+std::string strategy_names() {
+  std::string names;
+  for (const halo::Strategy strategy : halo::all_strategies()) {
+    if (!names.empty()) names += ", ";
+    names += halo::to_string(strategy);
+  }
+  return names;
+}
+
 std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
   const auto all = halo::all_strategies();
   if (text == "all") return {all.begin(), all.end()};
@@ -118,7 +129,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->needs(size_option);
 
   app.add_option("--strategy", options.strategy_argument,
-                 "strategy to run, a comma-separated list, or all")
+                 "strategy to run, a comma-separated list, or all; names: " + strategy_names())
       ->type_name("NAME[,NAME...]|all")
       ->capture_default_str();
   app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")

@@ -82,7 +82,7 @@ json measurement_json(const Measurement& measurement) {
 
 json targets_json(const TargetVerdict& targets) {
   json result = {{"judged", targets.judged},
-                 {"source", "issue 5, set for an H100"},
+                 {"source", "haloflag target for an H100"},
                  {"round_trip_median_max_us", kRoundTripMedianTargetUs},
                  {"launch_over_round_trip_min", kLaunchOverRoundTripTarget}};
   if (!targets.judged) {

@@ -128,7 +128,7 @@ void print_results(std::ostream& out, const LatencyReport& report) {
                     kLaunchOverRoundTripTarget, targets.ratio_met ? "met" : "MISSED",
                     *targets.launch_over_round_trip);
     }
-    out << " (issue 5, set for an H100)\n";
+    out << " (targets set for an H100)\n";
   }
   if (!gpu) {
     out << "host backend: the stand-in rows are a CPU thread standing in for the GPU, not GPU "

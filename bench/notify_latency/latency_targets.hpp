@@ -1,7 +1,7 @@
-// The targets for this benchmark (set for an H100): the flag round trip CPU -> GPU -> CPU
-// at most 3.5 us median, and at least 2.5 times faster than an empty kernel launch + synchronise
-// in the same run. Judged only on a GPU backend: a CPU thread standing in for the GPU says
-// nothing about them.
+// The targets this benchmark is judged against (set for an H100): the flag round trip
+// CPU -> GPU -> CPU at most 3.5 us median, and at least 2.5 times faster than an empty kernel
+// launch + synchronise in the same run. Judged only on a GPU backend: a CPU thread standing in
+// for the GPU says nothing about them.
 #pragma once
 
 #include <optional>

@@ -306,9 +306,7 @@ class Exchange::Impl {
       if (running()) {
         try {
           guarded([&] { (void)advance(); });
-        } catch (const std::exception& error) {
-          const std::lock_guard<std::mutex> lock(abort_mutex_);
-          thread_error_ = error.what();
+        } catch (const std::exception&) {  // kept in thread_error_ by guarded()
         }
         last_work = Clock::now();
         std::this_thread::yield();
@@ -474,15 +472,32 @@ class Exchange::Impl {
     try {
       step();
     } catch (const std::exception& error) {
+      std::string text = prefix(exchange_in_hand()) + error.what();
+      if (std::this_thread::get_id() == progress_thread_.get_id()) {
+        // Kept before the Exchange is marked failed, so the caller's next call reports it.
+        const std::lock_guard<std::mutex> lock(abort_mutex_);
+        thread_error_ = text;
+      }
       failed_.store(true);
       resources_->control.raise_abort();
       requests_->cancel();
-      throw ExchangeError(prefix() + error.what());
+      throw ExchangeError(text);
     }
   }
 
-  std::string prefix() const {
-    return "rank " + std::to_string(rank_) + ", exchange " + std::to_string(epoch()) + " (" +
+  // The exchange the calling thread works on: the CPU side's own while it has one (several may
+  // have been started on a stream), else the last started.
+  std::uint64_t exchange_in_hand() const {
+    const bool cpu_side = progress_thread_.joinable()
+                              ? std::this_thread::get_id() == progress_thread_.get_id()
+                              : true;
+    return cpu_side && cpu_epoch_ != 0 ? cpu_epoch_ : epoch();
+  }
+
+  std::string prefix() const { return prefix(epoch()); }
+
+  std::string prefix(std::uint64_t exchange) const {
+    return "rank " + std::to_string(rank_) + ", exchange " + std::to_string(exchange) + " (" +
            std::string(to_string(options_.strategy)) + " on " +
            std::string(notify::to_string(options_.backend)) + "): ";
   }

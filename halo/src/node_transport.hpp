@@ -1,5 +1,5 @@
-// Internal: the node transport of one Exchange (docs/design.md, "Node transport"). At set-up it
-// sorts the peers into node and mpi ones, agrees on that with each node peer, and maps the
+// Internal: the node transport of one Exchange (docs/design.md, "Node transport memory"). At set-up
+// it sorts the peers into node and mpi ones, agrees on that with each node peer, and maps the
 // memory each node message lands in:
 //   - device: the receiver's device memory, shared through an IPC handle (GPU backends);
 //   - pinned host: the receiver's segment of host memory shared by the node's processes,

@@ -23,6 +23,7 @@
 
 #include "geometry_cases.hpp"
 #include "mpi_world.hpp"
+#include "test_backend.hpp"
 #include "test_transport.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
@@ -47,39 +48,13 @@ using haloflag::test::GeometryCase;
 using haloflag::test::geometry_cases;
 using haloflag::test::make_geometry;
 using haloflag::test::apply_test_transport;
+using haloflag::test::test_backend;
 using haloflag::test::test_transport_label;
 
 constexpr int kExchanges = 50;
 // The orders of work (long sends in turn, teams per long receive) run fewer exchanges per case:
 // they multiply the geometry cases by their settings, and CI's 8-rank and sanitizer runs are long.
 constexpr int kOrderExchanges = 10;
-
-Backend test_backend() {
-  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
-  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
-}
-
-// Why this run cannot use its backend ("" when it can); binds the GPU once.
-const std::string& backend_unavailable() {
-  static const std::string why = [] {
-    const Backend backend = test_backend();
-    if (backend == Backend::host) return std::string();
-    if (!haloflag::notify::backend_compiled(backend)) {
-      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
-    }
-    std::string reason;
-    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
-    const GpuBinding binding = bind_gpu(MPI_COMM_WORLD);
-    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
-    return std::string();
-  }();
-  return why;
-}
-
-#define SKIP_WITHOUT_BACKEND()                                            \
-  do {                                                                    \
-    if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
-  } while (0)
 
 // The flag strategies' orders of work (ExchangeOptions) a test runs with.
 struct MessageOrder {

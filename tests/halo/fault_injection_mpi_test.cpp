@@ -1,5 +1,5 @@
-// Fault injection under mpiexec (issue 7, items 1 and 4), for every strategy, on the host
-// backend (HALOFLAG_TEST_BACKEND=cuda or hip runs the same cases with real kernels; without a
+// Fault injection under mpiexec (a peer that never sends, aborts), for every strategy, on the
+// host backend (HALOFLAG_TEST_BACKEND=cuda or hip runs the same cases with real kernels; without a
 // GPU they skip, saying why): a rank that never sends, an abort raised between start() and
 // finish() on one rank, an abort raised by a watchdog thread on every rank while their
 // exchanges wait, an abort between exchanges, and resident kernels left idle past the deadline. Every rank must end with

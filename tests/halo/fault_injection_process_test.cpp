@@ -1,4 +1,4 @@
-// A rank that exits in the middle of an exchange (issue 7, item 4), for every strategy on the
+// A rank that exits in the middle of an exchange, for every strategy on the
 // host backend: halo_fault_injection_driver runs under mpiexec, one rank starts exchange 3 and
 // leaves the process as a crash would. Two things must hold:
 //  - under the launcher's default policy the job ends, non-zero, and nothing hangs;

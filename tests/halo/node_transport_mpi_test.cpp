@@ -19,16 +19,10 @@
 namespace {
 
 using namespace haloflag::halo;
-using haloflag::test::backend_unavailable;
 using haloflag::test::contains;
 using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
-
-#define SKIP_WITHOUT_BACKEND()                                                  \
-  do {                                                                          \
-    if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
-  } while (0)
 
 Geometry periodic_cube() {
   GeometrySpec spec;

@@ -1,4 +1,4 @@
-// The peer handshake at set-up (issue 7, item 2): each rank changes its own part of an otherwise
+// The peer handshake at set-up: each rank changes its own part of an otherwise
 // valid config, as a rank with a stale or wrong config file would, and every rank's Exchange
 // constructor must fail before the first exchange, without waiting for a deadline. Both ranks of
 // the disagreeing pair name the message (peer, tag, bytes on each side, direction); every other
@@ -84,7 +84,7 @@ void expect_bystander_error(const ExchangeFailure& failure, int failed_rank) {
 
 class EveryStrategy : public testing::TestWithParam<Strategy> {};
 
-// The issue's case: one side sends more bytes than the other expects. The kernels of every
+// The first case: one side sends more bytes than the other expects. The kernels of every
 // strategy (resident ones run from set-up on) are stopped again when the handshake fails.
 TEST_P(EveryStrategy, WrongMessageSizeIsReportedOnBothSidesBeforeTheFirstExchange) {
   if (world_size() < 2) GTEST_SKIP() << "needs a pair of ranks";

@@ -46,17 +46,11 @@ using haloflag::halo::Progress;
 using haloflag::halo::Strategy;
 using haloflag::halo::Transport;
 using haloflag::notify::Backend;
-using haloflag::test::backend_unavailable;
 using haloflag::test::contains;
 using haloflag::test::failure_of;
 using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
-
-#define SKIP_WITHOUT_BACKEND()                                              \
-  do {                                                                      \
-    if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable(); \
-  } while (0)
 
 int thread_level() {
   int provided = MPI_THREAD_SINGLE;

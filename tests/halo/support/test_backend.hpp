@@ -37,3 +37,11 @@ inline const std::string& backend_unavailable() {
 }
 
 }  // namespace haloflag::test
+
+// In a test body: skip, saying why, when this run cannot use its backend.
+#define SKIP_WITHOUT_BACKEND()                                                                \
+  do {                                                                                        \
+    if (!::haloflag::test::backend_unavailable().empty()) {                                   \
+      GTEST_SKIP() << ::haloflag::test::backend_unavailable();                                \
+    }                                                                                         \
+  } while (0)

@@ -1,4 +1,5 @@
-// Which path a message's bytes take between two ranks (docs/design.md, "Transports").
+// Which path a message's bytes take between two ranks (docs/transports.md; docs/design.md,
+// "One exchange").
 //   mpi : pinned zero-copy buffers, the CPU state machine and MPI_Isend/MPI_Irecv (any peer);
 //   node: peers of this rank's shared-memory node; the sender's GPU writes into the receiver's
 //         memory and releases its flag, no MPI call and no CPU step per message.

@@ -1,9 +1,10 @@
 // Where the bytes and signals of a message carried by the node transport go (docs/design.md,
-// "Node transport"). The sender's group writes the message straight into the receiver's buffer,
-// mapped into the sender's process, and release-stores the epoch into the receiver's arrival
-// flag; the receiver's group polls that flag in its own memory, unpacks, and release-stores the
-// epoch into its unpacked flag, which the sender reads before it writes the next epoch. Neither
-// CPU takes part. Trivially copyable: the plan points kernels at arrays of these.
+// "Node transport memory"). The sender's group writes the message straight into the receiver's
+// buffer, mapped into the sender's process, and release-stores the epoch into the receiver's
+// arrival flag; the receiver's group polls that flag in its own memory, unpacks, and
+// release-stores the epoch into its unpacked flag, which the sender reads before it writes the
+// next epoch. Neither CPU takes part. Trivially copyable: the plan points kernels at arrays of
+// these.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Memory that two processes of one node both reach from their GPUs: a device allocation shared
 // through an IPC handle (cudaIpc*/hipIpc*), or host memory both map, registered as pinned so
 // that kernels read and write it over the bus. The node transport's two data paths
-// (docs/design.md, "Node transport").
+// (docs/design.md, "Node transport memory").
 #pragma once
 
 #include <array>
