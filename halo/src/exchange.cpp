@@ -140,6 +140,13 @@ class Exchange::Impl {
         notify::enqueue_store(options_.backend, stream, resources_->field_slot_word(), slot);
         resources_->fields_selected_on_stream(slot);
       }
+      // Without MPI sends no CPU step gates the start: the stream also stores the relay in
+      // device memory, so the blocks start without waiting for pack block 0 to poll the host
+      // flag over PCIe (docs/design.md, "Stream-ordered exchanges").
+      if (resources_->plan.send_buffer_free.count == 0) {
+        notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start_relay.word(0),
+                              next);
+      }
       notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start.word(0), next);
     });
     publish(next);

@@ -90,8 +90,8 @@ class Exchange {
   void start(const kernels::FieldSet& fields);
   // Stream-ordered start (Strategy::resident): enqueues on `stream` the store of the next epoch
   // into the flag the resident kernels wait on, so they pack once the work enqueued before it
-  // is done. Returns at once. The previous exchange's wait(stream) (or finish()) must come
-  // first. `stream` is a cudaStream_t/hipStream_t on the GPU backends, a notify::HostQueue on
+  // is done. Returns at once. The previous exchange's wait(stream) on the same stream (or
+  // finish()) must come first. `stream` is a cudaStream_t/hipStream_t on the GPU backends, a notify::HostQueue on
   // the host backend.
   void start(notify::WorkStream stream);
   void start(notify::WorkStream stream, const kernels::FieldSet& fields);
