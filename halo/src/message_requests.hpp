@@ -45,7 +45,6 @@ class MessageRequests {
   // call, instead of all of them in one receive test.
   bool post_arrived_receive();
   void send(std::size_t index);
-  bool posted(std::size_t send_index) const { return send_posted_[send_index]; }
 
   // Appends the receives that completed since the last call to `completed` (sizes checked).
   void test_receives(std::vector<std::size_t>& completed);
