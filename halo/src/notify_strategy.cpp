@@ -64,26 +64,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     // (H200 x2 traces). No send is posted before start() returns, so every receive of this rank
     // is posted before any of its sends, as in Fig. 5. A start ordered on the caller's stream
     // stores pack_start itself, and the receives are posted meanwhile.
-    if (pack_start == PackStart::by_stream) {
-      context_.requests.post_receives(on_arrival_from_bytes_);
-      return;
-    }
-    switch (strategy_) {
-      case Strategy::stream_notify:
-        context_.runner.launch(KernelOp::notify_pack, epoch);
-        context_.runner.launch(KernelOp::notify_unpack, epoch);
-        break;
-      case Strategy::stacked_notify:
-        context_.runner.launch(KernelOp::stacked, epoch);
-        break;
-      case Strategy::resident:
-      case Strategy::embedded:
-        // The previous exchange has finished (its sends completed): the send buffer is free.
-        context_.resources.pack_start.signal(0, epoch);
-        break;
-      default:
-        throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
-    }
+    if (pack_start == PackStart::by_strategy) start_pack_work(epoch);
     context_.requests.post_receives(on_arrival_from_bytes_);
   }
 
@@ -229,6 +210,26 @@ class NotifyStrategy final : public ExchangeStrategy {
   }
 
  private:
+  // A launch, or the pack_start flag of the resident and embedded kernels.
+  void start_pack_work(std::uint64_t epoch) {
+    switch (strategy_) {
+      case Strategy::stream_notify:
+        context_.runner.launch(KernelOp::notify_pack, epoch);
+        context_.runner.launch(KernelOp::notify_unpack, epoch);
+        break;
+      case Strategy::stacked_notify:
+        context_.runner.launch(KernelOp::stacked, epoch);
+        break;
+      case Strategy::resident:
+      case Strategy::embedded:
+        // The previous exchange has finished (its sends completed): the send buffer is free.
+        context_.resources.pack_start.signal(0, epoch);
+        break;
+      default:
+        throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
+    }
+  }
+
   // Tests the posted receives and hands each completed one to the GPU.
   void signal_completed_receives() {
     completed_.clear();

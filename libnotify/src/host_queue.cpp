@@ -32,12 +32,6 @@ void HostQueue::synchronize() {
   throw_if_failed();
 }
 
-bool HostQueue::idle() {
-  const std::lock_guard lock(mutex_);
-  throw_if_failed();
-  return work_.empty() && !running_;
-}
-
 void HostQueue::throw_if_failed() const {
   if (!failure_.empty()) throw NotifyError(name_ + ": " + failure_);
 }

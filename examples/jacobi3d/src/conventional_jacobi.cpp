@@ -23,13 +23,7 @@ class ConventionalJacobi final : public JacobiVariant {
   ConventionalJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : problem_(problem), fields_(problem.geometry, comm, settings.backend),
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
-    hh::ExchangeOptions options;
-    options.strategy = hh::Strategy::comb_fused;
-    options.backend = settings.backend;
-    options.comm = comm;
-    options.timeout = settings.timeout;
-    options.transport = settings.transport;
-    options.node_size = settings.node_size;
+    const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::comb_fused);
     for (int k = 0; k < 2; ++k) {
       exchanges_[k] = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(k), options);
     }

@@ -5,16 +5,16 @@
 
 namespace jacobi3d {
 
-void load_gpu_kernels() {
+namespace {
+[[noreturn]] void no_gpu_backend() {
   throw std::runtime_error("this build of haloflag_jacobi3d has no GPU backend (HALOFLAG_GPU=none)");
 }
+}  // namespace
 
-std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int) {
-  throw std::runtime_error("this build of haloflag_jacobi3d has no GPU backend (HALOFLAG_GPU=none)");
-}
+void load_gpu_kernels() { no_gpu_backend(); }
 
-std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings&) {
-  throw std::runtime_error("this build of haloflag_jacobi3d has no GPU backend (HALOFLAG_GPU=none)");
-}
+std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int) { no_gpu_backend(); }
+
+std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings&) { no_gpu_backend(); }
 
 }  // namespace jacobi3d

@@ -24,13 +24,7 @@ class ResidentJacobi final : public JacobiVariant {
   ResidentJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : problem_(problem), fields_(problem.geometry, comm, settings.backend),
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
-    hh::ExchangeOptions options;
-    options.strategy = hh::Strategy::embedded;
-    options.backend = settings.backend;
-    options.comm = comm;
-    options.timeout = settings.timeout;
-    options.transport = settings.transport;
-    options.node_size = settings.node_size;
+    const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.

@@ -1,8 +1,11 @@
 // How a variant runs: on which backend, with which deadline and launch shapes.
 #pragma once
 
+#include <mpi.h>
+
 #include <chrono>
 
+#include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -24,5 +27,19 @@ struct RunSettings {
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
 };
+
+// The options every variant's Exchange shares, for `strategy` over `comm`.
+inline haloflag::halo::ExchangeOptions exchange_options(const RunSettings& settings,
+                                                        MPI_Comm comm,
+                                                        haloflag::halo::Strategy strategy) {
+  haloflag::halo::ExchangeOptions options;
+  options.strategy = strategy;
+  options.backend = settings.backend;
+  options.comm = comm;
+  options.timeout = settings.timeout;
+  options.transport = settings.transport;
+  options.node_size = settings.node_size;
+  return options;
+}
 
 }  // namespace jacobi3d

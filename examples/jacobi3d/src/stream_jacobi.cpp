@@ -25,13 +25,7 @@ class StreamJacobi final : public JacobiVariant {
       : problem_(problem), fields_(problem.geometry, comm, settings.backend),
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)),
         progress_(settings.progress) {
-    hh::ExchangeOptions options;
-    options.strategy = hh::Strategy::resident;
-    options.backend = settings.backend;
-    options.comm = comm;
-    options.timeout = settings.timeout;
-    options.transport = settings.transport;
-    options.node_size = settings.node_size;
+    hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::resident);
     options.progress = settings.progress;
     // Its kernels stay resident through the other variants' runs: blocks of the example's size,
     // not of 1024 threads, leave the GPU to them (two ranks of 26 messages each under MPS

@@ -25,8 +25,6 @@ class HostQueue {
   void enqueue(std::function<void()> work);
   // Blocks until everything enqueued so far has run; throws after a fault.
   void synchronize();
-  // True when nothing is queued or running; throws after a fault.
-  bool idle();
 
  private:
   void run();
