@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The cache-state probe on a GPU machine (bench/cache_state_probe, docs/exchange.md): how the CPU
-# cache state of pinned host lines changes the GPU's zero-copy reads and writes of them.
+# The cache-state probe on a GPU machine (bench/cache_state_probe,
+# docs/results/exchange_journal.md): how the CPU cache state of pinned host lines changes the
+# GPU's zero-copy reads and writes of them.
 #   scripts/probe_cache_state.sh [OUT_DIR]
 # OUT_DIR defaults to docs/results/<machine>/<UTC date>_cache_state; it gets machine.txt,
 # commands.txt, cache_state.md (the table) and build.log.

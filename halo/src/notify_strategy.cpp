@@ -60,8 +60,8 @@ class NotifyStrategy final : public ExchangeStrategy {
     // Node receives need no MPI: node_done reports them.
     received_ = context_.node.node_recv_count();
 
-    // The pack work first: posting 26 receives takes the CPU ~6 us, during which the GPU packs
-    // (H200 x2 traces). No send is posted before start() returns, so every receive of this rank
+    // The pack work first: the GPU packs while the CPU posts the receives, which takes it a
+    // while. No send is posted before start() returns, so every receive of this rank
     // is posted before any of its sends, as in Fig. 5. A start ordered on the caller's stream
     // stores pack_start itself, and the receives are posted meanwhile.
     if (pack_start == PackStart::by_strategy) start_pack_work(epoch);
@@ -91,16 +91,15 @@ class NotifyStrategy final : public ExchangeStrategy {
         if (!requests.over_mpi_recv(r)) context_.timeline.unpack_done_seen(r);
       }
     }
-    // Sends first: MPI moves received data on this CPU thread inside the receive tests (tens of
-    // microseconds for large messages), and a send found ready meanwhile would wait for it. The
-    // packs never wait for MPI, so the short sends are posted without receive progress. Once
-    // they are out, the long sends need the GPU ~20 us more (cube 200), and one receive test
-    // takes in the peer's short messages meanwhile: ~10-15 us of Open MPI's work that would
-    // otherwise come after the last send (H100 traces). Long sends in turn are signalled one
-    // after another over that time and the peer's first long messages arrive meanwhile, so
-    // then the receives are tested on every pass, one arrived long receive posted (copied) at
-    // a time. (Testing the receives on every pass while the long sends pack all together
-    // delayed the last send by 5-8 us on H200 x2 and lost more than it won.)
+    // Sends first: MPI moves received data on this CPU thread inside the receive tests (long
+    // for large messages), and a send found ready meanwhile would wait for it. The packs never
+    // wait for MPI, so the short sends are posted without receive progress. Once they are out,
+    // the long sends still need the GPU a while, and one receive test takes in the peer's short
+    // messages meanwhile: Open MPI work that would otherwise come after the last send. Long
+    // sends in turn are signalled one after another over that time and the peer's first long
+    // messages arrive meanwhile, so then the receives are tested on every pass, one arrived
+    // long receive posted (copied) at a time. (Testing on every pass while the long sends pack
+    // all together delays the last send more than it gains: docs/results/exchange_journal.md.)
     if (!unsent_.empty()) {
       if (short_sends_unsent_ == 0 && (receives_between_sends_ || !short_receives_tested_)) {
         short_receives_tested_ = true;
@@ -117,8 +116,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     // Long receives posted on arrival (ExchangeOptions::long_receives_on_arrival), one at a
     // time: posting it copies the message (Open MPI's shared-memory transport), and the GPU
     // unpacks it while the next one is copied. Every arrived one is posted before the sends
-    // are tested and the unpack flags read: with one per pass, those added 1.5-3 us between
-    // two copies (H200 x2 traces).
+    // are tested and the unpack flags read, so that work does not fall between two copies.
     while (post_arrived_receive()) signal_completed_receives();
     context_.timeline.mpi_call_begin();
     const bool sends_done = requests.test_sends();

@@ -17,9 +17,9 @@ struct RunInfo {
   // The MPI library's transport settings from the environment of rank 0 (NAME=value, sorted):
   // Open MPI's OMPI_MCA_ entries of the btl, pml, mtl, osc, coll, smsc frameworks, opal_cuda_*
   // and mpi_leave_pinned (mpiexec --mca reaches the ranks as these too), MPICH's MPIR_CVAR_* and
-  // MPICH_*, UCX_*. They can change the times a lot: on H200 x2, Open MPI's shared-memory
-  // transport with btl_vader_single_copy_mechanism=none takes ~30% longer at cube 200 than
-  // with cma.
+  // MPICH_*, UCX_*. They can change the times a lot: with btl_vader_single_copy_mechanism=none
+  // Open MPI's shared-memory transport copies every message twice on the CPU, with cma once
+  // (docs/results/h200x2/2026-11-22_cma).
   std::vector<std::string> mpi_settings;
 };
 

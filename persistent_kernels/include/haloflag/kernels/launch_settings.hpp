@@ -9,9 +9,9 @@ struct LaunchSettings {
   int stacked_threads = 1024;  // threads per block of the cooperative stacked kernel
   int stacked_blocks = 0;      // 0: as many as can be resident at once
   // stream_notify and resident on a GPU: blocks that unpack each long receive together (its
-  // own block and long_receive_blocks - 1 more). One block reads a 60000-byte message from host
-  // memory in ~10 us; the last long receive's unpack is the exchange's tail. The host backend
-  // always uses one.
+  // own block and long_receive_blocks - 1 more). One block reads host memory only as fast as one
+  // multiprocessor issues loads, and the last long receive's unpack is the exchange's tail. The
+  // host backend always uses one.
   int long_receive_blocks = 1;
   // stream_notify and resident on a GPU: blocks that pack each long send together (its own block
   // and long_send_blocks - 1 helpers; with long sends in turn, all of them pack every long send,

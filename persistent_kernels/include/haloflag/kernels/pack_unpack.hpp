@@ -31,8 +31,8 @@ namespace detail {
 // stores. A GPU reading a message from host memory waits a PCIe round trip per load, so loads
 // kept apart from the stores (the compiler may not reorder them: the buffers might alias)
 // overlap their latencies instead of adding them up. A round spans variables and boxes, so a
-// 1024-thread block moves a message of up to 8192 elements (64 kB) in one round trip: the
-// 60000-byte faces of the shipped cube-200 configs used to take one round per variable.
+// 1024-thread block moves a message of up to 8192 elements (64 kB) in one round trip, rather
+// than one round trip per variable of a message with several.
 inline constexpr int kElementsInFlight = 8;
 
 // Offset in the field of cell `cell` of `box` (x fastest). Halo boxes hold far fewer than 2^31

@@ -55,9 +55,9 @@ struct ExchangePlan {
   notify::FlagArrayView unpack_ready_relay;
   // Short sends first (stream_notify, resident, stacked_notify): the blocks of long sends start
   // packing once every short send is signalled. The GPU's writes reach host memory in the order
-  // they were issued, so a short send's flag issued behind the long sends' data lands when that
-  // data has crossed PCIe, ~10 us late at cube 200 on an H200, and the CPU, which could be
-  // posting the short sends meanwhile, waits idle. In device memory: a counter of short sends
+  // they were issued, so a short send's flag issued behind the long sends' data lands only when
+  // that data has crossed PCIe, and the CPU, which could be posting the short sends meanwhile,
+  // waits idle. In device memory: a counter of short sends
   // signalled (it grows by short_send_count per exchange) and [1] flag that the block
   // completing the count sets to the epoch. short_send_count 0: no ordering.
   std::uint32_t short_send_count = 0;
@@ -71,9 +71,10 @@ struct ExchangePlan {
   std::int64_t long_message_bytes = 0;
 
   // Message indexes, the short messages first and then the long ones (each in message order),
-  // with the number of short ones: a stacked block goes straight to its messages. Working out
-  // each layout's size in turn cost ~0.5 us a message, so block k began packing its short send
-  // ~0.5 us * k late and the long phases lost as much between two long messages (H200 traces).
+  // with the number of short ones: a stacked block goes straight to its messages. Walking the
+  // message list and working out each layout's size takes dependent loads from device memory
+  // per message, which would delay block k's start in proportion to k and add as much between
+  // two long messages.
   // Set by an Exchange's resources for the stacked kernel; null in plans built elsewhere (the
   // pack/unpack calibration), whose kernels do not read them.
   const std::uint32_t* sends_short_first = nullptr;  // [send_count], device-readable memory
