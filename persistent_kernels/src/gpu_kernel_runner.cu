@@ -46,14 +46,14 @@ __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan 
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) break;
+    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != BlockStatus::ok) break;
   }
   if (threadIdx.x == 0) release_stream_waits(plan);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != block_ok) break;
+    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != BlockStatus::ok) break;
   }
   if (threadIdx.x == 0) release_stream_waits(plan);
 }
@@ -154,25 +154,25 @@ class GpuKernelRunner final : public KernelRunner {
                         threads_of(op), 0, stream>>>(plan_);
         break;
       case KernelOp::notify_pack:
-        require_stream_residency("stream_notify");
+        require_stream_residency(StreamKernels::notify);
         if (plan_.send_count > 0) {
           notify_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::notify_unpack:
-        require_stream_residency("stream_notify");
+        require_stream_residency(StreamKernels::notify);
         if (plan_.recv_count > 0) {
           notify_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::resident_pack:
-        require_stream_residency("resident");
+        require_stream_residency(StreamKernels::resident);
         if (plan_.send_count > 0) {
           resident_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::resident_unpack:
-        require_stream_residency("resident");
+        require_stream_residency(StreamKernels::resident);
         if (plan_.recv_count > 0) {
           resident_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
@@ -250,11 +250,11 @@ class GpuKernelRunner final : public KernelRunner {
     switch (op) {
       case KernelOp::notify_pack:
       case KernelOp::notify_unpack:
-        require_stream_residency("stream_notify");
+        require_stream_residency(StreamKernels::notify);
         break;
       case KernelOp::resident_pack:
       case KernelOp::resident_unpack:
-        require_stream_residency("resident");
+        require_stream_residency(StreamKernels::resident);
         break;
       case KernelOp::stacked:
         (void)stacked_blocks();
@@ -264,12 +264,13 @@ class GpuKernelRunner final : public KernelRunner {
     }
   }
 
-  int stacked_blocks() const override {
+ private:
+  // The blocks a cooperative stacked launch uses, resolved at the first need.
+  int stacked_blocks() const {
     if (stacked_blocks_ == 0) stacked_blocks_ = resolve_stacked_blocks();
     return stacked_blocks_;
   }
 
- private:
   struct Graph {
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
@@ -297,9 +298,12 @@ class GpuKernelRunner final : public KernelRunner {
 
   // The pack and unpack kernels of one exchange run side by side and wait on each other through
   // MPI: every block of both must be resident at once.
-  void require_stream_residency(const char* strategy) {
+  enum class StreamKernels { notify, resident };
+
+  void require_stream_residency(StreamKernels kernels) {
     if (stream_residency_checked_) return;
-    const bool resident = std::string(strategy) == "resident";
+    const bool resident = kernels == StreamKernels::resident;
+    const std::string strategy = resident ? "resident" : "stream_notify";
     const int per_sm = std::min(
         blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
                                            : kernel_address(notify_pack_kernel),
@@ -310,7 +314,7 @@ class GpuKernelRunner final : public KernelRunner {
     const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_ / sharers();
     const std::int64_t asked = std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_);
     if (asked > fit) {
-      throw CoResidencyError(std::string(strategy) + " needs " + std::to_string(asked) +
+      throw CoResidencyError(strategy + " needs " + std::to_string(asked) +
                              " blocks of " + std::to_string(settings_.message_threads) +
                              " threads resident at once (" + std::to_string(pack_blocks(plan_)) +
                              " pack (" + std::to_string(plan_.long_send_team) +

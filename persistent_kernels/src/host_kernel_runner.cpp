@@ -41,8 +41,6 @@ class HostKernelRunner final : public KernelRunner {
   // once, and it is sized to the lane.
   void check_co_residency(KernelOp) override {}
 
-  int stacked_blocks() const override { return pack_lane_.threads(); }
-
  private:
   HostLane& lane(Lane which) { return which == Lane::pack ? pack_lane_ : unpack_lane_; }
 
@@ -95,7 +93,7 @@ class HostKernelRunner final : public KernelRunner {
         return [plan, block, epoch](int thread, int threads) {
           bool failed = false;
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            if (!failed) failed = wait_and_unpack(block, plan, r, epoch, r) != block_ok;
+            if (!failed) failed = wait_and_unpack(block, plan, r, epoch, r) != BlockStatus::ok;
           });
         };
       case KernelOp::stacked:
@@ -110,23 +108,23 @@ class HostKernelRunner final : public KernelRunner {
           for (std::uint64_t e = epoch;; ++e) {
             // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
             // once per epoch, then packs its blocks, short sends first.
-            int status = resident_pack_start(block, plan, thread == 0,
+            BlockStatus status = resident_pack_start(block, plan, thread == 0,
                                              static_cast<std::uint32_t>(thread), e);
             for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
-              if (status == block_ok) status = pack_block(block, plan, m, e);
+              if (status == BlockStatus::ok) status = pack_block(block, plan, m, e);
             });
-            if (status != block_ok) return release_stream_waits(plan);
+            if (status != BlockStatus::ok) return release_stream_waits(plan);
           }
         };
       case KernelOp::resident_unpack:
         return [plan, block, epoch](int thread, int threads) {
           if (static_cast<std::uint32_t>(thread) >= plan.recv_count) return;
           for (std::uint64_t e = epoch;; ++e) {
-            int status = block_ok;
+            BlockStatus status = BlockStatus::ok;
             for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-              if (status == block_ok) status = resident_unpack_step(block, plan, r, e);
+              if (status == BlockStatus::ok) status = resident_unpack_step(block, plan, r, e);
             });
-            if (status != block_ok) return release_stream_waits(plan);
+            if (status != BlockStatus::ok) return release_stream_waits(plan);
           }
         };
     }

@@ -40,7 +40,7 @@
 namespace {
 
 using namespace haloflag::halo;
-using haloflag::kernels::block_ok;
+using haloflag::kernels::BlockStatus;
 using haloflag::kernels::DevicePlan;
 using haloflag::kernels::HostTeamGroup;
 using haloflag::kernels::HostThreadGroup;
@@ -148,12 +148,14 @@ KernelOutcome run_thread_kernel(const DevicePlan& original, const ExchangeVerifi
           original.with_fields(buffers.device[static_cast<std::size_t>(b)].view());
       if (t == 0) buffers.prepare(verifier, b, epoch);
       team.sync();
-      int status = block_ok;
-      for (auto m = static_cast<std::uint32_t>(t); m < plan.send_count() && status == block_ok;
+      BlockStatus status = BlockStatus::ok;
+      for (auto m = static_cast<std::uint32_t>(t);
+           m < plan.send_count() && status == BlockStatus::ok;
            m += kKernelThreads) {
         status = haloflag::kernels::embedded_pack(block, plan, m, epoch);
       }
-      for (auto r = static_cast<std::uint32_t>(t); r < plan.recv_count() && status == block_ok;
+      for (auto r = static_cast<std::uint32_t>(t);
+           r < plan.recv_count() && status == BlockStatus::ok;
            r += kKernelThreads) {
         status = haloflag::kernels::embedded_unpack(block, plan, r, epoch);
       }
@@ -284,8 +286,8 @@ TEST(EmbeddedExchange, KernelThatNeverPacksEndsInTheHostsDeadlineNamingTheSend) 
 }
 
 // The host never calls start(): the kernel's embedded_pack gives up at the deadline with
-// block_failed, the whole team sees embedded_failed, and the host's next exchange reports the
-// device-side failure on pack_start.
+// BlockStatus::failed, the whole team sees embedded_failed, and the host's next exchange reports
+// the device-side failure on pack_start.
 TEST(EmbeddedExchange, HostThatNeverStartsMakesEmbeddedPackFailNamingPackStart) {
   SKIP_UNLESS_HOST_BACKEND();
   const Geometry geometry = small_periodic_geometry();
@@ -297,10 +299,10 @@ TEST(EmbeddedExchange, HostThatNeverStartsMakesEmbeddedPackFailNamingPackStart) 
     const DevicePlan plan = exchange.device_plan();
     ASSERT_GT(plan.send_count(), 0u);
     const auto started = std::chrono::steady_clock::now();
-    const int status = haloflag::kernels::embedded_pack(HostThreadGroup{}, plan, 0, 1);
+    const BlockStatus status = haloflag::kernels::embedded_pack(HostThreadGroup{}, plan, 0, 1);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    EXPECT_EQ(status, haloflag::kernels::block_failed);
+    EXPECT_EQ(status, haloflag::kernels::BlockStatus::failed);
     EXPECT_GE(seconds, 0.9);
     EXPECT_LT(seconds, 10.0);
     EXPECT_TRUE(haloflag::kernels::embedded_failed(plan));
@@ -363,7 +365,8 @@ TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
     }
     EXPECT_EQ(wrong_epochs, 0) << c.name << ", rank " << world_rank() << ": first: " << first_report;
     for (std::size_t b = 0; b < reports.size(); ++b) {
-      EXPECT_EQ(reports[b].status, block_ok) << c.name << " block " << b;
+      EXPECT_EQ(static_cast<BlockStatus>(reports[b].status), BlockStatus::ok)
+          << c.name << " block " << b;
       EXPECT_EQ(reports[b].epochs_done, static_cast<std::uint32_t>(kEpochs)) << c.name << " block " << b;
       EXPECT_EQ(reports[b].saw_failure, 0) << c.name << " block " << b;
     }
@@ -401,7 +404,7 @@ TEST(EmbeddedExchange, GpuKernelLeavesWhenTheHostNeverStarts) {
     EXPECT_LT(seconds, 15.0);
     ASSERT_FALSE(reports.empty());
     for (std::size_t b = 0; b < reports.size(); ++b) {
-      EXPECT_EQ(reports[b].status, haloflag::kernels::block_failed) << "block " << b;
+      EXPECT_EQ(static_cast<BlockStatus>(reports[b].status), BlockStatus::failed) << "block " << b;
       EXPECT_EQ(reports[b].epochs_done, 0u) << "block " << b;
       EXPECT_EQ(reports[b].saw_failure, 1) << "block " << b;
     }

@@ -11,7 +11,7 @@
 namespace haloflag::test {
 namespace {
 
-using kernels::block_ok;
+using kernels::BlockStatus;
 
 constexpr int kMaxThreads = 1024;
 
@@ -22,22 +22,22 @@ __global__ void __launch_bounds__(kMaxThreads)
   const kernels::ThreadBlockGroup block;
   const std::uint32_t message = blockIdx.x;
   EmbeddedBlockReport& report = reports[blockIdx.x];
-  int status = block_ok;
+  BlockStatus status = BlockStatus::ok;
   std::uint32_t done = 0;
-  for (std::uint32_t i = 0; i < epochs && status == block_ok; ++i) {
+  for (std::uint32_t i = 0; i < epochs && status == BlockStatus::ok; ++i) {
     const std::uint64_t epoch = first_epoch + i;
     const kernels::DevicePlan plan = exchange_plan.with_fields(i % 2 == 0 ? even : odd);
     if (message < plan.send_count()) status = kernels::embedded_pack(block, plan, message, epoch);
     // A stencil would update its interior here, while the messages travel.
-    if (status == block_ok && message < plan.recv_count()) {
+    if (status == BlockStatus::ok && message < plan.recv_count()) {
       status = kernels::embedded_unpack(block, plan, message, epoch);
     }
-    if (status == block_ok) done = i + 1;
+    if (status == BlockStatus::ok) done = i + 1;
   }
   const bool failed = kernels::embedded_failed(block, exchange_plan);
   if (block.thread() == 0) {
     report.epochs_done = done;
-    report.status = status;
+    report.status = static_cast<std::int32_t>(status);
     report.saw_failure = failed ? 1 : 0;
   }
 }

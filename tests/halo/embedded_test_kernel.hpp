@@ -15,7 +15,7 @@ namespace haloflag::test {
 // What one block of the kernel did.
 struct EmbeddedBlockReport {
   std::uint32_t epochs_done;  // iterations it completed (packed and unpacked its messages)
-  std::int32_t status;        // kernels::block_ok, or block_failed from the call that failed
+  std::int32_t status;        // a kernels::BlockStatus: ok, or failed from the call that failed
   std::int32_t saw_failure;   // kernels::embedded_failed(plan) when it left
   std::int32_t unused;
 };

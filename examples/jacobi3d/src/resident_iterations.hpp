@@ -45,11 +45,11 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
     for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
-      failed = hk::embedded_pack(block, plan, m, epoch) != hk::block_ok;
+      failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
     }
     sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
     for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
-      failed = hk::embedded_unpack(block, plan, r, epoch) != hk::block_ok;
+      failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
     }
     if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts are complete
   }

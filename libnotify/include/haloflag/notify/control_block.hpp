@@ -32,7 +32,6 @@ class ControlBlock {
   std::chrono::nanoseconds timeout() const { return timeout_; }
   // Applies to views made afterwards; kernels keep the deadline of the view they were given.
   void set_timeout(std::chrono::nanoseconds timeout);
-  std::chrono::nanoseconds poll_backoff() const { return poll_backoff_; }
   // Applies to views made afterwards; 0 to 1 ms.
   void set_poll_backoff(std::chrono::nanoseconds backoff);
 

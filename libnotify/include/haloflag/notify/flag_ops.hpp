@@ -36,7 +36,7 @@ HF_HD inline void signal_flag(const FlagArrayView& flags, std::uint32_t index, s
 // True when the flag announces `epoch` or a later one; then the payload is visible.
 // Every poll is an acquire load. On CUDA that is the load plus an L1 invalidate; a relaxed load
 // followed by an acquire fence once the epoch shows costs a full system-scope memory barrier
-// instead, which measured ~0.65 us more per flag on an H100 (docs/flag_api.md).
+// instead, which is slower per flag (docs/flag_api.md has the measurement).
 HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
   return load_acquire_system(flags.word(index)) >= epoch;
 }
@@ -97,16 +97,18 @@ enum class AbortReads { periodic, none };
 //
 // wait_word is the same wait on a single flag word that is not part of an array this side owns
 // (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
+// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
 HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
                                    std::uint32_t index, std::uint64_t epoch,
                                    const WaitControl& control, Side side, std::uint32_t waiter,
-                                   AbortReads abort_reads = AbortReads::periodic) {
-  if (load_acquire_system(word) >= epoch) return WaitOutcome::ready;
+                                   AbortReads abort_reads = AbortReads::periodic,
+                                   Scope scope = Scope::system) {
+  if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
   std::uint64_t next_abort_check = 0;  // waited time at which the abort flag is read next
   for (std::uint32_t polls = 1;; ++polls) {
     back_off(control);
-    if (load_acquire_system(word) >= epoch) return WaitOutcome::ready;
+    if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
     WaitOutcome outcome = WaitOutcome::ready;
@@ -119,7 +121,7 @@ HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t arra
     }
     if (outcome != WaitOutcome::ready) {
       record_wait_failure(control, side, outcome, array_id, index, epoch,
-                          load_relaxed_system(word), waited, waiter);
+                          load_relaxed(word, scope), waited, waiter);
       return outcome;
     }
   }

@@ -88,6 +88,44 @@ HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t val
 #endif
 }
 
+// Loads of a word that only one side reads and writes, at that side's scope (the pairs of
+// store_release_same_side and count_in_same_side). A word keeps one scope: docs/design.md's
+// protocol table names it, and tests/docs/protocol_scope_test.py checks every access.
+HF_HD inline std::uint64_t load_acquire_same_side(const std::uint64_t* word) {
+  auto* mutable_word = const_cast<std::uint64_t*>(word);
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_load(mutable_word, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*mutable_word).load(
+      cuda::std::memory_order_acquire);
+#else
+  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_acquire);
+#endif
+}
+
+HF_HD inline std::uint64_t load_relaxed_same_side(const std::uint64_t* word) {
+  auto* mutable_word = const_cast<std::uint64_t*>(word);
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_load(mutable_word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*mutable_word).load(
+      cuda::std::memory_order_relaxed);
+#else
+  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_relaxed);
+#endif
+}
+
+// The scope of a flag word, for waits that serve both kinds.
+enum class Scope { system, same_side };
+
+HF_HD inline std::uint64_t load_acquire(const std::uint64_t* word, Scope scope) {
+  return scope == Scope::same_side ? load_acquire_same_side(word) : load_acquire_system(word);
+}
+
+HF_HD inline std::uint64_t load_relaxed(const std::uint64_t* word, Scope scope) {
+  return scope == Scope::same_side ? load_relaxed_same_side(word) : load_relaxed_system(word);
+}
+
 // Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
 // acquire-release order at that side's scope; returns the value before. Used to count the blocks
 // that finished their share of a message: the last one, having acquired every other block's

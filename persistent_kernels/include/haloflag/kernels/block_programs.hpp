@@ -10,8 +10,8 @@
 // barrier); on the host a block is a single thread and the stacked grid is a team of threads.
 //
 // Flag protocol (docs/design.md): the group's members write the payload, meet at a barrier, then
-// member 0 alone signals with a system-scope release store. Waits are done by member 0 with the plan's deadline and
-// abort flag; the outcome reaches the other members through from_leader.
+// member 0 alone signals with a system-scope release store. Waits are done by member 0 with the
+// plan's deadline and abort flag; the outcome reaches the other members through from_leader.
 #pragma once
 
 #include <cstdint>
@@ -25,45 +25,49 @@
 namespace haloflag::kernels {
 
 // What a block learns from a wait.
-enum BlockStatus : int {
-  block_ok = 0,      // the flag shows the epoch: go on
-  block_stop = 1,    // the host stored kStopEpoch: the resident kernel ends
-  block_failed = 2,  // deadline or abort: recorded in the control block; the block ends
+enum class BlockStatus : int {
+  ok,      // the flag shows the epoch: go on
+  stop,    // the host stored kStopEpoch: the resident kernel ends
+  failed,  // deadline or abort: recorded in the control block; the block ends
 };
 
 // The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
 // every member gets the outcome.
 template <class Group>
-HF_HD int leader_wait_word(const Group& group, const std::uint64_t* word, std::uint32_t array_id,
-                           std::uint32_t index, std::uint64_t epoch,
-                           const notify::WaitControl& control, std::uint32_t waiter,
-                           notify::AbortReads abort_reads = notify::AbortReads::periodic) {
-  int status = block_ok;
+HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word,
+                                   std::uint32_t array_id, std::uint32_t index,
+                                   std::uint64_t epoch, const notify::WaitControl& control,
+                                   std::uint32_t waiter,
+                                   notify::AbortReads abort_reads = notify::AbortReads::periodic,
+                                   notify::Scope scope = notify::Scope::system) {
+  BlockStatus status = BlockStatus::ok;
   if (group.thread() == 0) {
     const notify::WaitOutcome outcome = notify::wait_word(
-        word, array_id, index, epoch, control, notify::Side::device, waiter, abort_reads);
+        word, array_id, index, epoch, control, notify::Side::device, waiter, abort_reads, scope);
     if (outcome != notify::WaitOutcome::ready) {
-      status = block_failed;
-    } else if (notify::load_relaxed_system(word) == kStopEpoch) {
-      status = block_stop;
+      status = BlockStatus::failed;
+    } else if (notify::load_relaxed(word, scope) == kStopEpoch) {
+      status = BlockStatus::stop;
     }
   }
-  return group.from_leader(status);
+  return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
 }
 
 template <class Group>
-HF_HD int leader_wait(const Group& group, const notify::FlagArrayView& flags, std::uint32_t index,
-                      std::uint64_t epoch, const notify::WaitControl& control,
-                      std::uint32_t waiter,
-                      notify::AbortReads abort_reads = notify::AbortReads::periodic) {
+HF_HD BlockStatus leader_wait(const Group& group, const notify::FlagArrayView& flags,
+                              std::uint32_t index, std::uint64_t epoch,
+                              const notify::WaitControl& control, std::uint32_t waiter,
+                              notify::AbortReads abort_reads = notify::AbortReads::periodic,
+                              notify::Scope scope = notify::Scope::system) {
   return leader_wait_word(group, flags.word(index), flags.array_id, index, epoch, control, waiter,
-                          abort_reads);
+                          abort_reads, scope);
 }
 
-// True once some device-side wait has failed: lets every block of a grid leave together.
+// True once some device-side wait has failed: lets every block of a grid leave together. The
+// device record's `claimed` is the GPU's own word (claim_same_side), read at its scope.
 HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
   const auto& record = control.words->failure[static_cast<std::uint32_t>(notify::Side::device)];
-  return notify::load_relaxed_system(&record.claimed) != 0;
+  return notify::load_relaxed_same_side(&record.claimed) != 0;
 }
 
 // Signals. The group's barrier orders every member's payload writes before member 0's
@@ -133,11 +137,11 @@ HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t messag
 // receiver has unpacked epoch e - 1 from it. The leader reads the receiver's flag through the
 // mapping; an MPI send returns at once.
 template <class Group>
-HF_HD int wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
+HF_HD BlockStatus wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
                                  std::uint32_t message, std::uint64_t epoch,
                                  std::uint32_t waiter) {
   const NodeSendRoute* route = node_send(plan, message);
-  if (route == nullptr || epoch <= 1) return block_ok;
+  if (route == nullptr || epoch <= 1) return BlockStatus::ok;
   return leader_wait_word(group, route->unpacked, plan.peer_unpacked_id, message, epoch - 1,
                           plan.control, waiter);
 }
@@ -146,7 +150,7 @@ HF_HD int wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
 // rank's memory (node), or unpack_ready, which this rank's CPU stores once MPI received it. Only
 // unpack_ready can say stop (kStopEpoch).
 template <class Group>
-HF_HD int wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+HF_HD BlockStatus wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                        std::uint64_t epoch, std::uint32_t waiter) {
   const NodeRecvRoute* route = node_recv(plan, message);
   if (route == nullptr) {
@@ -157,10 +161,11 @@ HF_HD int wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32
 }
 
 template <class Group>
-HF_HD int pack_and_signal(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                          std::uint64_t epoch, std::uint32_t waiter) {
-  const int status = wait_receiver_unpacked(group, plan, message, epoch, waiter);
-  if (status != block_ok) return status;
+HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t message, std::uint64_t epoch,
+                                  std::uint32_t waiter) {
+  const BlockStatus status = wait_receiver_unpacked(group, plan, message, epoch, waiter);
+  if (status != BlockStatus::ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   pack_message_at(plan.sends[message], fields_of(plan), send_data(plan, message), group.thread(),
                   group.size());
@@ -169,23 +174,24 @@ HF_HD int pack_and_signal(const Group& group, const ExchangePlan& plan, std::uin
     stamp_device_time(plan.times.send_slot(message, SendTime::packed));
     signal_packed(plan, message, epoch);
   }
-  return block_ok;
+  return BlockStatus::ok;
 }
 
 template <class Group>
-HF_HD int wait_and_unpack(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                          std::uint64_t epoch, std::uint32_t waiter) {
-  const int status = wait_arrival(group, plan, message, epoch, waiter);
-  if (status != block_ok) return status;
+HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t message, std::uint64_t epoch,
+                                  std::uint32_t waiter) {
+  const BlockStatus status = wait_arrival(group, plan, message, epoch, waiter);
+  if (status != BlockStatus::ok) return status;
   if (group.thread() == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
-  unpack_message_from(plan.recvs[message], fields_of(plan), recv_data(plan, message), group.thread(),
-                      group.size());
+  unpack_message_from(plan.recvs[message], fields_of(plan), recv_data(plan, message),
+                      group.thread(), group.size());
   group.sync();
   if (group.thread() == 0) {
     stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
     signal_unpacked(plan, message, epoch);
   }
-  return block_ok;
+  return BlockStatus::ok;
 }
 
 // One block's share of a long message moved by a team of blocks (the stacked grid, or the long
@@ -251,15 +257,15 @@ HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::u
   }
 }
 
-// Without abort reads: every long-send block waits here, and GPU reads of the one host line of
-// the abort flag are served one after another (~1 us each; 132 stacked blocks took 130 us).
-// Short sends never wait on anything once packing began, so the deadline is enough.
+// At device scope, the gate's own, and without abort reads: every long-send block waits here,
+// and GPU reads of the one host line of the abort flag are served one after another. Short sends
+// never wait on anything once packing began, so the deadline is enough.
 template <class Group>
-HF_HD int wait_for_short_sends(const Group& group, const ExchangePlan& plan, std::uint64_t epoch,
-                               std::uint32_t waiter) {
-  if (plan.short_send_count == 0) return block_ok;
+HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& plan,
+                                       std::uint64_t epoch, std::uint32_t waiter) {
+  if (plan.short_send_count == 0) return BlockStatus::ok;
   return leader_wait(group, plan.short_sends_signalled, 0, epoch, plan.control, waiter,
-                     notify::AbortReads::none);
+                     notify::AbortReads::none, notify::Scope::same_side);
 }
 
 // What a block of the stream_notify or resident unpack grid does: blocks [0, recv_count) each
@@ -291,40 +297,53 @@ HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t bloc
   return {plan.recvs_short_first[plan.short_recvs + helper / helpers], 1 + helper % helpers};
 }
 
-// One receive by one block of the unpack grid. A short receive, or any receive without a team,
-// is awaited and unpacked by its own block. A long one is unpacked by its team: its own block
-// awaits unpack_ready (the only block reading that host line) and copies what it saw to device
-// memory (unpack_ready_relay; kStopEpoch when its wait failed or the host said stop, so the
-// helpers leave too); the helpers wait on the copy; every member unpacks its share and counts
-// itself in, and the last one signals unpack_done.
+// Member `member` of the team of `members` groups that unpacks long receive `r`. Member 0
+// awaits the arrival (the only group reading that host line: GPU reads of one host line are
+// served one after another) and copies what it saw to device memory (unpack_ready_relay;
+// kStopEpoch when its wait failed, the host said stop, or `stopped` says the caller already
+// failed, so the others leave too); the others wait on the copy. Every member then unpacks its
+// share and counts itself in, and the last one signals. The stream and resident unpack grids
+// (unpack_receive) and the stacked grid's long receives both go through here.
 template <class Group>
-HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
-                         std::uint64_t epoch, std::uint32_t waiter) {
+HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& plan,
+                                      std::uint32_t r, std::uint32_t member,
+                                      std::uint32_t members, std::uint64_t epoch,
+                                      std::uint32_t waiter, bool stopped = false) {
+  BlockStatus status = BlockStatus::failed;
+  if (member == 0) {
+    if (!stopped) status = wait_arrival(group, plan, r, epoch, waiter);
+    if (group.thread() == 0) {
+      const bool ok = status == BlockStatus::ok;
+      if (ok) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
+      // Release: the other members read the received data after acquiring the copy.
+      notify::signal_flag(plan.unpack_ready_relay, r, ok ? epoch : kStopEpoch);
+    }
+  } else if (!stopped) {
+    // Member 0 reads the abort flag and stops the copy: the others only poll device memory.
+    status = leader_wait(group, plan.unpack_ready_relay, r, epoch, plan.control, waiter,
+                         notify::AbortReads::none);
+  }
+  if (status != BlockStatus::ok) return status;
+  const GridShare share = grid_share(group, member, members);
+  unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), share.thread,
+                      share.size);
+  if (completes_count(group, plan.long_recv_shares_done, members, r)) {
+    stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
+    signal_unpacked(plan, r, epoch);
+  }
+  return BlockStatus::ok;
+}
+
+// One receive by one block of the unpack grid: a short receive, or any receive without a team,
+// is awaited and unpacked by its own block; a long one by its team (its own block is member 0).
+template <class Group>
+HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
+                                 std::uint64_t epoch, std::uint32_t waiter) {
   const std::uint32_t r = role.message;
   if (plan.long_recv_team == 1 || !is_long(plan, plan.recvs[r])) {
     return wait_and_unpack(group, plan, r, epoch, waiter);
   }
-  int status = block_ok;
-  if (role.member == 0) {
-    status = wait_arrival(group, plan, r, epoch, waiter);
-    if (group.thread() == 0) {
-      if (status == block_ok) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
-      // Release: the helpers read the received data after acquiring the copy.
-      notify::signal_flag(plan.unpack_ready_relay, r, status == block_ok ? epoch : kStopEpoch);
-    }
-  } else {
-    // The own block reads the abort flag and stops the copy: helpers only poll device memory.
-    status = leader_wait(group, plan.unpack_ready_relay, r, epoch, plan.control, waiter,
-                         notify::AbortReads::none);
-  }
-  if (status != block_ok) return status;
-  const GridShare share = grid_share(group, role.member, plan.long_recv_team);
-  unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), share.thread, share.size);
-  if (completes_count(group, plan.long_recv_shares_done, plan.long_recv_team, r)) {
-    stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
-    signal_unpacked(plan, r, epoch);
-  }
-  return block_ok;
+  return unpack_long_by_team(group, plan, r, role.member, plan.long_recv_team, epoch, waiter);
 }
 
 // The long sends packed in turn by a team of `members` groups (member `member` of them): for
@@ -333,19 +352,19 @@ HF_HD int unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRol
 // member completing a message's count signals it. The stacked grid does this with all its
 // blocks; stream_notify and resident with the blocks of the long sends when
 // ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
-// message i + 1, and PCIe delivers them in that order, so the first flag lands after a sixth of
-// the long data at cube 200 instead of after all of it.
+// message i + 1, and PCIe delivers them in that order, so the first long message is handed on
+// after its own data has crossed, not after all of it.
 // A node message's receiver must have unpacked the previous epoch: every member checks before
 // it writes its share.
 template <class Group>
-HF_HD int pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
-                                  std::uint32_t member, std::uint32_t members,
-                                  std::uint64_t epoch) {
+HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
+                                          std::uint32_t member, std::uint32_t members,
+                                          std::uint64_t epoch) {
   const GridShare share = grid_share(group, member, members);
   for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
     const std::uint32_t m = plan.sends_short_first[i];
-    const int status = wait_receiver_unpacked(group, plan, m, epoch, member);
-    if (status != block_ok) return status;
+    const BlockStatus status = wait_receiver_unpacked(group, plan, m, epoch, member);
+    if (status != BlockStatus::ok) return status;
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
@@ -355,7 +374,7 @@ HF_HD int pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
       signal_packed(plan, m, epoch);
     }
   }
-  return block_ok;
+  return BlockStatus::ok;
 }
 
 // What a block of the stream_notify or resident pack grid does: blocks [0, send_count) each own
@@ -376,12 +395,12 @@ HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
 // Member `role.member` of the team of long send `role.message` packs its share; the member
 // completing the message's count signals it. One member alone packs and signals it whole.
 template <class Group>
-HF_HD int pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
-                         std::uint64_t epoch) {
+HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
+                                 std::uint64_t epoch) {
   const std::uint32_t m = role.message;
   if (plan.long_send_team == 1) return pack_and_signal(group, plan, m, epoch, m);
-  const int status = wait_receiver_unpacked(group, plan, m, epoch, m);
-  if (status != block_ok) return status;
+  const BlockStatus status = wait_receiver_unpacked(group, plan, m, epoch, m);
+  if (status != BlockStatus::ok) return status;
   if (role.member == 0 && group.thread() == 0) {
     stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
   }
@@ -391,7 +410,7 @@ HF_HD int pack_long_send(const Group& group, const ExchangePlan& plan, PackRole 
     stamp_device_time(plan.times.send_slot(m, SendTime::packed));
     signal_packed(plan, m, epoch);
   }
-  return block_ok;
+  return BlockStatus::ok;
 }
 
 // Block `block` of the stream_notify or resident pack grid: a short send is packed and counted
@@ -399,16 +418,16 @@ HF_HD int pack_long_send(const Group& group, const ExchangePlan& plan, PackRole 
 // helpers) or, with long sends in turn, by the team of every long send's blocks, one message
 // after another.
 template <class Group>
-HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                     std::uint64_t epoch) {
+HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                             std::uint64_t epoch) {
   if (block < plan.send_count && !is_long(plan, plan.sends[block])) {
-    const int status = pack_and_signal(group, plan, block, epoch, block);
-    if (status != block_ok) return status;
+    const BlockStatus status = pack_and_signal(group, plan, block, epoch, block);
+    if (status != BlockStatus::ok) return status;
     count_short_send(group, plan, epoch);
-    return block_ok;
+    return BlockStatus::ok;
   }
-  const int status = wait_for_short_sends(group, plan, epoch, block);
-  if (status != block_ok) return status;
+  const BlockStatus status = wait_for_short_sends(group, plan, epoch, block);
+  if (status != BlockStatus::ok) return status;
   if (plan.long_sends_in_turn) {
     const std::uint32_t long_sends = long_send_count(plan);
     const std::uint32_t member = block < plan.send_count
@@ -426,18 +445,20 @@ HF_HD int pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t
 // its wait failed) through device memory; the others wait on the relay and leave the abort
 // flag to it.
 template <class Group>
-HF_HD int resident_pack_start(const Group& group, const ExchangePlan& plan, bool watches_host,
-                              std::uint32_t waiter, std::uint64_t epoch) {
-  int status =
+HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& plan,
+                                      bool watches_host, std::uint32_t waiter,
+                                      std::uint64_t epoch) {
+  BlockStatus status =
       watches_host ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, waiter)
                    : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, waiter,
                                  notify::AbortReads::none);
-  if (watches_host && status == block_ok && plan.send_buffer_free.count != 0 && epoch > 1) {
+  if (watches_host && status == BlockStatus::ok && plan.send_buffer_free.count != 0 &&
+      epoch > 1) {
     status = leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, waiter);
   }
   if (watches_host && group.thread() == 0) {
     notify::signal_flag(plan.pack_start_relay, 0,
-                        status == block_failed
+                        status == BlockStatus::failed
                             ? kStopEpoch
                             : notify::load_relaxed_system(plan.pack_start.word(0)));
   }
@@ -446,24 +467,23 @@ HF_HD int resident_pack_start(const Group& group, const ExchangePlan& plan, bool
 
 // One epoch of a resident pack block.
 template <class Group>
-HF_HD int resident_pack_step(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                             std::uint64_t epoch) {
-  const int status = resident_pack_start(group, plan, block == 0, block, epoch);
-  if (status != block_ok) return status;
+HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& plan,
+                                     std::uint32_t block, std::uint64_t epoch) {
+  const BlockStatus status = resident_pack_start(group, plan, block == 0, block, epoch);
+  if (status != BlockStatus::ok) return status;
   return pack_block(group, plan, block, epoch);
 }
 
 // One epoch of a resident unpack block (`block` of the unpack grid: unpack_role). It first waits
 // for the exchange to start, on the pack block's relay of pack_start in device memory: a block
 // done with one exchange would otherwise poll the host for the next one, and those PCIe reads
-// slowed the long unpacks still running (25-30 us instead of 18 us for a 60 kB message, H200 x2
-// traces).
+// slow the long unpacks still running.
 template <class Group>
-HF_HD int resident_unpack_step(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                               std::uint64_t epoch) {
-  const int status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, block,
-                                 notify::AbortReads::none);
-  if (status != block_ok) return status;
+HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& plan,
+                                       std::uint32_t block, std::uint64_t epoch) {
+  const BlockStatus status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control,
+                                         block, notify::AbortReads::none);
+  if (status != BlockStatus::ok) return status;
   return unpack_receive(group, plan, unpack_role(plan, block), epoch, block);
 }
 
@@ -476,12 +496,9 @@ HF_HD int resident_unpack_step(const Group& group, const ExchangePlan& plan, std
 //     buffer, different long messages mostly fall to different blocks and are packed at once.
 //  3. short receives, each awaited and unpacked by one block (round robin);
 //  4. long receives at once, each by its own group of consecutive blocks (long receive i by
-//     group i % groups): the group's first block awaits unpack_ready (the only block reading
-//     that host line: GPU reads of one host line are served one after another) and copies it
-//     to device memory; the group's blocks wait on the copy, unpack their share and count
-//     themselves in; the last one signals unpack_done. Long receives tend to complete together,
-//     and one after another by the whole grid they took ~10 us each at cube 200 (H200 x2),
-//     waiting on each other's relay, while groups reading at once are bound by the bus.
+//     group i % groups), as a team (unpack_long_by_team). Long receives tend to complete
+//     together: unpacked one after another by the whole grid, each waits on the previous one's
+//     relay, while groups reading at once are bound only by the bus.
 // The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
 // wait has the plan's deadline. A block whose wait failed (recorded in the control block)
 // leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
@@ -493,41 +510,23 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
   bool failed = false;
   for (std::uint32_t i = block_index; i < plan.short_sends && !failed; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];
-    failed = pack_and_signal(block, plan, m, epoch, block_index) != block_ok;
+    failed = pack_and_signal(block, plan, m, epoch, block_index) != BlockStatus::ok;
     if (!failed) count_short_send(block, plan, epoch);
   }
-  if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != block_ok;
-  if (!failed) failed = pack_long_sends_in_turn(block, plan, block_index, blocks, epoch) != block_ok;
+  if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != BlockStatus::ok;
+  if (!failed) {
+    failed = pack_long_sends_in_turn(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
+  }
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
-    failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) != block_ok;
+    failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) !=
+             BlockStatus::ok;
   }
   const BlockGroup group = long_receive_group(plan, block_index, blocks);
-  const GridShare group_share = {static_cast<int>(block_index - group.first) * block.size() +
-                                     block.thread(),
-                                 static_cast<int>(group.blocks) * block.size()};
   for (std::uint32_t i = plan.short_recvs + group.index; i < plan.recv_count; i += group.count) {
-    const std::uint32_t r = plan.recvs_short_first[i];
-    if (block_index == group.first) {
-      const int status = failed ? block_failed
-                                : wait_arrival(block, plan, r, epoch, block_index);
-      if (status != block_ok) failed = true;
-      if (block.thread() == 0) {
-        if (!failed) stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
-        // Release: the other blocks read the received data after acquiring the copy.
-        notify::signal_flag(plan.unpack_ready_relay, r, failed ? kStopEpoch : epoch);
-      }
-    } else if (!failed) {
-      // The leader reads the abort flag and stops the copies: the others only poll device memory.
-      failed = leader_wait(block, plan.unpack_ready_relay, r, epoch, plan.control, block_index,
-                           notify::AbortReads::none) != block_ok;
-    }
-    if (failed) continue;  // the leader still stops its remaining copies
-    unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), group_share.thread,
-                        group_share.size);
-    if (completes_count(block, plan.long_recv_shares_done, group.blocks, r)) {
-      stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
-      signal_unpacked(plan, r, epoch);
-    }
+    // A failed first block still takes part: it stops its remaining copies.
+    if (failed && block_index != group.first) continue;
+    failed = unpack_long_by_team(block, plan, plan.recvs_short_first[i], block_index - group.first,
+                                 group.blocks, epoch, block_index, failed) != BlockStatus::ok;
   }
 }
 

@@ -6,9 +6,9 @@
 // packs each send message with one group and unpacks each receive message with one group, while
 // the host runs exchange.start() and exchange.finish() once per epoch:
 //
-//   if (embedded_pack(block, plan, m, epoch) != block_ok) -> leave
+//   if (embedded_pack(block, plan, m, epoch) != BlockStatus::ok) -> leave
 //   ... work that does not need the ghost cells ...
-//   if (embedded_unpack(block, plan, r, epoch) != block_ok) -> leave
+//   if (embedded_unpack(block, plan, r, epoch) != BlockStatus::ok) -> leave
 //
 // Messages: send m in [0, plan.send_count()), receive r in [0, plan.recv_count()), in the order
 // of halo::Exchange::messages(). Every send and every receive must be handled by exactly one
@@ -21,8 +21,8 @@
 // Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
 // soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
 // wait is recorded once in the plan's control block (which flag, index, epoch expected, value
-// last seen, waiter), the function returns block_failed, and the host's progress()/finish()
-// throws ExchangeError naming it. After block_failed the caller's kernel must stop using the
+// last seen, waiter), the function returns BlockStatus::failed, and the host's progress()/finish()
+// throws ExchangeError naming it. After BlockStatus::failed the caller's kernel must stop using the
 // plan and return; embedded_failed() lets groups that were not waiting find out, so a whole
 // grid can leave together (embedded_failed(grid, plan) after each phase). The kernel must have
 // ended before the Exchange is destroyed (its memory goes with it).
@@ -45,8 +45,8 @@ namespace haloflag::kernels {
 // message of the node transport is packed straight into the peer's buffer once the peer has
 // unpacked the previous epoch, and the leader also releases the peer's arrival flag.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
-// Returns block_ok, or block_failed when the wait on pack_start passed the deadline or the
-// host aborted (recorded as "pack_start[0]", or "peer_unpacked[message]" for the node
+// Returns BlockStatus::ok, or BlockStatus::failed when the wait on pack_start passed the deadline
+// or the host aborted (recorded as "pack_start[0]", or "peer_unpacked[message]" for the node
 // transport's wait; nothing was packed). Every member of the group
 // returns the same value.
 //
@@ -56,15 +56,16 @@ namespace haloflag::kernels {
 // would wait on a relay nobody writes. One poll of a host line per message per epoch costs
 // little next to a stencil sweep.
 template <class Group>
-HF_HD int embedded_pack(const Group& group, const DevicePlan& plan, std::uint32_t message,
-                        std::uint64_t epoch) {
+HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
+                                std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  const int status =
+  const BlockStatus status =
       leader_wait(group, internal.pack_start, 0, epoch, internal.control, message);
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
-  if (status != block_ok) return block_failed;
-  return pack_and_signal(group, internal, message, epoch, message) == block_ok ? block_ok
-                                                                               : block_failed;
+  if (status != BlockStatus::ok) return BlockStatus::failed;
+  return pack_and_signal(group, internal, message, epoch, message) == BlockStatus::ok
+             ? BlockStatus::ok
+             : BlockStatus::failed;
 }
 
 // Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields().
@@ -74,14 +75,15 @@ HF_HD int embedded_pack(const Group& group, const DevicePlan& plan, std::uint32_
 // receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
 // epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
 // reuses the receive buffer).
-// Returns block_ok, or block_failed when the wait passed the deadline or the host aborted
-// (recorded as "unpack_ready[message]"; nothing was unpacked). Every member of the group
+// Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
+// aborted (recorded as "unpack_ready[message]"; nothing was unpacked). Every member of the group
 // returns the same value.
 template <class Group>
-HF_HD int embedded_unpack(const Group& group, const DevicePlan& plan, std::uint32_t message,
-                          std::uint64_t epoch) {
-  const int status = wait_and_unpack(group, detail::plan_of(plan), message, epoch, message);
-  return status == block_ok ? block_ok : block_failed;
+HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
+                                  std::uint32_t message, std::uint64_t epoch) {
+  const BlockStatus status =
+      wait_and_unpack(group, detail::plan_of(plan), message, epoch, message);
+  return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
 }
 
 // True once any device-side wait of this exchange has failed (deadline or abort), whichever
@@ -94,8 +96,8 @@ HF_HD inline bool embedded_failed(const DevicePlan& plan) {
 // the leader's answer (from_leader is a barrier). This is how a cooperative grid leaves
 // together: every block, the failed ones included, reaches the call (a block that returned
 // early would leave the others in the grid barrier), and all then return or all go on. A
-// failure is recorded before embedded_pack/embedded_unpack return block_failed, so a group that
-// failed before the barrier is always seen.
+// failure is recorded before embedded_pack/embedded_unpack return BlockStatus::failed, so a
+// group that failed before the barrier is always seen.
 template <class Group>
 HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
   int failed = 0;

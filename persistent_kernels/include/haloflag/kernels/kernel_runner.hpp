@@ -47,8 +47,6 @@ class KernelRunner {
   // Throws CoResidencyError when the blocks of `op` (with its partner on the other lane for
   // notify_* and resident_*) cannot all be resident at once; a no-op for the other ops.
   virtual void check_co_residency(KernelOp op) = 0;
-  // The blocks a cooperative stacked launch uses.
-  virtual int stacked_blocks() const = 0;
 };
 
 // `plan` must stay valid (its memory alive) for the runner's lifetime.
