@@ -20,6 +20,7 @@
 #include "node_transport.hpp"
 #include "peer_handshake.hpp"
 #include "timeline_recorder.hpp"
+#include "work_order_tuner.hpp"
 
 namespace haloflag::halo {
 
@@ -431,7 +432,7 @@ class Exchange::Impl {
     // An exchange that did not finish may have left sends that nobody received. Its
     // communicator is kept, so that MPI never gives its context to a later communicator whose
     // receives would match those leftovers: MPICH reuses a freed context for the next
-    // MPI_Comm_dup, and a later Exchange then took an old exchange's data for its own.
+    // MPI_Comm_dup, and a later Exchange would then take an old exchange's data for its own.
     const bool leftovers_possible = unfinished;
     if (!finalized && comm_ != MPI_COMM_NULL && !leftovers_possible) MPI_Comm_free(&comm_);
   }
@@ -564,8 +565,14 @@ class Exchange::Impl {
 };
 
 Exchange::Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
-                   const ExchangeOptions& options)
-    : impl_(std::make_unique<Impl>(config, fields, options)) {}
+                   const ExchangeOptions& options) {
+  ExchangeOptions chosen = options;
+  TuningReport report = options.tuning == Tuning::automatic
+                            ? detail::tune_work_order(config, fields, chosen)
+                            : detail::fixed_tuning(options);
+  impl_ = std::make_unique<Impl>(config, fields, chosen);
+  tuning_ = std::move(report);
+}
 
 Exchange::Exchange(const Geometry& geometry, const kernels::FieldSet& fields,
                    const ExchangeOptions& options)
@@ -598,5 +605,6 @@ kernels::DevicePlan Exchange::device_plan() const { return impl_->device_plan();
 const std::vector<PeerTransport>& Exchange::peer_transports() const {
   return impl_->peer_transports();
 }
+const TuningReport& Exchange::tuning() const { return tuning_; }
 
 }  // namespace haloflag::halo

@@ -56,6 +56,7 @@
 #include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/transport.hpp"
+#include "haloflag/halo/tuning.hpp"
 #include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/notify/work_stream.hpp"
@@ -138,11 +139,14 @@ class Exchange {
   // How this rank reaches each of its peers (ExchangeOptions::transport): node or mpi, and for
   // node peers where their messages land.
   const std::vector<PeerTransport>& peer_transports() const;
+  // The order of work in use, and with ExchangeOptions::tuning = automatic how it was chosen.
+  const TuningReport& tuning() const;
 
   class Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
+  TuningReport tuning_;
 };
 
 }  // namespace haloflag::halo

@@ -9,6 +9,7 @@
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/halo/transport.hpp"
+#include "haloflag/halo/tuning.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/control_block.hpp"
@@ -30,7 +31,8 @@ struct ExchangeOptions {
   NodeMapping node_mapping = NodeMapping::automatic;
   // MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
   // MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
-  // MPI_Irecv per message and exchange (measured no slower: docs/transports.md).
+  // MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up
+  // (docs/transports.md, "What to set").
   bool persistent_requests = true;
   // Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
   // with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
@@ -49,28 +51,33 @@ struct ExchangeOptions {
   std::int64_t long_message_bytes = 0;
   // Flag strategies: post each receive of at least long_message_bytes only once its message has
   // arrived (MPI_Iprobe) and every send of the exchange is posted (with long_sends_in_turn:
-  // between two sends), one after another, each handed to the GPU as soon as it completes; the short receives are still posted at start(). Off: every
-  // receive is posted at start(), before any send (the paper's Fig. 5). Open MPI's shared-memory
-  // transport copies a long message inside the MPI call that matches it: with every receive posted
-  // at start(), one receive test copied all six long messages of a cube-200 exchange (~40 us)
-  // before any could be unpacked; posted one at a time, each is unpacked while the next is copied.
-  // docs/exchange.md has the measurements (a gain, then a draw, with Open MPI's CMA single copy; a
-  // loss with the lent machines' `none` setting), hence off by default.
+  // between two sends), one after another, each handed to the GPU as soon as it completes; the
+  // short receives are still posted at start(). Off: every receive is posted at start(), before
+  // any send (the paper's Fig. 5). Open MPI's shared-memory transport copies a long message
+  // inside the MPI call that matches it: with every receive posted first, one receive test
+  // copies all the long messages before any can be unpacked; posted one at a time, each is
+  // unpacked while the next is copied. Off by default because whether it pays depends on the
+  // MPI transport (docs/exchange.md, "What to set when"; docs/results/exchange_journal.md).
   bool long_receives_on_arrival = false;
   // Flag strategies: the blocks of the long sends pack the long messages together, one after
   // another, each signalled as soon as it is packed (stacked_notify always packs them so), and
   // once the short sends are out the CPU tests the receives between two sends, posting one
   // arrived long receive at a time with long_receives_on_arrival. Off: each long send is packed
   // by its own block, all at once; their flags land together when all their data has crossed
-  // PCIe (~25 us after the short sends at cube 200 on H200 x2), and only then does MPI start
-  // copying the long messages. Pair it with long_receives_on_arrival: with every receive posted
-  // first, one receive test copies every long message that has arrived while sends wait (a loss
-  // on H100 proxies). docs/exchange.md has the measurements.
+  // PCIe, and only then does MPI start copying the long messages. Pair it with
+  // long_receives_on_arrival: with every receive posted first, one receive test copies every
+  // long message that has arrived while the CPU's own sends wait
+  // (docs/results/exchange_journal.md).
   bool long_sends_in_turn = false;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   // Off for timing runs.
   bool trace = false;
+  // automatic: at set-up, time a few exchanges with each order of work that applies (long
+  // receives first or on arrival, long sends at once or in turn, 1 or 3 blocks per long
+  // receive) and keep the fastest, overriding the three options above (tuning.hpp,
+  // Exchange::tuning()). fixed: use them as given.
+  Tuning tuning = Tuning::fixed;
 };
 
 }  // namespace haloflag::halo

@@ -1,0 +1,53 @@
+// Tuning of the orders of work (ExchangeOptions::tuning): which order is fastest depends on the
+// machine, the MPI library and the transport, so a tuned Exchange times the candidates on this
+// machine at set-up and keeps the fastest (docs/exchange.md, "Tuning").
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace haloflag::halo {
+
+enum class Tuning {
+  fixed,      // the options as given
+  automatic,  // time the orders of work at set-up and keep the fastest
+};
+
+std::string_view to_string(Tuning tuning);
+// Throws std::invalid_argument naming the valid choices ("fixed", "auto").
+Tuning parse_tuning(std::string_view name);
+
+// One order of work: the three options a tuned Exchange chooses (ExchangeOptions).
+struct WorkOrder {
+  bool long_receives_on_arrival = false;
+  bool long_sends_in_turn = false;
+  int long_receive_blocks = 1;  // LaunchSettings::long_receive_blocks
+
+  // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
+  std::string describe() const;
+  bool operator==(const WorkOrder&) const = default;
+};
+
+struct TunedCandidate {
+  WorkOrder order;
+  // Median time of one exchange, the slowest rank's, in microseconds; negative when the
+  // candidate could not be set up (e.g. its grid cannot be co-resident).
+  double median_us = -1.0;
+  std::string skipped_because;  // set when it could not be set up
+};
+
+// What a tuned Exchange chose, and why. `tuned` is false for fixed options, and for strategies
+// with nothing to choose (the bulk strategies); `reason` then says which.
+struct TuningReport {
+  bool tuned = false;
+  std::string reason;
+  WorkOrder chosen;
+  int exchanges_per_candidate = 0;
+  std::vector<TunedCandidate> candidates;
+
+  // One line for headings: "auto: <chosen> (fastest of N, M exchanges each)" or the reason.
+  std::string summary() const;
+};
+
+}  // namespace haloflag::halo

@@ -1,0 +1,32 @@
+#include "haloflag/halo/tuning.hpp"
+
+#include <stdexcept>
+
+namespace haloflag::halo {
+
+std::string_view to_string(Tuning tuning) {
+  return tuning == Tuning::automatic ? "auto" : "fixed";
+}
+
+Tuning parse_tuning(std::string_view name) {
+  if (name == "fixed") return Tuning::fixed;
+  if (name == "auto") return Tuning::automatic;
+  throw std::invalid_argument("unknown tuning '" + std::string(name) +
+                              "' (expected fixed or auto)");
+}
+
+std::string WorkOrder::describe() const {
+  std::string text = long_receives_on_arrival ? "long receives on arrival" : "receives first";
+  text += long_sends_in_turn ? ", long sends in turn" : ", long sends at once";
+  text += ", " + std::to_string(long_receive_blocks) +
+          (long_receive_blocks == 1 ? " block" : " blocks") + " per long receive";
+  return text;
+}
+
+std::string TuningReport::summary() const {
+  if (!tuned) return reason;
+  return "auto: " + chosen.describe() + " (fastest of " + std::to_string(candidates.size()) +
+         ", " + std::to_string(exchanges_per_candidate) + " exchanges each)";
+}
+
+}  // namespace haloflag::halo

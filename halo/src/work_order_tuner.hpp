@@ -1,0 +1,22 @@
+// Chooses the order of work of a tuned Exchange (ExchangeOptions::tuning, tuning.hpp).
+#pragma once
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/tuning.hpp"
+#include "haloflag/kernels/field_set.hpp"
+
+namespace haloflag::halo::detail {
+
+// The order of work that `options` states, and the report of an Exchange that was not tuned.
+WorkOrder work_order_of(const ExchangeOptions& options);
+TuningReport fixed_tuning(const ExchangeOptions& options);
+
+// Collective over options.comm. Sets up an Exchange for each candidate order, times a few
+// exchanges of `fields` with it (the owned cells are read, the ghost cells written), and writes
+// the fastest order into `options` (the slowest rank's median decides, so every rank chooses the
+// same). A candidate that cannot be set up is skipped with its reason.
+TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldSet& fields,
+                             ExchangeOptions& options);
+
+}  // namespace haloflag::halo::detail
