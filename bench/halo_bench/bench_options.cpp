@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "build_info.hpp"
-#include "integer_validator.hpp"
+#include "haloflag/bench/build_info.hpp"
+#include "haloflag/bench/integer_validator.hpp"
 
 namespace haloflag::bench {
 
@@ -232,19 +232,33 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "the largest message")
       ->check(at_least(0))
       ->capture_default_str();
-  app.add_option("--long-receives", options.long_receives,
-                 "flag strategies: on-arrival posts each long receive once its message has "
-                 "arrived and every send is posted (between sends with --long-sends in-turn); "
-                 "posted-first posts every receive at start() "
-                 "(the paper's Fig. 5)")
+  app.add_option_function<std::string>(
+         "--long-receives",
+         [&options](const std::string& value) {
+           options.long_receives_on_arrival = value == "on-arrival";
+         },
+         "flag strategies: on-arrival posts each long receive once its message has "
+         "arrived and every send is posted (between sends with --long-sends in-turn); "
+         "posted-first posts every receive at start() (the paper's Fig. 5)")
       ->check(CLI::IsMember({"on-arrival", "posted-first"}))
-      ->capture_default_str();
-  app.add_option("--long-sends", options.long_sends,
-                 "flag strategies: in-turn packs the long sends one after another by their "
-                 "blocks together and tests receives between sends; together packs each by its "
-                 "own block at once (stacked_notify always packs them in turn)")
+      ->default_str("posted-first");
+  app.add_option_function<std::string>(
+         "--long-sends",
+         [&options](const std::string& value) { options.long_sends_in_turn = value == "in-turn"; },
+         "flag strategies: in-turn packs the long sends one after another by their "
+         "blocks together and tests receives between sends; together packs each by its "
+         "own block at once (stacked_notify always packs them in turn)")
       ->check(CLI::IsMember({"in-turn", "together"}))
-      ->capture_default_str();
+      ->default_str("together");
+  // Not "--tune": Open MPI's mpiexec takes that word for its own, wherever it stands.
+  app.add_option_function<std::string>(
+         "--tuning",
+         [&options](const std::string& value) { options.tune = value == "auto"; },
+         "auto also runs each flag strategy with its order of work tuned at set-up "
+         "(ExchangeOptions::tuning: --long-receives, --long-sends and --long-receive-blocks "
+         "timed on this machine and transport, the fastest kept), beside the fixed one")
+      ->check(CLI::IsMember({"fixed", "auto"}))
+      ->default_str("fixed");
   app.add_option("--transport", options.transport_argument,
                  "path of each peer's messages, a comma-separated list run in rotation with the "
                  "strategies: auto (node for peers on this rank's node, mpi for the others), mpi "
@@ -255,17 +269,25 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "several nodes; 0: each shared-memory node whole")
       ->check(at_least(0))
       ->capture_default_str();
-  app.add_option("--node-mapping", options.node_mapping,
-                 "node transport: auto puts each receive in its rank's device memory shared by "
-                 "IPC where the sender can open it; host forces the fallback, host memory both "
-                 "ranks map, registered as pinned")
+  app.add_option_function<std::string>(
+         "--node-mapping",
+         [&options](const std::string& value) {
+           options.node_mapping = halo::parse_node_mapping(value);
+         },
+         "node transport: auto puts each receive in its rank's device memory shared by "
+         "IPC where the sender can open it; host forces the fallback, host memory both "
+         "ranks map, registered as pinned")
       ->check(CLI::IsMember({"auto", "host"}))
-      ->capture_default_str();
-  app.add_option("--mpi-requests", options.mpi_requests,
-                 "MPI peers: persistent makes persistent requests once and starts them each "
-                 "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange")
+      ->default_str("auto");
+  app.add_option_function<std::string>(
+         "--mpi-requests",
+         [&options](const std::string& value) {
+           options.persistent_requests = value == "persistent";
+         },
+         "MPI peers: persistent makes persistent requests once and starts them each "
+         "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange")
       ->check(CLI::IsMember({"per-exchange", "persistent"}))
-      ->capture_default_str();
+      ->default_str("persistent");
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")
       ->check(CLI::Range(0, 1000000))

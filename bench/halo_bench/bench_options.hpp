@@ -39,8 +39,8 @@ struct BenchOptions {
   std::vector<halo::Transport> transports{halo::Transport::automatic};  // each strategy over each
   std::string transport_argument = "auto";  // as given, for the report
   int node_size = 0;                        // ranks per node for the node transport; 0: the host's
-  std::string node_mapping = "auto";        // auto or host (the pinned-host fallback forced)
-  std::string mpi_requests = "persistent";  // or "per-exchange" (ExchangeOptions)
+  halo::NodeMapping node_mapping = halo::NodeMapping::automatic;  // --node-mapping auto|host
+  bool persistent_requests = true;          // --mpi-requests persistent|per-exchange
   int warmup = 20;
   int iterations = 200;
   int rounds = 5;                   // rounds over the strategies in rotation; <= iterations
@@ -54,8 +54,9 @@ struct BenchOptions {
   int gpu = -1;                     // -1: by node-local rank
   kernels::LaunchSettings launch;
   std::int64_t long_message_bytes = 0;  // flag strategies' long messages; 0: the engine's choice
-  std::string long_receives = "posted-first";  // flag strategies: "on-arrival" or "posted-first"
-  std::string long_sends = "together";  // flag strategies: "in-turn" or "together"
+  bool long_receives_on_arrival = false;  // --long-receives on-arrival|posted-first
+  bool long_sends_in_turn = false;        // --long-sends in-turn|together
+  bool tune = false;  // --tuning auto: each flag strategy also with its order tuned at set-up
   std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
   int trace_exchanges = 50;    // traced exchanges per strategy for the phase breakdown; 0: none
   std::string trace_path;      // Chrome trace file; empty: none

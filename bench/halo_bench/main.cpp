@@ -19,17 +19,18 @@
 
 #include "bench_options.hpp"
 #include "chrome_trace.hpp"
+#include "haloflag/bench/mpi_program.hpp"
+#include "haloflag/bench/setup_agreement.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/exchange.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/host_field.hpp"
-#include "mpi_program.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"
 #include "run_context.hpp"
-#include "setup_agreement.hpp"
 #include "strategy_benchmark.hpp"
-#include "usage_error.hpp"
 
 namespace {
 
@@ -116,7 +117,22 @@ int run_halo_bench(int argc, char** argv) {
     return *exit_code;
   }
   context.machine = collect_machine_info(comm, binding ? &*binding : nullptr);
-  if (me.rank == 0) print_run_heading(std::cout, context);
+  context.gpu_sharing = detect_gpu_sharing(comm, binding ? &*binding : nullptr);
+  std::vector<halo::Strategy> strategies = options.strategies;
+  if (!context.gpu_sharing.kernels_side_by_side()) {
+    context.left_out = needing_side_by_side(strategies);
+    std::erase_if(strategies, [&](halo::Strategy s) {
+      return std::find(context.left_out.begin(), context.left_out.end(), s) !=
+             context.left_out.end();
+    });
+  }
+  if (strategies.empty()) {
+    if (me.rank == 0) {
+      print_run_heading(std::cout, context);
+      std::cerr << kProgram << ": every strategy asked for was left out (see the heading)\n";
+    }
+    return 1;
+  }
 
   BenchRunSettings settings;
   settings.comm = comm;
@@ -129,12 +145,12 @@ int run_halo_bench(int argc, char** argv) {
       std::chrono::duration<double>(options.timeout_seconds));
   settings.exchange_options.launch = options.launch;
   settings.exchange_options.long_message_bytes = options.long_message_bytes;
-  settings.exchange_options.long_receives_on_arrival = options.long_receives == "on-arrival";
-  settings.exchange_options.long_sends_in_turn = options.long_sends == "in-turn";
+  settings.exchange_options.long_receives_on_arrival = options.long_receives_on_arrival;
+  settings.exchange_options.long_sends_in_turn = options.long_sends_in_turn;
   settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.exchange_options.node_size = options.node_size;
-  settings.exchange_options.persistent_requests = options.mpi_requests == "persistent";
-  settings.exchange_options.node_mapping = halo::parse_node_mapping(options.node_mapping);
+  settings.exchange_options.persistent_requests = options.persistent_requests;
+  settings.exchange_options.node_mapping = options.node_mapping;
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
   settings.verify = options.verify;
@@ -144,19 +160,50 @@ int run_halo_bench(int argc, char** argv) {
   settings.trace_kept = std::min(options.trace_kept, options.trace_exchanges);
 
   halo::HostField scratch(extent, vars);
-  // Rounds in rotation: round k of every strategy runs before round k + 1 of any, so the
-  // lent machines' slow phases (seconds long; comb_fused's median moved by 15 % between runs)
-  // weigh on all strategies alike and the ratios compare like with like.
+  // Rounds in rotation: round k of every strategy runs before round k + 1 of any, so a
+  // machine's slow phases (which can last seconds) weigh on all strategies alike and the ratios
+  // compare like with like.
   const int rounds = options.rounds;
-  // Every strategy over every transport asked for, each pair a variant of the rotation.
+  // Every strategy over every transport asked for, each pair a variant of the rotation; with
+  // --tuning auto each flag strategy also tuned.
   struct Variant {
     halo::Strategy strategy;
     halo::Transport transport;
+    std::optional<halo::TuningReport> tuning;  // a tuned variant's choice
+    std::string name;
   };
   std::vector<Variant> variants;
-  for (halo::Strategy strategy : options.strategies) {
-    for (halo::Transport transport : options.transports) variants.push_back({strategy, transport});
+  for (halo::Strategy strategy : strategies) {
+    for (halo::Transport transport : options.transports) {
+      const std::string over = options.transports.size() > 1
+                                   ? "/" + std::string(halo::to_string(transport))
+                                   : std::string();
+      const std::string name(halo::to_string(strategy));
+      variants.push_back({strategy, transport, std::nullopt, name + over});
+      if (options.tune && halo::uses_flags(strategy)) {
+        variants.push_back({strategy, transport, halo::TuningReport{}, name + ":tuned" + over});
+      }
+    }
   }
+  // The tuned variants choose their order of work before anything is timed (a tuned Exchange
+  // set up once, ExchangeOptions::tuning), so that the heading names it and every round uses it.
+  for (Variant& variant : variants) {
+    if (!variant.tuning) continue;
+    halo::ExchangeOptions tuned = settings.exchange_options;
+    tuned.strategy = variant.strategy;
+    tuned.transport = variant.transport;
+    tuned.tuning = halo::Tuning::automatic;
+    try {
+      const halo::Exchange exchange(config, fields->view(), tuned);
+      variant.tuning = exchange.tuning();
+    } catch (const std::exception& error) {
+      abort_run(kProgram, me.rank, variant.name + ": tuning: " + error.what());
+    }
+    context.tuned_orders.emplace_back(variant.name, *variant.tuning);
+  }
+  if (me.rank == 0) print_run_heading(std::cout, context);
+
+  const halo::WorkOrder fixed_order = halo::work_order_of(settings.exchange_options);
   std::vector<StrategyResult> results(variants.size());
   for (int round = 0; round < rounds; ++round) {
     BenchRunSettings round_settings = settings;
@@ -164,16 +211,18 @@ int run_halo_bench(int argc, char** argv) {
     // One traced pass per strategy, after its last round.
     if (round + 1 < rounds) round_settings.traced_exchanges = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
-      const halo::Strategy strategy = variants[i].strategy;
-      round_settings.exchange_options.transport = variants[i].transport;
+      const Variant& variant = variants[i];
+      const halo::Strategy strategy = variant.strategy;
+      round_settings.exchange_options.transport = variant.transport;
+      halo::set_work_order(round_settings.exchange_options,
+                           variant.tuning ? variant.tuning->chosen : fixed_order);
       // `passed` is agreed on by all ranks: they all skip the strategy or none does.
       if (round > 0 && !results[i].verification.passed) continue;
       try {
         StrategyResult part = benchmark_strategy(round_settings, strategy, *fields, scratch);
-        part.name = std::string(halo::to_string(strategy));
-        if (options.transports.size() > 1) {
-          part.name += "/" + std::string(halo::to_string(variants[i].transport));
-        }
+        part.name = variant.name;
+        part.tuned = variant.tuning.has_value();
+        if (variant.tuning) part.tuning = *variant.tuning;
         if (round == 0) {
           results[i] = std::move(part);
         } else {

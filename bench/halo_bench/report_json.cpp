@@ -3,7 +3,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "build_info.hpp"
+#include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/summary_json.hpp"
 #include "report_table.hpp"
 
 namespace haloflag::bench {
@@ -13,16 +14,6 @@ namespace {
 using nlohmann::json;
 
 json triple(const halo::Index3& values) { return json::array({values[0], values[1], values[2]}); }
-
-json summary_json(const model::calibration::SampleSummary& times) {
-  return {{"count", times.count}, {"median", times.median}, {"p10", times.p10},
-          {"p90", times.p90},     {"min", times.min},       {"max", times.max},
-          {"mean", times.mean}};
-}
-
-json optional_json(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
 
 json drift_json(const DriftSummary& drift) {
   return {{"window", drift.window},
@@ -45,15 +36,6 @@ json phases_json(const TracedRun& traced) {
           {"last_receive", optional_json(phases.last_receive)},
           {"last_unpack_done", optional_json(phases.last_unpack_done)},
           {"traced_total_us", summary_json(phases.total)}};
-}
-
-json build_json() {
-  const BuildInfo& build = build_info();
-  return {{"haloflag_version", build.haloflag_version},
-          {"cxx_compiler", build.cxx_compiler},
-          {"gpu_compiler", build.gpu_compiler},
-          {"build_type", build.build_type},
-          {"gpu_backend_built", build.gpu_backend_built}};
 }
 
 json machine_json(const MachineInfo& machine) {
@@ -106,8 +88,9 @@ json parameters_json(const BenchOptions& options) {
           {"backend", options.backend_name},
           {"transport", options.transport_argument},
           {"node_size", options.node_size},
-          {"node_mapping", options.node_mapping},
-          {"mpi_requests", options.mpi_requests},
+          {"node_mapping", halo::to_string(options.node_mapping)},
+          {"mpi_requests", options.persistent_requests ? "persistent" : "per-exchange"},
+          {"tuning", options.tune ? "auto" : "fixed"},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
           {"rounds", options.rounds},
@@ -128,8 +111,8 @@ json parameters_json(const BenchOptions& options) {
             {"long_send_blocks", launch.long_send_blocks},
             {"host_threads", launch.host_threads},
             {"long_message_bytes", options.long_message_bytes},
-            {"long_receives", options.long_receives},
-            {"long_sends", options.long_sends},
+            {"long_receives", options.long_receives_on_arrival ? "on-arrival" : "posted-first"},
+            {"long_sends", options.long_sends_in_turn ? "in-turn" : "together"},
             {"poll_backoff_ns", options.poll_backoff_ns}}},
           {"trace_exchanges", options.trace_exchanges},
           {"trace", options.trace_path},
@@ -154,6 +137,35 @@ json model_json(const ModelEstimate& model) {
   return result;
 }
 
+// The order of work an Exchange used: chosen at set-up ("tuned") or as given.
+json tuning_json(const halo::TuningReport& report) {
+  json candidates = json::array();
+  for (const halo::TunedCandidate& candidate : report.candidates) {
+    candidates.push_back({{"order", candidate.order.describe()},
+                          {"median_us", candidate.median_us >= 0.0 ? json(candidate.median_us)
+                                                                   : json(nullptr)},
+                          {"skipped_because", candidate.skipped_because}});
+  }
+  return {{"tuned", report.tuned},
+          {"summary", report.summary()},
+          {"long_receives_on_arrival", report.chosen.long_receives_on_arrival},
+          {"long_sends_in_turn", report.chosen.long_sends_in_turn},
+          {"long_receive_blocks", report.chosen.long_receive_blocks},
+          {"exchanges_per_candidate", report.exchanges_per_candidate},
+          {"candidates", candidates}};
+}
+
+json gpu_sharing_json(const RunContext& context) {
+  json left_out = json::array();
+  for (halo::Strategy strategy : context.left_out) left_out.push_back(halo::to_string(strategy));
+  const GpuSharing& sharing = context.gpu_sharing;
+  return {{"ranks_per_gpu", sharing.ranks_per_gpu},
+          {"mps", sharing.mps},
+          {"mps_note", sharing.mps_note},
+          {"description", sharing.describe()},
+          {"left_out", left_out}};
+}
+
 json strategy_json(const StrategyResult& result, std::optional<double> baseline_median_us,
                    const ModelEstimate& model) {
   const VerificationRecord& check = result.verification;
@@ -173,6 +185,8 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
                 {"mpi_links", result.mpi_links},
                 {"peers_rank0", result.peers_rank0},
                 {"launch_description", result.launch_description},
+                {"tuned", result.tuned},
+                {"order_of_work", tuning_json(result.tuning)},
                 {"verification", verification},
                 {"samples_us", result.samples_us},
                 {"model_params_file", std::filesystem::absolute(model.params_file).string()},
@@ -216,11 +230,8 @@ nlohmann::json make_report_json(const RunContext& context,
            {{"library", context.machine.run.mpi_library},
             {"ranks", context.machine.run.ranks},
             {"settings", context.machine.run.mpi_settings}}},
-          {"backend",
-           {{"name", notify::to_string(context.backend.backend)},
-            {"requested", context.backend.requested},
-            {"reason", context.backend.reason},
-            {"emulated_on_cpu", context.backend.emulated()}}},
+          {"backend", backend_json(context.backend)},
+          {"gpu_sharing", gpu_sharing_json(context)},
           {"workload", workload_json(context.workload, context.messages)},
           {"parameters", parameters_json(context.options)},
           {"model", model_json(context.model)},

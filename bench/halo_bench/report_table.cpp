@@ -5,14 +5,15 @@
 #include <ostream>
 #include <string>
 
-#include "build_info.hpp"
+#include "haloflag/bench/build_info.hpp"
+#include "haloflag/bench/display_path.hpp"
 
 namespace haloflag::bench {
 
 namespace {
 
 // Wide enough for "stacked_notify/auto".
-constexpr int kNameWidth = 20;
+constexpr int kNameWidth = 27;  // "stacked_notify:tuned/auto" and a gap
 
 
 std::string fixed(double value, int decimals) {
@@ -43,19 +44,6 @@ std::string describe_ranks(const MachineInfo& machine) {
     first = false;
   }
   return text;
-}
-
-// Ranks of one node bound to the same GPU time-share it: worth a warning beside the times.
-int ranks_sharing_a_gpu(const MachineInfo& machine) {
-  std::map<std::string, int> ranks_per_gpu;
-  for (std::size_t rank = 0; rank < machine.gpus.size() && rank < machine.run.hosts.size(); ++rank) {
-    ++ranks_per_gpu[machine.run.hosts[rank] + " " + machine.gpus[rank].pci_bus_id];
-  }
-  int sharing = 0;
-  for (const auto& [gpu, ranks] : ranks_per_gpu) {
-    if (ranks > 1) sharing += ranks;
-  }
-  return sharing;
 }
 
 std::string describe_workload(const Workload& workload) {
@@ -149,10 +137,21 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "backend", context.backend.describe());
   if (!context.machine.cpu_model.empty()) line(out, "cpu", context.machine.cpu_model);
   for (const RankGpu& gpu : context.machine.gpus) line(out, "gpu", gpu.description);
-  if (const int sharing = ranks_sharing_a_gpu(context.machine); sharing > 0) {
-    line(out, "note",
-         std::to_string(sharing) + " ranks share a GPU with another rank: their kernels take turns "
-                                   "on it, so these are not one-GPU-per-rank times");
+  if (!context.backend.emulated()) {
+    const GpuSharing& sharing = context.gpu_sharing;
+    std::string text = sharing.describe();
+    if (sharing.shared()) text += ": not one-GPU-per-rank times";
+    line(out, "GPU sharing", text);
+  }
+  if (!context.left_out.empty()) {
+    std::string names;
+    for (halo::Strategy strategy : context.left_out) {
+      names += (names.empty() ? "" : ", ") + std::string(halo::to_string(strategy));
+    }
+    line(out, "left out",
+         names + ": their kernels wait on their peers' kernels, which on a GPU shared without "
+                 "MPS run in turns, not side by side (scripts/run.sh starts MPS where "
+                 "nvidia-cuda-mps-control is installed)");
   }
   line(out, "ranks", describe_ranks(context.machine));
   line(out, "config", describe_workload(context.workload));
@@ -166,23 +165,33 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            std::to_string(options.warmup) +
            " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
   line(out, "receives",
-       options.long_receives == "on-arrival"
+       options.long_receives_on_arrival
            ? "flag strategies post the long ones as they arrive, after every send (between "
              "sends with --long-sends in-turn) (--long-receives on-arrival); the others at "
              "start()"
            : "every one posted at start(), before any send (--long-receives posted-first)");
   line(out, "transport",
        "--transport " + options.transport_argument + " --node-size " +
-           std::to_string(options.node_size) + " --node-mapping " + options.node_mapping +
+           std::to_string(options.node_size) + " --node-mapping " +
+           std::string(halo::to_string(options.node_mapping)) +
            ": node carries each peer on the rank's node GPU to GPU (device memory through IPC, "
            "or pinned host memory both map), mpi the others through pinned buffers and MPI; "
            "the table's transport column says what each exchange used");
   line(out, "long sends",
-       options.long_sends == "in-turn"
+       options.long_sends_in_turn
            ? "flag strategies pack them one after another, by their blocks together, and test "
              "receives between sends (--long-sends in-turn)"
            : "stream_notify and resident pack each by its own block, all at once; "
              "stacked_notify in turn (--long-sends together)");
+  if (options.tune) {
+    line(out, "tuning",
+         "--tuning auto: each flag strategy also as <strategy>:tuned, its order of work (receives, "
+         "long sends, blocks per long receive) timed at set-up on this machine and transport, "
+         "the fastest kept:");
+    for (const auto& [name, report] : context.tuned_orders) {
+      line(out, "", name + ": " + report.summary());
+    }
+  }
   if (context.unverifiable_reason.empty()) {
     line(out, "checks",
          std::to_string(options.verify) + " verified exchanges before timing, " +

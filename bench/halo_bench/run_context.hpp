@@ -2,14 +2,16 @@
 // workload, model. Complete on rank 0 (the only rank that reports).
 #pragma once
 
-#include <filesystem>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
-#include "backend_choice.hpp"
 #include "bench_options.hpp"
-#include "machine_info.hpp"
+#include "gpu_sharing.hpp"
+#include "haloflag/halo/tuning.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/machine_info.hpp"
 #include "message_summary.hpp"
 #include "model_estimate.hpp"
 #include "workload.hpp"
@@ -28,15 +30,12 @@ struct RunContext {
   // MPI bound does not bound them. Empty when every --transport is mpi.
   std::optional<ModelEstimate> node_model;
   std::string unverifiable_reason;  // empty when the config's exchanges can be verified
+  GpuSharing gpu_sharing;
+  // Strategies asked for but not run: their kernels need to run side by side with the peers'
+  // (needing_side_by_side), and ranks share a GPU without MPS.
+  std::vector<halo::Strategy> left_out;
+  // With --tuning auto: each tuned variant's name and the order it chose at set-up.
+  std::vector<std::pair<std::string, halo::TuningReport>> tuned_orders;
 };
-
-// A path as a reader wants to see it: relative to the working directory when it lies below
-// it (comb_configs/x.cfg from the repository root), otherwise as it is.
-inline std::string display_path(const std::string& path) {
-  std::error_code error;
-  const std::filesystem::path relative = std::filesystem::proximate(path, error);
-  if (error || relative.empty() || *relative.begin() == "..") return path;
-  return relative.string();
-}
 
 }  // namespace haloflag::bench

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "gather_strings.hpp"
+#include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "progress_line.hpp"
 #include "verified_exchange.hpp"
@@ -156,6 +156,7 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   options.strategy = strategy;
   halo::Exchange exchange(*settings.config, fields.view(), options);
   result.launch_description = exchange.launch_description();
+  result.tuning = exchange.tuning();
   int links[2] = {0, 0};  // node, mpi
   for (const halo::PeerTransport& peer : exchange.peer_transports()) {
     ++links[peer.transport == halo::Transport::node ? 0 : 1];
@@ -231,7 +232,11 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
   // The timed Exchange is gone (its resident kernels stopped) before the traced one starts.
   // `passed` is agreed by all ranks, so all of them take the traced pass or none does.
   if (settings.traced_exchanges > 0 && result.verification.passed) {
-    result.traced = run_traced_exchanges(settings, strategy, fields, settings.traced_exchanges,
+    // The traced pass keeps the order the timed Exchange used, tuned or not.
+    BenchRunSettings traced = settings;
+    halo::set_work_order(traced.exchange_options, result.tuning.chosen);
+    traced.exchange_options.tuning = halo::Tuning::fixed;
+    result.traced = run_traced_exchanges(traced, strategy, fields, settings.traced_exchanges,
                                          settings.trace_kept);
   }
   return result;

@@ -44,6 +44,10 @@ struct StrategyResult {
   int mpi_links = 0;
   std::string peers_rank0;
   std::string launch_description;
+  // The order of work the Exchange used, and with --tuning auto how it was chosen (in round 0; later
+  // rounds and the traced pass keep that choice).
+  bool tuned = false;
+  halo::TuningReport tuning;
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "gather_strings.hpp"
+#include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "strategy_benchmark.hpp"
 #include "timeline_json.hpp"

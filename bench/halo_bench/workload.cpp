@@ -2,12 +2,12 @@
 
 #include <filesystem>
 
-#include "build_info.hpp"
+#include "haloflag/bench/build_info.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/geometry.hpp"
-#include "usage_error.hpp"
 
 namespace haloflag::bench {
 

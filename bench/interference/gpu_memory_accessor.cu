@@ -9,9 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "../halo_bench/usage_error.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
-#include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "memory_accessor.hpp"
 
@@ -42,42 +41,6 @@ int max_block_threads(const void* kernel) {
   HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
 #endif
   return attributes.maxThreadsPerBlock;
-}
-
-// A runtime version number as text (CUDA: 1000 * major + 10 * minor; HIP: 10^7 * major +
-// 10^5 * minor + patch).
-std::string version_text(int version) {
-#if defined(HALOFLAG_HAVE_HIP)
-  return std::to_string(version / 10'000'000) + "." + std::to_string(version / 100'000 % 100) +
-         "." + std::to_string(version % 100'000);
-#else
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-#endif
-}
-
-GpuFacts gpu_facts_of(int index) {
-  const notify::GpuDeviceInfo info = notify::gpu_device_info(index);
-  cudaDeviceProp properties{};
-  HF_GPU_CHECK(cudaGetDeviceProperties(&properties, index));
-  GpuFacts facts;
-  facts.index = index;
-  facts.name = info.name;
-  facts.pci_bus_id = info.pci_bus_id;
-  facts.multiprocessors = properties.multiProcessorCount;
-  int driver = 0;
-  int runtime = 0;
-#if defined(HALOFLAG_HAVE_HIP)
-  facts.architecture = properties.gcnArchName;
-  HF_GPU_CHECK(hipDriverGetVersion(&driver));
-  HF_GPU_CHECK(hipRuntimeGetVersion(&runtime));
-#else
-  facts.architecture = "sm_" + std::to_string(properties.major) + std::to_string(properties.minor);
-  HF_GPU_CHECK(cudaDriverGetVersion(&driver));
-  HF_GPU_CHECK(cudaRuntimeGetVersion(&runtime));
-#endif
-  facts.driver_version = version_text(driver);
-  facts.runtime_version = version_text(runtime);
-  return facts;
 }
 
 // Threads per block: as asked (checked against the kernel's limit) or the limit itself.
@@ -138,7 +101,7 @@ class GpuMemoryAccessor final : public MemoryAccessor {
  public:
   GpuMemoryAccessor(int index, const AccessorSettings& settings,
                     const std::vector<AccessForm>& forms)
-      : facts_(gpu_facts_of(index)) {
+      : facts_(collect_gpu_facts(index)) {
     for (const AccessForm form : forms) {
       if (form == AccessForm::stream) stream_shape_ = stream_shape(settings, index);
       if (form == AccessForm::stacked) stacked_shape_ = stacked_shape(settings, facts_);
@@ -152,10 +115,7 @@ class GpuMemoryAccessor final : public MemoryAccessor {
   GpuMemoryAccessor(const GpuMemoryAccessor&) = delete;
   GpuMemoryAccessor& operator=(const GpuMemoryAccessor&) = delete;
 
-  std::string describe() const override {
-    return "GPU " + std::to_string(facts_.index) + ": " + facts_.name + " [" + facts_.pci_bus_id +
-           "]";
-  }
+  std::string describe() const override { return facts_.describe(); }
   std::optional<GpuFacts> gpu_facts() const override { return facts_; }
   const AccessShape& shape(AccessForm form) const override {
     return form == AccessForm::stream ? stream_shape_ : stacked_shape_;

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "../halo_bench/integer_validator.hpp"
+#include "haloflag/bench/integer_validator.hpp"
 
 namespace haloflag::bench::interference {
 

@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "../halo_bench/mpi_program.hpp"
-#include "../halo_bench/setup_agreement.hpp"
-#include "../halo_bench/usage_error.hpp"
+#include "haloflag/bench/mpi_program.hpp"
+#include "haloflag/bench/setup_agreement.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"

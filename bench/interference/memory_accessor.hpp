@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "access_program.hpp"
+#include "haloflag/bench/gpu_facts.hpp"
 #include "scenario.hpp"
 
 namespace haloflag::bench::interference {
@@ -30,17 +31,6 @@ struct AccessorSettings {
   int stacked_threads = 0;  // 0: the most a block of the kernel can have
   int stacked_blocks = 0;   // 0: as many as can be resident at once
   int host_threads = 2;     // host backend, stacked form: stand-in threads
-};
-
-// The card, for the report (GPU accessors only).
-struct GpuFacts {
-  int index = 0;
-  std::string name;
-  std::string pci_bus_id;
-  std::string architecture;  // e.g. "sm_90", "gfx90a"
-  int multiprocessors = 0;
-  std::string driver_version;
-  std::string runtime_version;
 };
 
 class MemoryAccessor {

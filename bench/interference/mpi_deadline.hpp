@@ -7,14 +7,16 @@
 #include <chrono>
 #include <string>
 
+#include "mpi_call.hpp"
+
 namespace haloflag::bench::interference {
+
+// Throws model::calibration::MpiError naming the call when `status` is not MPI_SUCCESS.
+using model::calibration::check_mpi;
 
 // Throws std::runtime_error naming `what` when `request` is not complete within `timeout`, or
 // when MPI reports an error.
 void wait_with_deadline(MPI_Request& request, std::chrono::nanoseconds timeout,
                         const std::string& what);
-
-// Throws std::runtime_error naming the call when `status` is not MPI_SUCCESS.
-void check_mpi(int status, const std::string& call);
 
 }  // namespace haloflag::bench::interference

@@ -2,8 +2,9 @@
 
 #include <cmath>
 
-#include "../halo_bench/build_info.hpp"
 #include "access_program.hpp"
+#include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/summary_json.hpp"
 
 namespace haloflag::bench::interference {
 
@@ -11,17 +12,8 @@ namespace {
 
 using nlohmann::json;
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 // Samples to 1 ns: enough for times of a microsecond and more, and a readable file.
 double rounded(double microseconds) { return std::round(microseconds * 1000.0) / 1000.0; }
-
-json summary_json(const model::calibration::SampleSummary& s) {
-  return {{"count", s.count}, {"median", s.median}, {"p10", s.p10}, {"p90", s.p90},
-          {"min", s.min},     {"max", s.max},       {"mean", s.mean}};
-}
 
 json shape_json(const std::optional<AccessShape>& shape) {
   if (!shape) return nullptr;
@@ -30,17 +22,6 @@ json shape_json(const std::optional<AccessShape>& shape) {
           {"blocks_per_multiprocessor", shape->blocks_per_multiprocessor},
           {"multiprocessors", shape->multiprocessors},
           {"description", shape->description}};
-}
-
-json gpu_json(const std::optional<GpuFacts>& gpu) {
-  if (!gpu) return nullptr;
-  return {{"index", gpu->index},
-          {"name", gpu->name},
-          {"pci_bus_id", gpu->pci_bus_id},
-          {"architecture", gpu->architecture},
-          {"multiprocessors", gpu->multiprocessors},
-          {"driver_version", gpu->driver_version},
-          {"runtime_version", gpu->runtime_version}};
 }
 
 json case_json(const CaseResult& result) {
@@ -65,8 +46,8 @@ json case_json(const CaseResult& result) {
       {"target_offset_bytes",
        writes_during_send(result.key.scenario) ? json(result.target_offset_bytes) : json(nullptr)},
       {"summary_us", summary_json(result.summary_us)},
-      {"slowdown_vs_none", optional_number(result.slowdown_vs_none)},
-      {"slowdown_vs_ssb", optional_number(result.slowdown_vs_ssb)},
+      {"slowdown_vs_none", optional_json(result.slowdown_vs_none)},
+      {"slowdown_vs_ssb", optional_json(result.slowdown_vs_ssb)},
       {"gpu_passes_median",
        result.gpu_passes.empty() ? json(nullptr)
                                  : json(model::calibration::summarize(result.gpu_passes).median)},
@@ -81,7 +62,6 @@ json case_json(const CaseResult& result) {
 
 json make_report_json(const RunReport& report) {
   const InterferenceOptions& options = report.options;
-  const BuildInfo& build = build_info();
   json gpus = json::array();
   for (std::size_t rank = 0; rank < report.machine.gpus.size(); ++rank) {
     const RankGpu& gpu = report.machine.gpus[rank];
@@ -103,12 +83,7 @@ json make_report_json(const RunReport& report) {
       {"tool", "interference"},
       {"date", report.machine.run.date},
       {"command_line", report.command_line},
-      {"build",
-       {{"haloflag_version", build.haloflag_version},
-        {"cxx_compiler", build.cxx_compiler},
-        {"gpu_compiler", build.gpu_compiler},
-        {"build_type", build.build_type},
-        {"gpu_backend_built", build.gpu_backend_built}}},
+      {"build", build_json()},
       {"machine",
        {{"hosts", report.machine.run.hosts},
         {"cpu_model", report.machine.cpu_model},
@@ -118,11 +93,7 @@ json make_report_json(const RunReport& report) {
        {{"library", report.machine.run.mpi_library},
         {"ranks", report.machine.run.ranks},
         {"settings", report.machine.run.mpi_settings}}},
-      {"backend",
-       {{"name", notify::to_string(report.backend.backend)},
-        {"requested", report.backend.requested},
-        {"reason", report.backend.reason},
-        {"emulated_on_cpu", report.backend.emulated()}}},
+      {"backend", backend_json(report.backend)},
       {"roles",
        {{"sender_rank", 0},
         {"receiver_rank", 1},

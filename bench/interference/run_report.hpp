@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "../halo_bench/backend_choice.hpp"
-#include "../halo_bench/machine_info.hpp"
 #include "case_result.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/machine_info.hpp"
 #include "interference_options.hpp"
 #include "memory_accessor.hpp"
 

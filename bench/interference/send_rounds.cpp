@@ -93,7 +93,7 @@ CaseResult run_sender_case(const RoundSettings& settings, SenderSide& side, cons
     const auto sent_at = std::chrono::steady_clock::now();
     check_mpi(MPI_Send(side.buffers.send_host(), static_cast<int>(key.bytes), MPI_BYTE,
                        kReceiverRank, kDataTag, settings.comm),
-              "MPI_Send of " + round_name(round, epoch));
+              ("MPI_Send of " + round_name(round, epoch)).c_str());
     const auto returned_at = std::chrono::steady_clock::now();
 
     if (during_send) {

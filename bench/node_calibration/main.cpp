@@ -7,7 +7,6 @@
 // Exit status: 0 when the file was written and read back; 1 with the reason for a bad value, no
 // usable GPU, a wrong copy or a flag wait past its deadline; CLI11's codes for bad options.
 #include <CLI/CLI.hpp>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -20,6 +19,7 @@
 #include "calibration_files.hpp"
 #include "device_copy_timing.hpp"
 #include "flag_round_trips.hpp"
+#include "haloflag/bench/machine_facts.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "node_transport_calibration.hpp"
@@ -30,12 +30,6 @@ namespace {
 
 using namespace haloflag;
 using namespace haloflag::model::calibration;
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
 
 std::string joined_command_line(int argc, char** argv) {
   std::string line;
@@ -130,7 +124,8 @@ int main(int argc, char** argv) {
     calibration.options = options;
     calibration.gpu = open_gpu(options.gpu);
     calibration.date = utc_now_iso8601();
-    calibration.host = host_name();
+    calibration.host = bench::host_name();
+    if (calibration.host.empty()) calibration.host = "unknown";
     calibration.command_line = joined_command_line(argc, argv);
 #if defined(HALOFLAG_HAVE_HIP)
     calibration.clock = "s_memrealtime (GPU, 100 MHz)";

@@ -10,26 +10,13 @@
 #include <vector>
 
 #include "device_programs.hpp"
+#include "haloflag/bench/gpu_facts.hpp"
 #include "haloflag/notify/backend.hpp"
 
 namespace haloflag::bench {
 
 // The clock of every host-side time stamp (notify::clock_ns on the host).
 inline constexpr const char* kHostClockName = "std::chrono::steady_clock (host)";
-
-// What a GPU report needs to name the card and its software.
-struct GpuFacts {
-  int index = 0;
-  std::string name;
-  std::string pci_bus_id;
-  std::string architecture;  // e.g. "sm_90" or "gfx90a"
-  int multiprocessors = 0;
-  std::string driver_version;   // e.g. "13.0"
-  std::string runtime_version;  // e.g. "13.0"
-  // Whether CPU and GPU atomics on mapped memory are coherent (CUDA only; the flags never rely
-  // on it, docs/design.md, rule 1).
-  std::optional<bool> host_native_atomics;
-};
 
 class DeviceSide {
  public:

@@ -22,46 +22,10 @@ __global__ void read_write_kernel(ReadWritePlan plan) { time_read_write(plan); }
 __global__ void clock_step_kernel(ClockStepPlan plan) { measure_clock_step(plan); }
 __global__ void empty_kernel() {}
 
-// A runtime version number as major.minor (CUDA: 1000 * major + 10 * minor; HIP: 10^7 * major +
-// 10^5 * minor + patch).
-std::string version_text(int version) {
-#if defined(HALOFLAG_HAVE_HIP)
-  return std::to_string(version / 10'000'000) + "." + std::to_string(version / 100'000 % 100) +
-         "." + std::to_string(version % 100'000);
-#else
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-#endif
-}
-
 // Makes GPU `index` current for this thread (before any stream or mapping exists) and describes it.
 GpuFacts make_current(int index) {
   notify::set_current_gpu(index);
-  const notify::GpuDeviceInfo info = notify::gpu_device_info(index);
-  cudaDeviceProp properties{};
-  HF_GPU_CHECK(cudaGetDeviceProperties(&properties, index));
-  GpuFacts facts;
-  facts.index = index;
-  facts.name = info.name;
-  facts.pci_bus_id = info.pci_bus_id;
-  facts.multiprocessors = properties.multiProcessorCount;
-  int driver = 0;
-  int runtime = 0;
-#if defined(HALOFLAG_HAVE_HIP)
-  facts.architecture = properties.gcnArchName;
-  HF_GPU_CHECK(hipDriverGetVersion(&driver));
-  HF_GPU_CHECK(hipRuntimeGetVersion(&runtime));
-#else
-  facts.architecture = "sm_" + std::to_string(properties.major) + std::to_string(properties.minor);
-  HF_GPU_CHECK(cudaDriverGetVersion(&driver));
-  HF_GPU_CHECK(cudaRuntimeGetVersion(&runtime));
-  int native_atomics = 0;
-  HF_GPU_CHECK(
-      cudaDeviceGetAttribute(&native_atomics, cudaDevAttrHostNativeAtomicSupported, index));
-  facts.host_native_atomics = native_atomics != 0;
-#endif
-  facts.driver_version = version_text(driver);
-  facts.runtime_version = version_text(runtime);
-  return facts;
+  return collect_gpu_facts(index);
 }
 
 using notify::GpuStream;
@@ -99,10 +63,7 @@ class GpuDeviceSide final : public DeviceSide {
  public:
   explicit GpuDeviceSide(int index) : facts_(make_current(index)) {}
 
-  std::string describe() const override {
-    return "GPU " + std::to_string(facts_.index) + ": " + facts_.name + " [" + facts_.pci_bus_id +
-           "]";
-  }
+  std::string describe() const override { return facts_.describe(); }
   std::optional<GpuFacts> gpu_facts() const override { return facts_; }
   std::string clock_name() const override {
 #if defined(HALOFLAG_HAVE_HIP)

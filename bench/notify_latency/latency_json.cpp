@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../halo_bench/build_info.hpp"
+#include "haloflag/bench/json_sections.hpp"
 
 namespace haloflag::bench {
 
@@ -15,30 +15,14 @@ namespace {
 
 using nlohmann::json;
 
-json optional_json(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
-json build_json() {
-  const BuildInfo& build = build_info();
-  return {{"haloflag_version", build.haloflag_version},
-          {"cxx_compiler", build.cxx_compiler},
-          {"gpu_compiler", build.gpu_compiler},
-          {"build_type", build.build_type},
-          {"gpu_backend_built", build.gpu_backend_built}};
-}
-
-json gpu_json(const std::optional<GpuFacts>& gpu) {
-  if (!gpu) return nullptr;
-  return {{"index", gpu->index},
-          {"name", gpu->name},
-          {"pci_bus_id", gpu->pci_bus_id},
-          {"architecture", gpu->architecture},
-          {"multiprocessors", gpu->multiprocessors},
-          {"driver_version", gpu->driver_version},
-          {"runtime_version", gpu->runtime_version},
-          {"host_native_atomics",
-           gpu->host_native_atomics ? json(*gpu->host_native_atomics) : json(nullptr)}};
+// The common GPU section and whether host atomics are native.
+json device_gpu_json(const std::optional<GpuFacts>& gpu) {
+  json result = gpu_json(gpu);
+  if (gpu) {
+    result["host_native_atomics"] =
+        gpu->host_native_atomics ? json(*gpu->host_native_atomics) : json(nullptr);
+  }
+  return result;
 }
 
 json parameters_json(const LatencyOptions& options) {
@@ -105,6 +89,8 @@ json make_latency_json(const LatencyReport& report) {
     measurements.push_back(measurement_json(measurement));
   }
   const Measurement& round_trip = results.get("round_trip");
+  json backend = backend_json(report.backend);
+  backend["device_side"] = report.device_description;
   return {{"format", "haloflag-notify-latency"},
           {"version", 1},
           {"tool", "notify_latency"},
@@ -115,13 +101,8 @@ json make_latency_json(const LatencyReport& report) {
            {{"hostname", report.machine.hostname},
             {"cpu_model", report.machine.cpu_model},
             {"os", report.machine.os},
-            {"gpu", gpu_json(report.gpu)}}},
-          {"backend",
-           {{"name", std::string(notify::to_string(report.backend.backend))},
-            {"requested", report.backend.requested},
-            {"reason", report.backend.reason},
-            {"emulated_on_cpu", report.backend.emulated()},
-            {"device_side", report.device_description}}},
+            {"gpu", device_gpu_json(report.gpu)}}},
+          {"backend", backend},
           {"parameters", parameters_json(report.options)},
           {"clocks",
            {{"host", kHostClockName},

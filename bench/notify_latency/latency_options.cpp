@@ -1,7 +1,8 @@
 #include "latency_options.hpp"
 
-#include <exception>
 #include <string>
+
+#include "haloflag/bench/integer_validator.hpp"
 
 namespace haloflag::bench {
 
@@ -9,23 +10,6 @@ namespace {
 
 // Sample counts are held in memory (and in the JSON report) in full; this keeps them sane.
 constexpr long long kMostSamples = 10'000'000;
-
-// "must be an integer from A to B, got 'X'" (CLI::Range calls a word "not in range").
-CLI::Validator integer_range(long long lowest, long long highest) {
-  return CLI::Validator(
-      [lowest, highest](std::string& text) -> std::string {
-        try {
-          std::size_t end = 0;
-          const long long value = std::stoll(text, &end);
-          if (end == text.size() && value >= lowest && value <= highest) return {};
-        } catch (const std::exception&) {
-          // reported below like any other bad value
-        }
-        return "must be an integer from " + std::to_string(lowest) + " to " +
-               std::to_string(highest) + ", got '" + text + "'";
-      },
-      "");
-}
 
 }  // namespace
 

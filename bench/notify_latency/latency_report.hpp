@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "../halo_bench/backend_choice.hpp"
 #include "device_side.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/machine_facts.hpp"
 #include "latency_measurements.hpp"
 #include "latency_options.hpp"
 #include "latency_targets.hpp"
-#include "machine_facts.hpp"
 
 namespace haloflag::bench {
 

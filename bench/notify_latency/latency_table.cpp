@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "../halo_bench/build_info.hpp"
+#include "haloflag/bench/build_info.hpp"
 
 namespace haloflag::bench {
 

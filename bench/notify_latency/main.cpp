@@ -15,9 +15,9 @@
 #include <memory>
 #include <string>
 
-#include "../halo_bench/backend_choice.hpp"
-#include "../halo_bench/usage_error.hpp"
 #include "device_side.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "latency_json.hpp"
 #include "latency_table.hpp"

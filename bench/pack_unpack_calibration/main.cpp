@@ -18,7 +18,7 @@
 
 #include "calibration_files.hpp"
 #include "calibration_report.hpp"
-#include "gather_strings.hpp"
+#include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/model/params_file.hpp"
 #include "message_shapes.hpp"

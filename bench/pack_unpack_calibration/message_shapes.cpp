@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <exception>
-#include <filesystem>
 #include <set>
 #include <stdexcept>
 #include <utility>
 
+#include "haloflag/bench/display_path.hpp"
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/message_layouts.hpp"
@@ -14,16 +14,6 @@
 namespace haloflag::bench {
 
 namespace {
-
-namespace fs = std::filesystem;
-
-// Relative to the working directory when below it (comb_configs/x.cfg), else as given.
-std::string display_path(const std::string& path) {
-  std::error_code error;
-  const fs::path relative = fs::proximate(path, error);
-  if (error || relative.empty() || *relative.begin() == "..") return path;
-  return relative.string();
-}
 
 std::string box_extents(const kernels::MessageLayout& layout) {
   std::string text;

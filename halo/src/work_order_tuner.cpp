@@ -15,12 +15,6 @@ namespace {
 constexpr int kWarmUpExchanges = 3;
 constexpr int kTimedExchanges = 15;
 
-void apply(const WorkOrder& order, ExchangeOptions& options) {
-  options.long_receives_on_arrival = order.long_receives_on_arrival;
-  options.long_sends_in_turn = order.long_sends_in_turn;
-  options.launch.long_receive_blocks = order.long_receive_blocks;
-}
-
 // Whether any rank of comm has a peer over MPI: only then does the order of receives matter.
 // The first candidate is always the given order, set up before this is asked.
 bool any_mpi_peer(const Exchange& exchange, MPI_Comm comm) {
@@ -78,11 +72,6 @@ double time_exchanges(Exchange& exchange, MPI_Comm comm) {
 
 }  // namespace
 
-WorkOrder work_order_of(const ExchangeOptions& options) {
-  return {options.long_receives_on_arrival, options.long_sends_in_turn,
-          options.launch.long_receive_blocks};
-}
-
 TuningReport fixed_tuning(const ExchangeOptions& options) {
   TuningReport report;
   report.chosen = work_order_of(options);
@@ -104,7 +93,7 @@ TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldS
   for (std::size_t i = 0; i == 0 || i < orders.size(); ++i) {
     TunedCandidate candidate;
     candidate.order = i == 0 ? report.chosen : orders[i];
-    apply(candidate.order, trial);
+    set_work_order(trial, candidate.order);
     try {
       Exchange exchange(config, fields, trial);
       if (i == 0) orders = candidates(options, any_mpi_peer(exchange, options.comm));
@@ -129,7 +118,7 @@ TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldS
   report.tuned = true;
   report.chosen = best->order;
   report.exchanges_per_candidate = kTimedExchanges;
-  apply(report.chosen, options);
+  set_work_order(options, report.chosen);
   return report;
 }
 

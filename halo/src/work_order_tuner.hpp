@@ -8,8 +8,7 @@
 
 namespace haloflag::halo::detail {
 
-// The order of work that `options` states, and the report of an Exchange that was not tuned.
-WorkOrder work_order_of(const ExchangeOptions& options);
+// The report of an Exchange that was not tuned.
 TuningReport fixed_tuning(const ExchangeOptions& options);
 
 // Collective over options.comm. Sets up an Exchange for each candidate order, times a few

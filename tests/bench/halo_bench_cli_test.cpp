@@ -209,6 +209,45 @@ TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
   }
 }
 
+// --tuning auto: each flag strategy runs twice, as given and with the order of work chosen at set-up;
+// the tuned row names its choice, which is the fastest candidate it measured, and keeps it in
+// every round. The bulk strategies have no tuned row.
+TEST_F(HaloBenchCli, TuneRunsEachFlagStrategyTunedBesideTheFixedOne) {
+  const fs::path json_path = kScratch / "tune.json";
+  const RunResult r = run_bench("--backend host --strategy comb_fused,resident --size 8 --vars 1 "
+                                "--warmup 1 --verify 1 --trace-exchanges 0 --iterations 4 "
+                                "--rounds 2 --transport mpi --tuning auto --json " +
+                                shell_quoted(json_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("tuning"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resident:tuned: auto: "), std::string::npos) << r.out;
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  EXPECT_EQ(report["parameters"]["tuning"], "auto");
+  const nlohmann::json& results = report["strategies"];
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0]["name"], "comb_fused");
+  EXPECT_EQ(results[1]["name"], "resident");
+  EXPECT_EQ(results[2]["name"], "resident:tuned");
+  EXPECT_FALSE(results[1]["order_of_work"]["tuned"].get<bool>());
+  const nlohmann::json& order = results[2]["order_of_work"];
+  ASSERT_TRUE(order["tuned"].get<bool>()) << order.dump();
+  // Over MPI on the host backend: receives first or on arrival, long sends at once or in turn.
+  ASSERT_EQ(order["candidates"].size(), 4u) << order.dump();
+  double fastest = 1e300;
+  std::string fastest_order;
+  for (const nlohmann::json& candidate : order["candidates"]) {
+    ASSERT_FALSE(candidate["median_us"].is_null()) << candidate.dump();
+    if (candidate["median_us"].get<double>() < fastest) {
+      fastest = candidate["median_us"].get<double>();
+      fastest_order = candidate["order"].get<std::string>();
+    }
+  }
+  EXPECT_EQ(order["summary"].get<std::string>().rfind("auto: " + fastest_order, 0), 0u)
+      << order.dump();
+  EXPECT_TRUE(results[2]["verification"]["passed"].get<bool>());
+  EXPECT_EQ(results[2]["samples_us"].size(), 4u);
+}
+
 // Fewer than two windows of timed exchanges: no drift, and the table has no drift section. The
 // progress line (here after every exchange) goes to stderr, never into the table. One round.
 // --trace: the Chrome trace-event file has one slice per traced exchange and strategy, the

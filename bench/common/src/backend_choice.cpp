@@ -1,6 +1,6 @@
-#include "backend_choice.hpp"
+#include "haloflag/bench/backend_choice.hpp"
 
-#include "usage_error.hpp"
+#include "haloflag/bench/usage_error.hpp"
 
 namespace haloflag::bench {
 

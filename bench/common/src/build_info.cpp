@@ -1,7 +1,7 @@
-#include "build_info.hpp"
+#include "haloflag/bench/build_info.hpp"
 
 #if !defined(HALOFLAG_SOURCE_DIR) || !defined(HALOFLAG_VERSION)
-#error "bench/CMakeLists.txt passes the build facts to this file"
+#error "bench/common/CMakeLists.txt passes the build facts to this file"
 #endif
 
 namespace haloflag::bench {

@@ -1,4 +1,4 @@
-#include "gather_strings.hpp"
+#include "haloflag/bench/gather_strings.hpp"
 
 namespace haloflag::bench {
 

@@ -1,4 +1,4 @@
-#include "machine_facts.hpp"
+#include "haloflag/bench/machine_facts.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -11,7 +11,24 @@ namespace haloflag::bench {
 
 namespace {
 
-// The "model name" line of /proc/cpuinfo (x86 and most others; "cpu" on POWER); empty elsewhere.
+std::string operating_system() {
+  utsname system{};
+  if (uname(&system) != 0) return {};
+  return std::string(system.sysname) + " " + system.release + " " + system.machine;
+}
+
+// As RunInfo's date (model/calibration), which lives in an MPI-linked library.
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> text{};
+  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text.data();
+}
+
+}  // namespace
+
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
@@ -30,23 +47,6 @@ std::string host_name() {
   if (gethostname(name.data(), name.size() - 1) != 0) return {};
   return name.data();
 }
-
-std::string operating_system() {
-  utsname system{};
-  if (uname(&system) != 0) return {};
-  return std::string(system.sysname) + " " + system.release + " " + system.machine;
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  std::array<char, 32> text{};
-  std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text.data();
-}
-
-}  // namespace
 
 MachineFacts collect_machine_facts() {
   return MachineFacts{host_name(), cpu_model_name(), operating_system(), utc_now_iso8601()};

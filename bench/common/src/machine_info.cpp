@@ -1,26 +1,11 @@
-#include "machine_info.hpp"
+#include "haloflag/bench/machine_info.hpp"
 
-#include <fstream>
-
-#include "gather_strings.hpp"
+#include "haloflag/bench/gather_strings.hpp"
+#include "haloflag/bench/machine_facts.hpp"
 
 namespace haloflag::bench {
 
 namespace {
-
-// The "model name" line of /proc/cpuinfo (Linux x86 and most others); empty elsewhere.
-std::string cpu_model_name() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) != 0 && line.rfind("cpu\t", 0) != 0) continue;
-    const std::size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const std::size_t start = line.find_first_not_of(" \t", colon + 1);
-    return start == std::string::npos ? std::string() : line.substr(start);
-  }
-  return {};
-}
 
 // One clean line: Open MPI counts the terminating NUL in MPI_Get_library_version's length (and
 // its one-line text has no newline to cut at), MPICH puts a tab after "MPICH Version:".

@@ -1,4 +1,4 @@
-#include "mpi_program.hpp"
+#include "haloflag/bench/mpi_program.hpp"
 
 #include <mpi.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "usage_error.hpp"
+#include "haloflag/bench/usage_error.hpp"
 
 namespace haloflag::bench {
 

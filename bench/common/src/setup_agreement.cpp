@@ -1,10 +1,10 @@
-#include "setup_agreement.hpp"
+#include "haloflag/bench/setup_agreement.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <string>
 
-#include "usage_error.hpp"
+#include "haloflag/bench/usage_error.hpp"
 
 namespace haloflag::bench {
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "integer_validator.hpp"
+#include "haloflag/bench/integer_validator.hpp"
 
 namespace jacobi3d {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "backend_choice.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/machine_info.hpp"
 #include "jacobi_options.hpp"
-#include "machine_info.hpp"
 #include "problem.hpp"
 #include "reference_check.hpp"
 #include "sample_summary.hpp"

@@ -21,17 +21,17 @@
 #include <string>
 #include <vector>
 
-#include "backend_choice.hpp"
 #include "gpu_jacobi.hpp"
+#include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/machine_info.hpp"
+#include "haloflag/bench/mpi_program.hpp"
+#include "haloflag/bench/setup_agreement.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "jacobi_options.hpp"
 #include "jacobi_report.hpp"
 #include "jacobi_variant.hpp"
-#include "machine_info.hpp"
-#include "mpi_program.hpp"
 #include "reference_check.hpp"
-#include "setup_agreement.hpp"
-#include "usage_error.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
-#include "build_info.hpp"
+#include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/summary_json.hpp"
 #include "jacobi_report.hpp"
 
 namespace jacobi3d {
@@ -8,15 +9,11 @@ namespace jacobi3d {
 namespace {
 
 namespace hh = haloflag::halo;
+using haloflag::bench::build_json;
+using haloflag::bench::summary_json;
 using nlohmann::json;
 
 json triple(const hh::Index3& values) { return json::array({values[0], values[1], values[2]}); }
-
-json summary_json(const haloflag::model::calibration::SampleSummary& times) {
-  return {{"count", times.count}, {"median", times.median}, {"p10", times.p10},
-          {"p90", times.p90},     {"min", times.min},       {"max", times.max},
-          {"mean", times.mean}};
-}
 
 json parameters_json(const JacobiOptions& options) {
   return {{"variant", options.variant_argument},
@@ -47,15 +44,6 @@ json machine_json(const haloflag::bench::MachineInfo& machine) {
   return {{"date", machine.run.date},       {"mpi_library", machine.run.mpi_library},
           {"ranks", machine.run.ranks},     {"hosts", machine.run.hosts},
           {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
-}
-
-json build_json() {
-  const haloflag::bench::BuildInfo& build = haloflag::bench::build_info();
-  return {{"haloflag_version", build.haloflag_version},
-          {"cxx_compiler", build.cxx_compiler},
-          {"gpu_compiler", build.gpu_compiler},
-          {"build_type", build.build_type},
-          {"gpu_backend_built", build.gpu_backend_built}};
 }
 
 json problem_json(const JacobiReport& report) {

@@ -80,4 +80,16 @@ struct ExchangeOptions {
   Tuning tuning = Tuning::fixed;
 };
 
+// The order of work that `options` states, and the same options with another order.
+inline WorkOrder work_order_of(const ExchangeOptions& options) {
+  return {options.long_receives_on_arrival, options.long_sends_in_turn,
+          options.launch.long_receive_blocks};
+}
+
+inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {
+  options.long_receives_on_arrival = order.long_receives_on_arrival;
+  options.long_sends_in_turn = order.long_sends_in_turn;
+  options.launch.long_receive_blocks = order.long_receive_blocks;
+}
+
 }  // namespace haloflag::halo

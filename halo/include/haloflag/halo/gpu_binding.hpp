@@ -16,6 +16,9 @@ struct GpuBinding {
   int local_ranks = 1;  // ranks on this node
   int visible_gpus = 0;
   notify::GpuDeviceInfo device;
+  // Ranks of this node bound to the same GPU, this one included. Above 1, their persistent
+  // kernels run side by side only under NVIDIA MPS.
+  int sharers = 1;
   std::string host;     // MPI processor name
 
   // "rank 1 (local 1 of 2) on node-a -> GPU 1 of 2: NVIDIA H200 [0000:2a:00.0]"
