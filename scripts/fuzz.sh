@@ -21,7 +21,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --all
 # Host backend only: the readers know nothing of GPUs. RelWithDebInfo keeps stacks readable.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DHALOFLAG_GPU=none -DHALOFLAG_FUZZ=ON >/dev/null

@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-asan}
 jobs=${HALOFLAG_JOBS:-$(nproc)}
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --all
 # -O1 -g without NDEBUG: assertions on, whole stacks in reports, tests still quick. The CTest
 # backstop is longer than usual: instrumented ranks oversubscribed on few cores run ~3x slower.
 # shellcheck disable=SC2086

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs every build and test dependency of haloflag from Debian's packages.
-# Idempotent: installs only what is missing, and runs `apt-get update` only then.
-#   scripts/setup.sh            everything (host build, CUDA/HIP compile checks, MPICH build)
+# Installs haloflag's dependencies from Debian's packages. Idempotent: installs only what is
+# missing, and runs `apt-get update` only then.
+#   scripts/setup.sh            what the main job needs (scripts/run.sh): compiler, CMake,
+#                               Open MPI, JSON and command-line libraries
+#   scripts/setup.sh --all      also what the tests and CI need (scripts/test.sh): GoogleTest,
+#                               MPICH, hipcc for the HIP build, clang and its sanitizer and
+#                               fuzzing runtimes, matplotlib for the report plots
 #   HALOFLAG_SETUP_SKIP=1       do nothing (machines without a package registry: see
 #                               scripts/stage_offline_deps.sh)
 set -euo pipefail
@@ -14,15 +18,26 @@ fi
 packages=(
   build-essential cmake pkg-config              # toolchain
   openmpi-bin libopenmpi-dev                     # default MPI
-  mpich libmpich-dev                             # the second MPI CI builds against
-  libgtest-dev googletest                        # tests
   nlohmann-json3-dev libcli11-dev                # benchmark output and arguments
-  hipcc libamdhip64-dev rocm-device-libs         # the HIP build (compile and link only)
-  clang                                          # sanitizer and fuzzing builds
-  libclang-rt-dev                                # their runtimes: ASan, UBSan, libFuzzer
-  llvm                                           # llvm-symbolizer: file:line in their reports
-  python3-matplotlib                             # measured-vs-model plot (scripts/model_report.py)
 )
+case "${1:-}" in
+  "") ;;
+  --all)
+    packages+=(
+      libgtest-dev googletest                    # tests
+      mpich libmpich-dev                         # the second MPI CI builds against
+      hipcc libamdhip64-dev rocm-device-libs     # the HIP build (compile and link only)
+      clang                                      # sanitizer and fuzzing builds
+      libclang-rt-dev                            # their runtimes: ASan, UBSan, libFuzzer
+      llvm                                       # llvm-symbolizer: file:line in their reports
+      python3-matplotlib                         # measured-vs-model plot (scripts/model_report.py)
+    )
+    ;;
+  *)
+    echo "setup: unknown argument '$1' (expected nothing or --all)" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 jobs=${HALOFLAG_JOBS:-$(nproc)}
 
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --all
 # nvcc lives outside PATH on some machines.
 if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
   export PATH=/usr/local/cuda/bin:$PATH
@@ -17,7 +17,7 @@ fi
 
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
-  ${HALOFLAG_CMAKE_ARGS:-}
+  -DHALOFLAG_BUILD_TESTS=ON ${HALOFLAG_CMAKE_ARGS:-}
 cmake --build "$build" -j "$jobs"
 # shellcheck disable=SC2086
 (cd "$build" && ctest --output-on-failure -j "$jobs" ${HALOFLAG_CTEST_ARGS:-})
