@@ -7,17 +7,10 @@
 # scripts/gpu_check.sh does. HALOFLAG_BUILD_DIR and HALOFLAG_RANKS pass through to run.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/figures_common.sh"
 out=${1:?usage: bench_main_job.sh OUT_DIR [run.sh arguments...]}
 shift
 out=$(mkdir -p "$out" && cd "$out" && pwd)
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "uncommitted changes:"; git -C "$root" status --short 2>/dev/null || true
-  echo; nvidia-smi || true
-  echo; nvcc --version || true
-  echo; mpiexec --version || true
-  echo; lscpu | head -20 || true
-} >"$out/machine.txt" 2>&1
+figures_machine_info "$out/machine.txt" "$root"
 echo "scripts/run.sh --json $out/main_job.json $*" >"$out/commands.txt"
 "$root/scripts/run.sh" --json "$out/main_job.json" "$@" 2>&1 | tee "$out/main_job.txt"

@@ -79,6 +79,16 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
   return strategies;
 }
 
+// An option that takes one of two words and is parsed once into `flag`: true for `yes`. The
+// flag's value on entry is the default --help shows.
+void add_either(CLI::App& app, const std::string& name, bool& flag, const std::string& yes,
+                const std::string& no, const std::string& help) {
+  app.add_option_function<std::string>(
+         name, [&flag, yes](const std::string& value) { flag = value == yes; }, help)
+      ->check(CLI::IsMember({yes, no}))
+      ->default_str(flag ? yes : no);
+}
+
 }  // namespace
 
 BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
@@ -232,33 +242,20 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "the largest message")
       ->check(at_least(0))
       ->capture_default_str();
-  app.add_option_function<std::string>(
-         "--long-receives",
-         [&options](const std::string& value) {
-           options.long_receives_on_arrival = value == "on-arrival";
-         },
-         "flag strategies: on-arrival posts each long receive once its message has "
-         "arrived and every send is posted (between sends with --long-sends in-turn); "
-         "posted-first posts every receive at start() (the paper's Fig. 5)")
-      ->check(CLI::IsMember({"on-arrival", "posted-first"}))
-      ->default_str("posted-first");
-  app.add_option_function<std::string>(
-         "--long-sends",
-         [&options](const std::string& value) { options.long_sends_in_turn = value == "in-turn"; },
-         "flag strategies: in-turn packs the long sends one after another by their "
-         "blocks together and tests receives between sends; together packs each by its "
-         "own block at once (stacked_notify always packs them in turn)")
-      ->check(CLI::IsMember({"in-turn", "together"}))
-      ->default_str("together");
+  add_either(app, "--long-receives", options.long_receives_on_arrival, "on-arrival",
+             "posted-first",
+             "flag strategies: on-arrival posts each long receive once its message has "
+             "arrived and every send is posted (between sends with --long-sends in-turn); "
+             "posted-first posts every receive at start() (the paper's Fig. 5)");
+  add_either(app, "--long-sends", options.long_sends_in_turn, "in-turn", "together",
+             "flag strategies: in-turn packs the long sends one after another by their "
+             "blocks together and tests receives between sends; together packs each by its "
+             "own block at once (stacked_notify always packs them in turn)");
   // Not "--tune": Open MPI's mpiexec takes that word for its own, wherever it stands.
-  app.add_option_function<std::string>(
-         "--tuning",
-         [&options](const std::string& value) { options.tune = value == "auto"; },
-         "auto also runs each flag strategy with its order of work tuned at set-up "
-         "(ExchangeOptions::tuning: --long-receives, --long-sends and --long-receive-blocks "
-         "timed on this machine and transport, the fastest kept), beside the fixed one")
-      ->check(CLI::IsMember({"fixed", "auto"}))
-      ->default_str("fixed");
+  add_either(app, "--tuning", options.tune, "auto", "fixed",
+             "auto also runs each flag strategy with its order of work tuned at set-up "
+             "(ExchangeOptions::tuning: --long-receives, --long-sends and --long-receive-blocks "
+             "timed on this machine and transport, the fastest kept), beside the fixed one");
   app.add_option("--transport", options.transport_argument,
                  "path of each peer's messages, a comma-separated list run in rotation with the "
                  "strategies: auto (node for peers on this rank's node, mpi for the others), mpi "
@@ -279,15 +276,9 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
          "ranks map, registered as pinned")
       ->check(CLI::IsMember({"auto", "host"}))
       ->default_str("auto");
-  app.add_option_function<std::string>(
-         "--mpi-requests",
-         [&options](const std::string& value) {
-           options.persistent_requests = value == "persistent";
-         },
-         "MPI peers: persistent makes persistent requests once and starts them each "
-         "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange")
-      ->check(CLI::IsMember({"per-exchange", "persistent"}))
-      ->default_str("persistent");
+  add_either(app, "--mpi-requests", options.persistent_requests, "persistent", "per-exchange",
+             "MPI peers: persistent makes persistent requests once and starts them each "
+             "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")
       ->check(CLI::Range(0, 1000000))

@@ -45,6 +45,11 @@ RunResult run_bench(const std::string& arguments) {
                                      kScratch);
 }
 
+// A short verified run on a small geometry: the options the transport and tuning tests share.
+const std::string kShortRun =
+    "--backend host --strategy comb_fused,resident --size 8 --vars 1 --warmup 1 --verify 1 "
+    "--trace-exchanges 0 --iterations 4 --rounds 2 ";
+
 class HaloBenchCli : public testing::Test {
  protected:
   void TearDown() override { fs::remove_all(kScratch); }
@@ -180,10 +185,8 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 // every result asked for and used, and the node results are not set beside the MPI bound.
 TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
   const fs::path json_path = kScratch / "transports.json";
-  const RunResult r = run_bench("--backend host --strategy comb_fused,resident --size 8 --vars 1 "
-                                "--warmup 1 --verify 1 --trace-exchanges 0 --iterations 4 "
-                                "--rounds 2 --transport mpi,auto --json " +
-                                shell_quoted(json_path));
+  const RunResult r =
+      run_bench(kShortRun + "--transport mpi,auto --json " + shell_quoted(json_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("transport"), std::string::npos) << r.out;
   const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
@@ -214,10 +217,8 @@ TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
 // every round. The bulk strategies have no tuned row.
 TEST_F(HaloBenchCli, TuneRunsEachFlagStrategyTunedBesideTheFixedOne) {
   const fs::path json_path = kScratch / "tune.json";
-  const RunResult r = run_bench("--backend host --strategy comb_fused,resident --size 8 --vars 1 "
-                                "--warmup 1 --verify 1 --trace-exchanges 0 --iterations 4 "
-                                "--rounds 2 --transport mpi --tuning auto --json " +
-                                shell_quoted(json_path));
+  const RunResult r =
+      run_bench(kShortRun + "--transport mpi --tuning auto --json " + shell_quoted(json_path));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("tuning"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("resident:tuned: auto: "), std::string::npos) << r.out;
