@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "parse_named.hpp"
+
 namespace haloflag::halo {
 
 std::string_view to_string(Progress progress) {
@@ -10,10 +12,8 @@ std::string_view to_string(Progress progress) {
 }
 
 Progress parse_progress(std::string_view name) {
-  if (name == "caller") return Progress::caller;
-  if (name == "thread") return Progress::thread;
-  throw std::invalid_argument("unknown progress '" + std::string(name) +
-                              "' (expected caller or thread)");
+  constexpr Progress kProgress[] = {Progress::caller, Progress::thread};
+  return detail::parse_named<Progress>(name, kProgress, "progress");
 }
 
 }  // namespace haloflag::halo

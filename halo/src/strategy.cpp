@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "parse_named.hpp"
+
 namespace haloflag::halo {
 
 namespace {
@@ -31,12 +33,7 @@ std::string_view to_string(Strategy strategy) {
 }
 
 Strategy parse_strategy(std::string_view name) {
-  std::string valid;
-  for (Strategy strategy : kEveryStrategy) {
-    if (to_string(strategy) == name) return strategy;
-    valid.append(valid.empty() ? "" : ", ").append(to_string(strategy));
-  }
-  throw std::invalid_argument("unknown strategy '" + std::string(name) + "' (valid: " + valid + ")");
+  return detail::parse_named<Strategy>(name, kEveryStrategy, "strategy");
 }
 
 std::span<const Strategy> all_strategies() { return kStrategies; }

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "parse_named.hpp"
+
 namespace haloflag::halo {
 
 std::string_view to_string(Transport transport) {
@@ -23,19 +25,13 @@ std::string_view to_string(NodeMapping mapping) {
 }
 
 Transport parse_transport(std::string_view name) {
-  for (Transport t : {Transport::automatic, Transport::mpi, Transport::node}) {
-    if (to_string(t) == name) return t;
-  }
-  throw std::invalid_argument("unknown transport '" + std::string(name) +
-                              "' (valid: auto, mpi, node)");
+  constexpr Transport kTransports[] = {Transport::automatic, Transport::mpi, Transport::node};
+  return detail::parse_named<Transport>(name, kTransports, "transport");
 }
 
 NodeMapping parse_node_mapping(std::string_view name) {
-  for (NodeMapping m : {NodeMapping::automatic, NodeMapping::host}) {
-    if (to_string(m) == name) return m;
-  }
-  throw std::invalid_argument("unknown node mapping '" + std::string(name) +
-                              "' (valid: auto, host)");
+  constexpr NodeMapping kMappings[] = {NodeMapping::automatic, NodeMapping::host};
+  return detail::parse_named<NodeMapping>(name, kMappings, "node mapping");
 }
 
 std::string describe(const std::vector<PeerTransport>& peers) {

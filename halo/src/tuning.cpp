@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "parse_named.hpp"
+
 namespace haloflag::halo {
 
 std::string_view to_string(Tuning tuning) {
@@ -9,10 +11,8 @@ std::string_view to_string(Tuning tuning) {
 }
 
 Tuning parse_tuning(std::string_view name) {
-  if (name == "fixed") return Tuning::fixed;
-  if (name == "auto") return Tuning::automatic;
-  throw std::invalid_argument("unknown tuning '" + std::string(name) +
-                              "' (expected fixed or auto)");
+  constexpr Tuning kTunings[] = {Tuning::fixed, Tuning::automatic};
+  return detail::parse_named<Tuning>(name, kTunings, "tuning");
 }
 
 std::string WorkOrder::describe() const {

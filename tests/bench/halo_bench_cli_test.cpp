@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,17 @@ RunResult run_bench(const std::string& arguments) {
 const std::string kShortRun =
     "--backend host --strategy comb_fused,resident --size 8 --vars 1 --warmup 1 --verify 1 "
     "--trace-exchanges 0 --iterations 4 --rounds 2 ";
+
+// The short run with `arguments` and a JSON report `name` in the scratch folder: the run (for its
+// output) and the report, which is null when the run failed (the test has then failed).
+std::pair<RunResult, nlohmann::json> run_short(const std::string& arguments,
+                                               const std::string& name) {
+  const fs::path json_path = kScratch / name;
+  const RunResult r = run_bench(kShortRun + arguments + " --json " + shell_quoted(json_path));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  if (r.exit_code != 0) return {r, nullptr};
+  return {r, nlohmann::json::parse(haloflag::test::read_text(json_path))};
+}
 
 class HaloBenchCli : public testing::Test {
  protected:
@@ -184,12 +196,9 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 // Each strategy over each transport of --transport, in rotation: the JSON says which transport
 // every result asked for and used, and the node results are not set beside the MPI bound.
 TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
-  const fs::path json_path = kScratch / "transports.json";
-  const RunResult r =
-      run_bench(kShortRun + "--transport mpi,auto --json " + shell_quoted(json_path));
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto [r, report] = run_short("--transport mpi,auto", "transports.json");
+  ASSERT_FALSE(report.is_null());
   EXPECT_NE(r.out.find("transport"), std::string::npos) << r.out;
-  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
   const nlohmann::json& results = report["strategies"];
   ASSERT_EQ(results.size(), 4u);
   for (const nlohmann::json& result : results) {
@@ -212,17 +221,14 @@ TEST_F(HaloBenchCli, EveryStrategyRunsOverEachTransportAndSaysWhich) {
   }
 }
 
-// --tuning auto: each flag strategy runs twice, as given and with the order of work chosen at set-up;
-// the tuned row names its choice, which is the fastest candidate it measured, and keeps it in
-// every round. The bulk strategies have no tuned row.
+// --tuning auto: each flag strategy runs twice, as given and with the order of work chosen at
+// set-up; the tuned row names its choice, which is the fastest candidate it measured, and keeps
+// it in every round. The bulk strategies have no tuned row.
 TEST_F(HaloBenchCli, TuneRunsEachFlagStrategyTunedBesideTheFixedOne) {
-  const fs::path json_path = kScratch / "tune.json";
-  const RunResult r =
-      run_bench(kShortRun + "--transport mpi --tuning auto --json " + shell_quoted(json_path));
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto [r, report] = run_short("--transport mpi --tuning auto", "tune.json");
+  ASSERT_FALSE(report.is_null());
   EXPECT_NE(r.out.find("tuning"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("resident:tuned: auto: "), std::string::npos) << r.out;
-  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
   EXPECT_EQ(report["parameters"]["tuning"], "auto");
   const nlohmann::json& results = report["strategies"];
   ASSERT_EQ(results.size(), 3u);
