@@ -20,42 +20,90 @@
 
 namespace haloflag::notify {
 
-HF_HD inline void store_release_system(std::uint64_t* word, std::uint64_t value) {
+// The scope of a flag word: system for words the other side (or another process) reads,
+// same_side for words only one side's threads read and write. A word keeps one scope:
+// docs/design.md's protocol table names it, and tests/docs/protocol_scope_test.py checks every
+// access.
+enum class Scope { system, same_side };
+
+namespace detail {
+
+// One load or release store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
+// system scope a GPU's release first waits for its earlier writes to host memory to be
+// performed, which a gate between one GPU's own blocks does not need.
+template <Scope scope, bool acquire>
+HF_HD inline std::uint64_t load(const std::uint64_t* word) {
+  // atomic_ref needs a non-const reference; the access itself is a pure load.
+  auto* mutable_word = const_cast<std::uint64_t*>(word);
 #if HF_HIP_DEVICE_CODE
-  __hip_atomic_store(word, value, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+  constexpr int hip_scope =
+      scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
+  constexpr int order = acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
+  return __hip_atomic_load(mutable_word, order, hip_scope);
 #elif HF_DEVICE_CODE
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*word).store(
-      value, cuda::std::memory_order_release);
+  constexpr auto cuda_scope =
+      scope == Scope::system ? cuda::thread_scope_system : cuda::thread_scope_device;
+  constexpr auto order =
+      acquire ? cuda::std::memory_order_acquire : cuda::std::memory_order_relaxed;
+  return cuda::atomic_ref<std::uint64_t, cuda_scope>(*mutable_word).load(order);
+#else
+  return std::atomic_ref<std::uint64_t>(*mutable_word)
+      .load(acquire ? std::memory_order_acquire : std::memory_order_relaxed);
+#endif
+}
+
+template <Scope scope>
+HF_HD inline void store_release(std::uint64_t* word, std::uint64_t value) {
+#if HF_HIP_DEVICE_CODE
+  constexpr int hip_scope =
+      scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
+  __hip_atomic_store(word, value, __ATOMIC_RELEASE, hip_scope);
+#elif HF_DEVICE_CODE
+  constexpr auto cuda_scope =
+      scope == Scope::system ? cuda::thread_scope_system : cuda::thread_scope_device;
+  cuda::atomic_ref<std::uint64_t, cuda_scope>(*word).store(value, cuda::std::memory_order_release);
 #else
   std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
 #endif
 }
 
+}  // namespace detail
+
+HF_HD inline void store_release_system(std::uint64_t* word, std::uint64_t value) {
+  detail::store_release<Scope::system>(word, value);
+}
+
 HF_HD inline std::uint64_t load_acquire_system(const std::uint64_t* word) {
-  // atomic_ref needs a non-const reference; the access itself is a pure load.
-  auto* mutable_word = const_cast<std::uint64_t*>(word);
-#if HF_HIP_DEVICE_CODE
-  return __hip_atomic_load(mutable_word, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*mutable_word).load(
-      cuda::std::memory_order_acquire);
-#else
-  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_acquire);
-#endif
+  return detail::load<Scope::system, true>(word);
 }
 
 // For reads that publish nothing: diagnostics (the value last seen in a failure record), the
 // abort flag, and checks of a word this side itself wrote.
 HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
-  auto* mutable_word = const_cast<std::uint64_t*>(word);
-#if HF_HIP_DEVICE_CODE
-  return __hip_atomic_load(mutable_word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*mutable_word).load(
-      cuda::std::memory_order_relaxed);
-#else
-  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_relaxed);
-#endif
+  return detail::load<Scope::system, false>(word);
+}
+
+// A release store to, and loads of, a word that only one side (GPU blocks, or host threads)
+// reads and writes, at that side's scope.
+HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t value) {
+  detail::store_release<Scope::same_side>(word, value);
+}
+
+HF_HD inline std::uint64_t load_acquire_same_side(const std::uint64_t* word) {
+  return detail::load<Scope::same_side, true>(word);
+}
+
+HF_HD inline std::uint64_t load_relaxed_same_side(const std::uint64_t* word) {
+  return detail::load<Scope::same_side, false>(word);
+}
+
+// For waits that serve words of either scope.
+HF_HD inline std::uint64_t load_acquire(const std::uint64_t* word, Scope scope) {
+  return scope == Scope::same_side ? load_acquire_same_side(word) : load_acquire_system(word);
+}
+
+HF_HD inline std::uint64_t load_relaxed(const std::uint64_t* word, Scope scope) {
+  return scope == Scope::same_side ? load_relaxed_same_side(word) : load_relaxed_system(word);
 }
 
 // Claims a word that only one side (GPU threads, or host threads) ever modifies: 0 -> 1.
@@ -72,58 +120,6 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
   return std::atomic_ref<std::uint64_t>(*word).compare_exchange_strong(expected, std::uint64_t{1},
                                                                         std::memory_order_acq_rel);
 #endif
-}
-
-// A release store to a word that only one side (GPU blocks, or host threads) reads and writes,
-// at that side's scope: a GPU's system-scope release first waits for its earlier writes to host
-// memory to be performed, which a gate between the GPU's own blocks does not need.
-HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t value) {
-#if HF_HIP_DEVICE_CODE
-  __hip_atomic_store(word, value, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
-#elif HF_DEVICE_CODE
-  cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).store(
-      value, cuda::std::memory_order_release);
-#else
-  std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
-#endif
-}
-
-// Loads of a word that only one side reads and writes, at that side's scope (the pairs of
-// store_release_same_side and count_in_same_side). A word keeps one scope: docs/design.md's
-// protocol table names it, and tests/docs/protocol_scope_test.py checks every access.
-HF_HD inline std::uint64_t load_acquire_same_side(const std::uint64_t* word) {
-  auto* mutable_word = const_cast<std::uint64_t*>(word);
-#if HF_HIP_DEVICE_CODE
-  return __hip_atomic_load(mutable_word, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*mutable_word).load(
-      cuda::std::memory_order_acquire);
-#else
-  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_acquire);
-#endif
-}
-
-HF_HD inline std::uint64_t load_relaxed_same_side(const std::uint64_t* word) {
-  auto* mutable_word = const_cast<std::uint64_t*>(word);
-#if HF_HIP_DEVICE_CODE
-  return __hip_atomic_load(mutable_word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*mutable_word).load(
-      cuda::std::memory_order_relaxed);
-#else
-  return std::atomic_ref<std::uint64_t>(*mutable_word).load(std::memory_order_relaxed);
-#endif
-}
-
-// The scope of a flag word, for waits that serve both kinds.
-enum class Scope { system, same_side };
-
-HF_HD inline std::uint64_t load_acquire(const std::uint64_t* word, Scope scope) {
-  return scope == Scope::same_side ? load_acquire_same_side(word) : load_acquire_system(word);
-}
-
-HF_HD inline std::uint64_t load_relaxed(const std::uint64_t* word, Scope scope) {
-  return scope == Scope::same_side ? load_relaxed_same_side(word) : load_relaxed_system(word);
 }
 
 // Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
