@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "haloflag/halo/exchange.hpp"
@@ -27,6 +29,7 @@ bool any_mpi_peer(const Exchange& exchange, MPI_Comm comm) {
   return any != 0;
 }
 
+// The orders that apply, the given one first.
 std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers) {
   const bool helper_blocks = options.strategy == Strategy::stream_notify ||
                              options.strategy == Strategy::resident;
@@ -89,21 +92,27 @@ TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldS
   }
   ExchangeOptions trial = options;
   trial.tuning = Tuning::fixed;
+  // The given order first: it must set up (its failure is the caller's error), and it tells
+  // whether any peer is over MPI, which decides the candidates.
   std::vector<WorkOrder> orders;
-  for (std::size_t i = 0; i == 0 || i < orders.size(); ++i) {
+  {
+    Exchange given(config, fields, trial);
+    orders = candidates(options, any_mpi_peer(given, options.comm));
+    report.candidates.push_back({orders.front(), time_exchanges(given, options.comm), ""});
+  }
+  for (const WorkOrder& order : std::span(orders).subspan(1)) {
     TunedCandidate candidate;
-    candidate.order = i == 0 ? report.chosen : orders[i];
-    set_work_order(trial, candidate.order);
+    candidate.order = order;
+    set_work_order(trial, order);
+    std::unique_ptr<Exchange> exchange;
     try {
-      Exchange exchange(config, fields, trial);
-      if (i == 0) orders = candidates(options, any_mpi_peer(exchange, options.comm));
-      candidate.median_us = time_exchanges(exchange, options.comm);
+      exchange = std::make_unique<Exchange>(config, fields, trial);
     } catch (const ExchangeError& error) {
-      // Every rank fails set-up together (Exchange's constructor agrees), so all skip it. The
-      // given order must work: its failure is the caller's error.
-      if (i == 0) throw;
+      // Every rank fails set-up together (Exchange's constructor agrees), so all skip it.
+      // Failures while exchanging are not caught: they are the caller's errors.
       candidate.skipped_because = error.what();
     }
+    if (exchange) candidate.median_us = time_exchanges(*exchange, options.comm);
     report.candidates.push_back(candidate);
   }
   if (report.candidates.size() == 1) {
