@@ -232,11 +232,7 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
   // The timed Exchange is gone (its resident kernels stopped) before the traced one starts.
   // `passed` is agreed by all ranks, so all of them take the traced pass or none does.
   if (settings.traced_exchanges > 0 && result.verification.passed) {
-    // The traced pass keeps the order the timed Exchange used, tuned or not.
-    BenchRunSettings traced = settings;
-    halo::set_work_order(traced.exchange_options, result.tuning.chosen);
-    traced.exchange_options.tuning = halo::Tuning::fixed;
-    result.traced = run_traced_exchanges(traced, strategy, fields, settings.traced_exchanges,
+    result.traced = run_traced_exchanges(settings, strategy, fields, settings.traced_exchanges,
                                          settings.trace_kept);
   }
   return result;

@@ -44,8 +44,8 @@ struct StrategyResult {
   int mpi_links = 0;
   std::string peers_rank0;
   std::string launch_description;
-  // The order of work the Exchange used, and with --tuning auto how it was chosen (in round 0; later
-  // rounds and the traced pass keep that choice).
+  // The order of work the Exchange used; for a tuned row (--tuning auto) how it was chosen at
+  // set-up, before any round, which every round and the traced pass then use.
   bool tuned = false;
   halo::TuningReport tuning;
   VerificationRecord verification;
