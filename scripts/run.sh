@@ -75,13 +75,11 @@ fi
 # parameters have no node transport terms) and the node transport beside them.
 transport=(--transport mpi,auto)
 tune=(--tuning auto)
+# --no-tune is this script's word, not passed on; halo_bench tunes only when told.
+arguments=()
 for argument in "$@"; do
   [[ $argument == --transport* ]] && transport=()
   [[ $argument == --no-tune || $argument == --tuning* ]] && tune=()
-done
-# --no-tune is this script's word; halo_bench tunes only when told.
-arguments=()
-for argument in "$@"; do
   [[ $argument == --no-tune ]] || arguments+=("$argument")
 done
 mpiexec -n "$ranks" "$bench" "${transport[@]}" "${tune[@]}" "${arguments[@]}"

@@ -18,7 +18,8 @@ std::string GpuBinding::describe() const {
 
 namespace {
 
-// The ranks of `node` whose GPU has this PCI bus id (this rank included; empty ids never match).
+// The ranks of `node` whose GPU has this PCI bus id (this rank included); 0 for an empty id, after
+// taking part in the collective like every other rank.
 int count_same_gpu(MPI_Comm node, const std::string& bus_id) {
   std::array<char, 32> mine{};
   std::snprintf(mine.data(), mine.size(), "%s", bus_id.c_str());
@@ -27,9 +28,10 @@ int count_same_gpu(MPI_Comm node, const std::string& bus_id) {
   std::vector<std::array<char, 32>> all(static_cast<std::size_t>(ranks));
   MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(),
                 static_cast<int>(mine.size()), MPI_CHAR, node);
+  if (bus_id.empty()) return 0;
   int same = 0;
   for (const auto& other : all) {
-    if (mine[0] != '\0' && std::strcmp(other.data(), mine.data()) == 0) ++same;
+    if (std::strcmp(other.data(), mine.data()) == 0) ++same;
   }
   return same;
 }

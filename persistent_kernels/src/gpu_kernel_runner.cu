@@ -296,10 +296,10 @@ class GpuKernelRunner final : public KernelRunner {
     return op == KernelOp::fused_pack || op == KernelOp::fused_unpack ? fused_blocks_ : 1;
   }
 
-  // The pack and unpack kernels of one exchange run side by side and wait on each other through
-  // MPI: every block of both must be resident at once.
   enum class StreamKernels { notify, resident };
 
+  // The pack and unpack kernels of one exchange run side by side and wait on each other through
+  // MPI: every block of both must be resident at once.
   void require_stream_residency(StreamKernels kernels) {
     if (stream_residency_checked_) return;
     const bool resident = kernels == StreamKernels::resident;

@@ -109,7 +109,7 @@ class HostKernelRunner final : public KernelRunner {
             // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
             // once per epoch, then packs its blocks, short sends first.
             BlockStatus status = resident_pack_start(block, plan, thread == 0,
-                                             static_cast<std::uint32_t>(thread), e);
+                                                     static_cast<std::uint32_t>(thread), e);
             for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
               if (status == BlockStatus::ok) status = pack_block(block, plan, m, e);
             });
