@@ -139,6 +139,16 @@ const Json* ObjectReader::array(std::string_view key, bool required) {
   return value;
 }
 
+std::vector<std::pair<std::string, const Json*>> ObjectReader::members() {
+  std::vector<std::pair<std::string, const Json*>> found;
+  if (object_ == nullptr) return found;
+  for (const auto& [key, value] : object_->items()) {
+    expected_.insert(key);
+    found.emplace_back(key, &value);
+  }
+  return found;
+}
+
 void ObjectReader::finish() {
   if (object_ == nullptr) return;
   std::string expected;

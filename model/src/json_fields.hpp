@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,9 @@ class ObjectReader {
   std::optional<ObjectReader> object(std::string_view key, bool required = true);
   // The member when it is an array, else nullptr (reporting a missing key or wrong type).
   const Json* array(std::string_view key, bool required = true);
+
+  // Every member, each counted as asked about: for objects keyed by names, not fixed fields.
+  std::vector<std::pair<std::string, const Json*>> members();
 
   // Reports every key not asked about as unknown.
   void finish();

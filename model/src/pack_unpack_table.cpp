@@ -48,6 +48,9 @@ PackUnpackTable::PackUnpackTable(std::vector<PackUnpackPoint> points) : points_(
     if (!(p.pack_seconds > 0.0) || !(p.unpack_seconds > 0.0)) {
       throw std::invalid_argument(where + "pack and unpack times must be > 0");
     }
+    if (p.pack_slowest_seconds < 0.0 || p.unpack_slowest_seconds < 0.0) {
+      throw std::invalid_argument(where + "slowest-shape times must be >= 0 (0: not measured)");
+    }
   }
 }
 
@@ -57,6 +60,18 @@ TableLookup PackUnpackTable::pack_time(std::int64_t bytes) const {
 
 TableLookup PackUnpackTable::unpack_time(std::int64_t bytes) const {
   return look_up(points_, bytes, [](const PackUnpackPoint& p) { return p.unpack_seconds; });
+}
+
+TableLookup PackUnpackTable::pack_slowest_time(std::int64_t bytes) const {
+  return look_up(points_, bytes, [](const PackUnpackPoint& p) {
+    return p.pack_slowest_seconds > 0.0 ? p.pack_slowest_seconds : p.pack_seconds;
+  });
+}
+
+TableLookup PackUnpackTable::unpack_slowest_time(std::int64_t bytes) const {
+  return look_up(points_, bytes, [](const PackUnpackPoint& p) {
+    return p.unpack_slowest_seconds > 0.0 ? p.unpack_slowest_seconds : p.unpack_seconds;
+  });
 }
 
 }  // namespace haloflag::model

@@ -12,6 +12,7 @@
 #include "haloflag/model/errors.hpp"
 #include "json_fields.hpp"
 #include "node_transport_fields.hpp"
+#include "schedule_fields.hpp"
 
 namespace haloflag::model {
 
@@ -170,6 +171,24 @@ std::optional<double> table_microseconds(ObjectReader& entry, std::string_view k
   return value;
 }
 
+// An optional slowest-shape time: 0 when absent; when given, at least the pooled time of the
+// size (`pooled`, empty when that was bad). Empty when bad.
+std::optional<double> slowest_microseconds(ObjectReader& entry, std::string_view key,
+                                           const std::optional<double>& pooled) {
+  if (!entry.has(key)) return 0.0;
+  const auto value = table_microseconds(entry, key);
+  if (!value) return std::nullopt;
+  if (pooled && *value < *pooled) {
+    char reason[160];
+    std::snprintf(reason, sizeof reason,
+                  "must be >= the pooled time of the size (got %.12g, pooled %.12g)", *value,
+                  *pooled);
+    entry.problems().add(entry.path_of(key), reason);
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<PackUnpackTable> read_table(const Json* list, const std::string& path,
                                           Problems& problems) {
   if (list == nullptr) return std::nullopt;
@@ -185,6 +204,8 @@ std::optional<PackUnpackTable> read_table(const Json* list, const std::string& p
     const auto bytes = entry.integer("bytes", 1);
     const auto pack_us = table_microseconds(entry, "pack_us");
     const auto unpack_us = table_microseconds(entry, "unpack_us");
+    const auto pack_slowest_us = slowest_microseconds(entry, "pack_slowest_us", pack_us);
+    const auto unpack_slowest_us = slowest_microseconds(entry, "unpack_slowest_us", unpack_us);
     entry.finish();
     if (bytes && previous_bytes) {
       if (*bytes == *previous_bytes) {
@@ -199,11 +220,12 @@ std::optional<PackUnpackTable> read_table(const Json* list, const std::string& p
       }
     }
     if (bytes) previous_bytes = bytes;
-    if (!bytes || !pack_us || !unpack_us) {
+    if (!bytes || !pack_us || !unpack_us || !pack_slowest_us || !unpack_slowest_us) {
       ok = false;
       continue;
     }
-    points.push_back({*bytes, *pack_us * kMicro, *unpack_us * kMicro});
+    points.push_back({*bytes, *pack_us * kMicro, *unpack_us * kMicro,
+                      *pack_slowest_us * kMicro, *unpack_slowest_us * kMicro});
   }
   if (!ok) return std::nullopt;
   return PackUnpackTable(std::move(points));
@@ -234,6 +256,12 @@ OrderedJson table_json(const PackUnpackTable& table) {
     entry["bytes"] = point.bytes;
     entry["pack_us"] = to_written_microseconds(point.pack_seconds);
     entry["unpack_us"] = to_written_microseconds(point.unpack_seconds);
+    if (point.pack_slowest_seconds > 0.0) {
+      entry["pack_slowest_us"] = to_written_microseconds(point.pack_slowest_seconds);
+    }
+    if (point.unpack_slowest_seconds > 0.0) {
+      entry["unpack_slowest_us"] = to_written_microseconds(point.unpack_slowest_seconds);
+    }
     list.push_back(std::move(entry));
   }
   return list;
@@ -305,6 +333,7 @@ MachineParams parse_params(std::string_view json_text, const std::string& source
   const auto inter_node = read_class<KModelParams>(top, "inter_node", read_kmodel);
   params.node_transport = detail::read_node_transport(top, /*required=*/false);
   const auto table = read_table(top.array("pack_unpack"), "pack_unpack", problems);
+  params.schedule = detail::read_schedule(top);
   top.finish();
   problems.throw_if_any();
 
@@ -333,6 +362,7 @@ std::string params_to_json(const MachineParams& params) {
   if (params.node_transport) {
     json[detail::kNodeTransportKey] = detail::node_transport_json(*params.node_transport);
   }
+  if (params.schedule) json[detail::kScheduleKey] = detail::schedule_json(*params.schedule);
   json["pack_unpack"] = table_json(params.pack_unpack);
   return json.dump(2) + "\n";
 }
@@ -357,6 +387,7 @@ PackUnpackTableFile parse_pack_unpack_table(std::string_view json_text,
   PackUnpackTableFile file;
   file.provenance = read_provenance(top);
   const auto table = read_table(top.array("entries"), "entries", problems);
+  file.fused = detail::read_fused(top, /*required=*/false);
   top.finish();
   problems.throw_if_any();
   file.table = *table;
@@ -373,6 +404,7 @@ std::string pack_unpack_table_to_json(const PackUnpackTableFile& file) {
   json["version"] = kParamsFormatVersion;
   json["provenance"] = provenance_json(file.provenance);
   json["entries"] = table_json(file.table);
+  if (file.fused) json[detail::kFusedKey] = detail::fused_json(*file.fused);
   return json.dump(2) + "\n";
 }
 

@@ -331,3 +331,81 @@ TEST(PackUnpackTableFile, ProblemsAreNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+Json with_schedule(Json json) {
+  const Json kernel = {{"latency_s", 1.2e-5}, {"bytes_per_s", 4.8e10}};
+  json["schedule"] = {{"launch_sync_s", 9.4e-6},
+                      {"graph_launch_sync_s", 6.6e-6},
+                      {"host_flag_s", 1.65e-6},
+                      {"fused",
+                       {{"pack_pinned", kernel},
+                        {"unpack_pinned", kernel},
+                        {"pack_device", kernel},
+                        {"unpack_device", kernel}}},
+                      {"fixed_s", {{"resident", {{"mpi", 3e-5}, {"node", 0}}},
+                                   {"comb_fused", {{"mpi", 6e-5}}}}}};
+  return json;
+}
+
+void expect_schedule_rejected(const std::function<void(Json&)>& edit, const std::string& message) {
+  expect_rejected(
+      [&](Json& j) {
+        j = with_schedule(j);
+        edit(j["schedule"]);
+      },
+      message);
+}
+
+}  // namespace
+
+TEST(ParamsFile, ScheduleIsReadAndWritten) {
+  EXPECT_FALSE(read_params_file(kPower9).schedule.has_value());
+  const MachineParams p = parse_params(with_schedule(power9_json()).dump(), "schedule.json");
+  ASSERT_TRUE(p.schedule.has_value());
+  EXPECT_DOUBLE_EQ(p.schedule->launch_sync, 9.4e-6);
+  EXPECT_DOUBLE_EQ(p.schedule->host_flag, 1.65e-6);
+  EXPECT_EQ(p.schedule->fused.unpack_device, (FusedKernelTime{1.2e-5, 4.8e10}));
+  ASSERT_EQ(p.schedule->fixed.size(), 2u);
+  EXPECT_EQ(p.schedule->fixed.at("resident"), (FixedCost{3e-5, 0.0}));
+  EXPECT_EQ(p.schedule->fixed.at("comb_fused"), (FixedCost{6e-5, -1.0}));  // node: not measured
+  EXPECT_EQ(parse_params(params_to_json(p), "round trip"), p);
+}
+
+TEST(ParamsFile, BadScheduleIsNamed) {
+  expect_schedule_rejected([](Json& s) { s.erase("launch_sync_s"); },
+                           "power9_v100.json: schedule.launch_sync_s: missing key");
+  expect_schedule_rejected(
+      [](Json& s) { s["fused"]["pack_pinned"]["bytes_per_s"] = -1; },
+      "power9_v100.json: schedule.fused.pack_pinned.bytes_per_s: must be > 0 (got -1)");
+  expect_schedule_rejected([](Json& s) { s["fused"].erase("unpack_device"); },
+                           "power9_v100.json: schedule.fused.unpack_device: missing key");
+  expect_schedule_rejected([](Json& s) { s["fixed_s"]["warp_drive"] = {{"mpi", 1e-5}}; },
+                           "power9_v100.json: schedule.fixed_s.warp_drive: not a strategy with a "
+                           "prediction");
+  expect_schedule_rejected([](Json& s) { s["fixed_s"]["embedded"] = {{"mpi", 1e-5}}; },
+                           "power9_v100.json: schedule.fixed_s.embedded: not a strategy");
+  expect_schedule_rejected([](Json& s) { s["fixed_s"]["resident"]["mpi"] = -2e-6; },
+                           "power9_v100.json: schedule.fixed_s.resident.mpi: must be a number >= 0");
+  expect_schedule_rejected([](Json& s) { s["fixed_s"]["resident"]["infiniband"] = 1e-6; },
+                           "power9_v100.json: schedule.fixed_s.resident.infiniband: unknown key");
+  expect_schedule_rejected([](Json& s) { s["flag_us"] = 1.5; },
+                           "power9_v100.json: schedule.flag_us: unknown key");
+}
+
+TEST(ParamsFile, SlowestShapeTimesAreOptionalAndAtLeastThePooled) {
+  Json json = power9_json();
+  json["pack_unpack"][1]["pack_slowest_us"] = 9.5;
+  json["pack_unpack"][1]["unpack_slowest_us"] = 20.0;
+  const MachineParams p = parse_params(json.dump(), "slowest.json");
+  const PackUnpackPoint& point = p.pack_unpack.points()[1];
+  EXPECT_DOUBLE_EQ(point.pack_slowest_seconds, 9.5e-6);
+  EXPECT_DOUBLE_EQ(p.pack_unpack.pack_slowest_time(point.bytes).seconds, 9.5e-6);
+  // Where none was measured the pooled time stands in.
+  const PackUnpackPoint& first = p.pack_unpack.points()[0];
+  EXPECT_DOUBLE_EQ(p.pack_unpack.unpack_slowest_time(first.bytes).seconds, first.unpack_seconds);
+  EXPECT_EQ(parse_params(params_to_json(p), "round trip"), p);
+  expect_rejected([](Json& j) { j["pack_unpack"][1]["pack_slowest_us"] = 0.5; },
+                  "power9_v100.json: pack_unpack[1].pack_slowest_us: must be >= the pooled time");
+}

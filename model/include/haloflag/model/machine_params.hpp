@@ -12,6 +12,7 @@
 #include "haloflag/model/link_params.hpp"
 #include "haloflag/model/pack_unpack_table.hpp"
 #include "haloflag/model/rank_mapping.hpp"
+#include "haloflag/model/schedule_params.hpp"
 
 namespace haloflag::model {
 
@@ -35,6 +36,8 @@ struct MachineParams {
   // Messages within a node carried by the GPUs themselves; files without it predict MPI only.
   std::optional<NodeTransportParams> node_transport;
   PackUnpackTable pack_unpack;
+  // The per-strategy prediction's terms; files without them give the bound only.
+  std::optional<ScheduleParams> schedule;
 
   bool operator==(const MachineParams&) const = default;
 };

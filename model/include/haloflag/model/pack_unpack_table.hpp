@@ -20,6 +20,10 @@ struct PackUnpackPoint {
   std::int64_t bytes = 0;
   double pack_seconds = 0.0;
   double unpack_seconds = 0.0;
+  // The slowest shape of this size (faces of one size pack with different strides, and an
+  // exchange waits for its slowest message); 0 when not measured: the pooled time stands in.
+  double pack_slowest_seconds = 0.0;
+  double unpack_slowest_seconds = 0.0;
 
   bool operator==(const PackUnpackPoint&) const = default;
 };
@@ -41,6 +45,8 @@ class PackUnpackTable {
 
   TableLookup pack_time(std::int64_t bytes) const;
   TableLookup unpack_time(std::int64_t bytes) const;
+  TableLookup pack_slowest_time(std::int64_t bytes) const;
+  TableLookup unpack_slowest_time(std::int64_t bytes) const;
 
   const std::vector<PackUnpackPoint>& points() const noexcept { return points_; }
   bool empty() const noexcept { return points_.empty(); }

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "haloflag/model/machine_params.hpp"
 #include "haloflag/model/pack_unpack_table.hpp"
+#include "haloflag/model/schedule_params.hpp"
 
 namespace haloflag::model {
 
@@ -39,6 +41,8 @@ void require_node_transport(const MachineParams& params, const std::string& sour
 struct PackUnpackTableFile {
   Provenance provenance;
   PackUnpackTable table;
+  // The bulk strategies' fused kernels over whole halos, when the timing measured them.
+  std::optional<FusedKernelTimes> fused;
 
   bool operator==(const PackUnpackTableFile&) const = default;
 };

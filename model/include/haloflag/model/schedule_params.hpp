@@ -1,0 +1,48 @@
+// The terms of the per-strategy prediction (docs/model.md, "Prediction per strategy"): what a
+// launch, a flag and the bulk strategies' fused kernels cost on one machine, and each strategy's
+// fixed cost per exchange. Units are SI: seconds, bytes per second.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace haloflag::model {
+
+// Launch to synchronisation of a fused kernel over a whole halo of `bytes`:
+// latency + bytes / bandwidth, measured with one rank on the GPU.
+struct FusedKernelTime {
+  double latency = 0.0;    // s
+  double bandwidth = 0.0;  // B/s
+  bool operator==(const FusedKernelTime&) const = default;
+};
+
+// Where the message buffer lives decides what the kernel's bytes cross: pinned host memory is
+// the MPI path's (every byte over PCIe), device memory the node transport's.
+struct FusedKernelTimes {
+  FusedKernelTime pack_pinned;
+  FusedKernelTime unpack_pinned;
+  FusedKernelTime pack_device;
+  FusedKernelTime unpack_device;
+  bool operator==(const FusedKernelTimes&) const = default;
+};
+
+// The part of one exchange that does not grow with its bytes (launches, synchronisations, flag
+// crossings, the host's progress loop, the barrier's skew), per transport the messages took.
+struct FixedCost {
+  double mpi = -1.0;   // s; < 0: not measured
+  double node = -1.0;  // s; < 0: not measured
+  bool operator==(const FixedCost&) const = default;
+};
+
+struct ScheduleParams {
+  double launch_sync = 0.0;        // s, empty kernel launch + stream synchronisation
+  double graph_launch_sync = 0.0;  // s, one-node graph launch + stream synchronisation
+  double host_flag = 0.0;          // s, a flag store until the other side (host or GPU) sees it
+  FusedKernelTimes fused;
+  // Per strategy name (halo::to_string(Strategy)); strategies without a measured fixed cost get
+  // one composed from the launch and flag terms.
+  std::map<std::string, FixedCost> fixed;
+  bool operator==(const ScheduleParams&) const = default;
+};
+
+}  // namespace haloflag::model

@@ -1,0 +1,55 @@
+// The prediction of one exchange for one strategy (docs/model.md, "Prediction per strategy"):
+// where the paper's bound (prediction.hpp) assumes every transfer runs side by side, this lays
+// out the phases the strategy runs one after another, each timed with a term measured on the
+// machine:
+//   - a fixed cost per exchange (launches, synchronisations, flag crossings, the host's
+//     progress loop), measured on an exchange of tiny messages, or else composed from the launch
+//     and flag terms;
+//   - the pack: the bulk strategies' fused kernel (latency + bytes / bandwidth), or one block per
+//     message, bound by the slowest message's block and by the bytes the GPU's link carries for
+//     every rank sharing it;
+//   - the MPI transfer: within a node, one CPU copy thread per rank copies every byte it sends
+//     and receives, one message after another; between nodes the K-model's time;
+//   - the unpack, as the pack;
+//   - on the node transport, the flag strategies' per-message pipeline: the peer's pack of a
+//     message, its flag, its unpack; the slowest message decides.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/model/machine_params.hpp"
+#include "haloflag/model/rank_mapping.hpp"
+#include "haloflag/model/transport.hpp"
+
+namespace haloflag::model {
+
+struct PhaseTime {
+  std::string name;  // e.g. "fixed", "pack", "mpi", "unpack", "node pipeline"
+  double seconds = 0.0;
+  bool operator==(const PhaseTime&) const = default;
+};
+
+struct StrategyPrediction {
+  halo::Strategy strategy = halo::Strategy::comb_fused;
+  bool node_transport_used = false;  // messages within a node took the node transport
+  int ranks_per_gpu = 1;
+  double seconds = 0.0;              // the slowest rank's
+  int critical_rank = 0;             // that rank (the lowest on ties)
+  double fixed_seconds = 0.0;
+  bool fixed_measured = false;       // from the file's fixed_s, not composed
+  std::vector<PhaseTime> phases;     // of the critical rank, fixed first; they add up to seconds
+  std::vector<std::string> notes;
+};
+
+// Throws ModelError when the params have no schedule terms (naming the key), the strategy is
+// `embedded` (its kernel is the caller's), ranks_per_gpu < 1, or the config does not fit the
+// mapping; for TransportChoice::node when the params have no node transport terms.
+StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
+                                    const MachineParams& params, const RankMapping& mapping,
+                                    halo::Strategy strategy, TransportChoice transport,
+                                    int ranks_per_gpu);
+
+}  // namespace haloflag::model

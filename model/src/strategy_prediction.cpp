@@ -1,0 +1,314 @@
+#include "haloflag/model/strategy_prediction.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "haloflag/model/errors.hpp"
+#include "haloflag/model/message_time.hpp"
+
+namespace haloflag::model {
+
+namespace {
+
+using halo::Strategy;
+
+// A rank's messages split by the path they take.
+struct PathMessages {
+  std::vector<const halo::Message*> sends;
+  std::vector<const halo::Message*> recvs;
+
+  bool empty() const { return sends.empty() && recvs.empty(); }
+};
+
+std::int64_t total_bytes(const std::vector<const halo::Message*>& messages) {
+  std::int64_t bytes = 0;
+  for (const halo::Message* m : messages) bytes += m->bytes;
+  return bytes;
+}
+
+std::int64_t largest_bytes(const std::vector<const halo::Message*>& messages) {
+  std::int64_t bytes = 0;
+  for (const halo::Message* m : messages) bytes = std::max(bytes, m->bytes);
+  return bytes;
+}
+
+// The terms the phases are built from, for one rank on a GPU shared by `sharers` ranks.
+class Terms {
+ public:
+  Terms(const MachineParams& params, int sharers)
+      : params_(params), schedule_(*params.schedule), sharers_(sharers) {}
+
+  // A fused kernel without its launch and synchronisation (the fixed cost holds those): the
+  // measured latency beyond an empty launch, and the bytes of every rank sharing the GPU.
+  double fused(const FusedKernelTime& kernel, std::int64_t bytes) const {
+    const double beyond_launch = std::max(0.0, kernel.latency - schedule_.launch_sync);
+    return beyond_launch + sharers_ * static_cast<double>(bytes) / kernel.bandwidth;
+  }
+
+  // One block per message: the slowest message's block, or the link every sharer's bytes cross.
+  double blocks(double slowest_block, const FusedKernelTime& link, std::int64_t bytes) const {
+    return std::max(slowest_block, sharers_ * static_cast<double>(bytes) / link.bandwidth);
+  }
+
+  double pack_block(std::int64_t bytes) const {
+    return bytes == 0 ? 0.0 : params_.pack_unpack.pack_slowest_time(bytes).seconds;
+  }
+  double unpack_block(std::int64_t bytes) const {
+    return bytes == 0 ? 0.0 : params_.pack_unpack.unpack_slowest_time(bytes).seconds;
+  }
+
+  // A node send's pack writes the peer's device memory: the gather of the slowest shape, or the
+  // device copy, whichever is longer.
+  double node_pack_block(std::int64_t bytes) const {
+    if (bytes == 0) return 0.0;
+    return std::max(pack_block(bytes),
+                    node_copy_time(*params_.node_transport, static_cast<double>(bytes)));
+  }
+  double node_flag() const { return params_.node_transport->flag_latency; }
+
+  const FusedKernelTimes& fused_times() const { return schedule_.fused; }
+
+ private:
+  const MachineParams& params_;
+  const ScheduleParams& schedule_;
+  int sharers_;
+};
+
+// The MPI phase of one rank. Within a node every byte a rank sends or receives is copied by its
+// one progress thread, one message after another: the messages' times add up, their latencies
+// overlapping (the largest is paid once). Between nodes the transfers run side by side, each
+// timed by the K-model. The phase is the longer of the two.
+double mpi_phase(const MachineParams& params, const RankMapping& mapping, int rank,
+                 const PathMessages& mpi, const ContentionCounts& counts) {
+  double copied = 0.0;
+  double largest_alpha = 0.0;
+  double network = 0.0;
+  const auto add = [&](const halo::Message* m) {
+    const MessageClass message_class = mapping.classify(rank, m->peer);
+    const MessageTime time = message_time(params, message_class, m->bytes, counts);
+    if (message_class == MessageClass::inter_node) {
+      network = std::max(network, time.seconds);
+      return;
+    }
+    const Protocol protocol = protocol_for(m->bytes, params.eager_threshold_bytes);
+    const double alpha = message_class == MessageClass::intra_socket
+                             ? params.intra_socket.for_protocol(protocol).alpha
+                             : params.inter_socket.for_protocol(protocol).alpha;
+    copied += time.seconds - alpha;
+    largest_alpha = std::max(largest_alpha, alpha);
+  };
+  for (const halo::Message* m : mpi.sends) add(m);
+  for (const halo::Message* m : mpi.recvs) {
+    if (mapping.classify(rank, m->peer) != MessageClass::inter_node) add(m);
+  }
+  return std::max(copied + largest_alpha, network);
+}
+
+// The data phases of one path (everything but the fixed cost), in order.
+std::vector<PhaseTime> mpi_path_phases(Strategy strategy, const Terms& terms,
+                                       const PathMessages& mpi, double mpi_seconds) {
+  const FusedKernelTimes& fused = terms.fused_times();
+  const std::int64_t sent = total_bytes(mpi.sends);
+  const std::int64_t received = total_bytes(mpi.recvs);
+  if (strategy == Strategy::comb_fused || strategy == Strategy::comb_graph) {
+    return {{"pack", terms.fused(fused.pack_pinned, sent)},
+            {"mpi", mpi_seconds},
+            {"unpack", terms.fused(fused.unpack_pinned, received)}};
+  }
+  // One block per message (stream_base, the flag strategies; stacked_notify's grid packs long
+  // messages faster, but over MPI the link bounds them all the same).
+  return {{"pack", terms.blocks(terms.pack_block(largest_bytes(mpi.sends)), fused.pack_pinned, sent)},
+          {"mpi", mpi_seconds},
+          {"unpack",
+           terms.blocks(terms.unpack_block(largest_bytes(mpi.recvs)), fused.unpack_pinned, received)}};
+}
+
+std::vector<PhaseTime> node_path_phases(Strategy strategy, const Terms& terms,
+                                        const PathMessages& node) {
+  const FusedKernelTimes& fused = terms.fused_times();
+  const std::int64_t sent = total_bytes(node.sends);
+  const std::int64_t received = total_bytes(node.recvs);
+  switch (strategy) {
+    case Strategy::comb_fused:
+    case Strategy::comb_graph:
+      return {{"pack", terms.fused(fused.pack_device, sent)},
+              {"unpack", terms.fused(fused.unpack_device, received)}};
+    case Strategy::stream_base:
+      return {{"pack", terms.blocks(terms.node_pack_block(largest_bytes(node.sends)),
+                                    fused.pack_device, sent)},
+              {"unpack", terms.blocks(terms.unpack_block(largest_bytes(node.recvs)),
+                                      fused.unpack_device, received)}};
+    case Strategy::stacked_notify:
+      // The whole grid packs the long messages in turn and unpacks each as it arrives: the pack
+      // is the fused kernel's, the tail the last message's unpack by the grid.
+      return {{"pack", terms.fused(fused.pack_device, sent)},
+              {"flag", terms.node_flag()},
+              {"unpack", terms.fused(fused.unpack_device, largest_bytes(node.recvs))}};
+    default: {
+      // stream_notify, resident: each message is packed by its block, flagged and unpacked by
+      // the receiver's block as soon as it is there; the slowest message decides (a message's
+      // size stands for its peer's send of it).
+      double pack = 0.0;
+      double unpack = 0.0;
+      for (const halo::Message* m : node.recvs) {
+        const double p = terms.node_pack_block(m->bytes);
+        const double u = terms.unpack_block(m->bytes);
+        if (p + u > pack + unpack) {
+          pack = p;
+          unpack = u;
+        }
+      }
+      return {{"pack", pack}, {"flag", terms.node_flag()}, {"unpack", unpack}};
+    }
+  }
+}
+
+double sum(const std::vector<PhaseTime>& phases) {
+  double seconds = 0.0;
+  for (const PhaseTime& phase : phases) seconds += phase.seconds;
+  return seconds;
+}
+
+// Fixed cost composed from the launch and flag terms, for files without a measured one: the
+// launches and synchronisations a strategy's exchange waits for, and the flag crossings between
+// host and GPU on its critical path.
+double composed_fixed(Strategy strategy, const ScheduleParams& schedule) {
+  const double launch = schedule.launch_sync;
+  const double flag = schedule.host_flag;
+  switch (strategy) {
+    case Strategy::comb_fused:
+    case Strategy::stream_base: return 2 * launch;
+    case Strategy::comb_graph: return 2 * schedule.graph_launch_sync;
+    case Strategy::stream_notify:
+    case Strategy::stacked_notify: return launch + 3 * flag;
+    case Strategy::resident: return 4 * flag;
+    case Strategy::embedded: break;
+  }
+  return 0.0;
+}
+
+bool use_node_transport(TransportChoice transport, const MachineParams& params) {
+  switch (transport) {
+    case TransportChoice::mpi: return false;
+    case TransportChoice::node:
+      if (!params.node_transport) {
+        throw ModelError("machine parameters: node_transport: missing (transport node needs the "
+                         "node transport's terms)");
+      }
+      return true;
+    case TransportChoice::automatic: return params.node_transport.has_value();
+  }
+  return false;
+}
+
+}  // namespace
+
+StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
+                                    const MachineParams& params, const RankMapping& mapping,
+                                    halo::Strategy strategy, TransportChoice transport,
+                                    int ranks_per_gpu) {
+  if (!params.schedule) {
+    throw ModelError("machine parameters: schedule: missing (the prediction's terms; "
+                     "scripts/calibrate_machine.sh measures them)");
+  }
+  if (strategy == Strategy::embedded) {
+    throw ModelError("strategy embedded: its pack and unpack are the caller's kernel; no "
+                     "prediction");
+  }
+  if (ranks_per_gpu < 1) {
+    throw ModelError("ranks per GPU must be >= 1 (got " + std::to_string(ranks_per_gpu) + ")");
+  }
+  if (params.pack_unpack.empty()) {
+    throw ModelError("machine parameters: the pack/unpack table is empty");
+  }
+  mapping.check_fits(config.ranks);
+  const ScheduleParams& schedule = *params.schedule;
+
+  StrategyPrediction prediction;
+  prediction.strategy = strategy;
+  prediction.ranks_per_gpu = ranks_per_gpu;
+  prediction.node_transport_used = use_node_transport(transport, params);
+  const Terms terms(params, ranks_per_gpu);
+  const auto found = schedule.fixed.find(std::string(halo::to_string(strategy)));
+  const FixedCost* measured = found == schedule.fixed.end() ? nullptr : &found->second;
+  std::set<std::string> notes;
+
+  std::vector<int> senders_on_node;
+  for (int rank = 0; rank < config.ranks; ++rank) {
+    const auto node = static_cast<std::size_t>(mapping.location(rank).node);
+    if (senders_on_node.size() <= node) senders_on_node.resize(node + 1, 0);
+    if (!config.rank_messages[rank].sends.empty()) ++senders_on_node[node];
+  }
+
+  for (int rank = 0; rank < config.ranks; ++rank) {
+    const halo::RankMessages& messages = config.rank_messages[rank];
+    PathMessages mpi;
+    PathMessages node;
+    ContentionCounts counts;
+    counts.k_total = static_cast<int>(messages.sends.size());
+    counts.k_prime = senders_on_node[static_cast<std::size_t>(mapping.location(rank).node)];
+    const auto on_node = [&](int peer) {
+      if (peer < 0 || peer >= config.ranks) {
+        throw ModelError("config: rank " + std::to_string(rank) + " exchanges with peer " +
+                         std::to_string(peer) + ", outside 0.." + std::to_string(config.ranks - 1));
+      }
+      return prediction.node_transport_used &&
+             mapping.location(rank).node == mapping.location(peer).node;
+    };
+    for (const halo::Message& send : messages.sends) {
+      (on_node(send.peer) ? node : mpi).sends.push_back(&send);
+      if (mapping.classify(rank, send.peer) == MessageClass::inter_node) ++counts.k_inter;
+    }
+    for (const halo::Message& recv : messages.recvs) {
+      (on_node(recv.peer) ? node : mpi).recvs.push_back(&recv);
+    }
+
+    // The fixed cost of the transport the rank's messages take (the larger one when both).
+    double fixed = 0.0;
+    bool fixed_measured = true;
+    for (const bool node_path : {false, true}) {
+      if ((node_path ? node : mpi).empty()) continue;
+      const double value = measured == nullptr ? -1.0 : (node_path ? measured->node : measured->mpi);
+      if (value >= 0.0) {
+        fixed = std::max(fixed, value);
+      } else {
+        fixed_measured = false;
+        fixed = std::max(fixed, composed_fixed(strategy, schedule));
+        notes.insert(std::string("fixed cost of ") + std::string(halo::to_string(strategy)) +
+                     " over " + (node_path ? "node" : "mpi") +
+                     ": not measured, composed from the launch and flag terms");
+      }
+    }
+
+    std::vector<PhaseTime> path_phases;
+    if (!mpi.empty()) {
+      const double mpi_seconds = mpi_phase(params, mapping, rank, mpi, counts);
+      path_phases = mpi_path_phases(strategy, terms, mpi, mpi_seconds);
+    }
+    if (!node.empty()) {
+      std::vector<PhaseTime> node_phases = node_path_phases(strategy, terms, node);
+      // Both paths run side by side: the longer one is the rank's.
+      if (path_phases.empty() || sum(node_phases) > sum(path_phases)) {
+        for (PhaseTime& phase : node_phases) phase.name = "node " + phase.name;
+        path_phases = std::move(node_phases);
+      }
+    }
+
+    std::vector<PhaseTime> phases{{"fixed", fixed}};
+    phases.insert(phases.end(), path_phases.begin(), path_phases.end());
+    const double seconds = sum(phases);
+    if (rank == 0 || seconds > prediction.seconds) {
+      prediction.seconds = seconds;
+      prediction.critical_rank = rank;
+      prediction.fixed_seconds = fixed;
+      prediction.fixed_measured = fixed_measured;
+      prediction.phases = std::move(phases);
+    }
+  }
+  prediction.notes.assign(notes.begin(), notes.end());
+  return prediction;
+}
+
+}  // namespace haloflag::model
