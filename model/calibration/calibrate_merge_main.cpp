@@ -1,6 +1,7 @@
 // haloflag_calibrate_merge: a full parameter file from a ping-pong file, a concurrent-bandwidth
 // file and a pack/unpack table (or a base parameter file whose other classes are kept), and
-// optionally a node calibration file for the node transport's terms.
+// optionally a node calibration file for the node transport's terms, and the per-strategy
+// prediction's terms (a notify_latency report, the table's fused kernels, an exchange probe).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "haloflag/model/params_file.hpp"
 #include "merge.hpp"
+#include "schedule_calibration.hpp"
 
 using namespace haloflag::model;
 using namespace haloflag::model::calibration;
@@ -21,6 +23,8 @@ int main(int argc, char** argv) {
   std::string table_path;
   std::string node_path;
   std::string base_path;
+  std::string notify_path;
+  std::string probe_path;
   std::string target_name = "all";
   std::optional<int> ranks_per_node;
   std::optional<int> ranks_per_socket;
@@ -37,6 +41,13 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--node", node_path,
                  "haloflag_calibrate_node output: the node transport's terms (node_transport)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--notify", notify_path,
+                 "notify_latency report: launch, graph launch and flag terms of the prediction "
+                 "(needs the pack/unpack table's fused kernels)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--exchange-probe", probe_path,
+                 "halo_bench report of tiny messages: each strategy's fixed cost (needs --notify)")
       ->check(CLI::ExistingFile);
   app.add_option("--base", base_path, "parameter file whose other classes are kept")
       ->check(CLI::ExistingFile);
@@ -75,7 +86,20 @@ int main(int argc, char** argv) {
     }
     inputs.machine = machine;
 
-    const MachineParams params = merge_calibration(inputs);
+    MachineParams params = merge_calibration(inputs);
+    if (!notify_path.empty()) {
+      if (!inputs.pack_unpack || !inputs.pack_unpack->fused) {
+        throw std::invalid_argument("--notify needs a --pack-unpack table with the fused kernels "
+                                    "(haloflag_calibrate_pack_unpack --halo-cubes)");
+      }
+      const LaunchFlagTerms terms = read_launch_flag_terms(notify_path);
+      std::optional<ExchangeProbe> probe;
+      if (!probe_path.empty()) probe = read_exchange_probe(probe_path);
+      add_schedule(params, terms, *inputs.pack_unpack->fused, probe ? &*probe : nullptr,
+                   params.provenance.notes);
+    } else if (!probe_path.empty()) {
+      throw std::invalid_argument("--exchange-probe needs --notify");
+    }
     write_params_file(out_path, params);
     read_params_file(out_path);  // what was written must read back
     std::printf("wrote %s: threshold %lld B, intra_socket eager alpha %.3e s beta %.3e s/B, "
@@ -89,6 +113,12 @@ int main(int argc, char** argv) {
                   "%.3e s\n",
                   params.node_transport->copy_latency, params.node_transport->copy_bandwidth,
                   params.node_transport->flag_latency);
+    }
+    if (params.schedule) {
+      std::printf("schedule: launch+sync %.2f us, graph %.2f us, flag %.2f us, %zu strategies "
+                  "with a measured fixed cost\n",
+                  params.schedule->launch_sync * 1e6, params.schedule->graph_launch_sync * 1e6,
+                  params.schedule->host_flag * 1e6, params.schedule->fixed.size());
     }
     for (const std::string& note : params.provenance.notes) std::printf("note: %s\n", note.c_str());
   } catch (const std::exception& error) {

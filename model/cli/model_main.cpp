@@ -1,6 +1,7 @@
 // haloflag_model: the predicted lower bound of one halo exchange (paper Eq. 1-4) for a
 // communication config and a machine parameter file, on MPI or with the node transport within a
-// node; a human table, optionally JSON.
+// node, and with --strategy the prediction of that strategy's time; a human table, optionally
+// JSON.
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -13,6 +14,7 @@
 #include "haloflag/model/params_file.hpp"
 #include "haloflag/model/prediction.hpp"
 #include "haloflag/model/prediction_report.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
 #include "haloflag/model/transport.hpp"
 
 namespace {
@@ -67,6 +69,8 @@ int main(int argc, char** argv) {
   int detail_rank = -1;
   bool all_ranks = false;
   std::string transport_name = "mpi";
+  std::string strategy_name;
+  int ranks_per_gpu = 1;
   app.add_option("config", config_path, "communication config (haloflag-comb-config)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -89,6 +93,12 @@ int main(int argc, char** argv) {
                  "has it, else mpi")
       ->check(CLI::IsMember({"mpi", "node", "auto"}))
       ->capture_default_str();
+  app.add_option("--strategy", strategy_name,
+                 "also predict this strategy's exchange time (needs the file's schedule terms)");
+  app.add_option("--ranks-per-gpu", ranks_per_gpu,
+                 "ranks sharing one GPU in the run predicted (they share its bandwidth)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--json", json_path, "also write the full prediction as JSON to this file");
   CLI11_PARSE(app, argc, argv);
 
@@ -103,7 +113,24 @@ int main(int argc, char** argv) {
     const haloflag::model::ExchangePrediction prediction =
         haloflag::model::predict_exchange(config, params, mapping, transport);
 
-    const haloflag::model::ReportContext context{config_path, params_path, &params, &mapping};
+    haloflag::model::ReportContext context;
+    context.config_source = config_path;
+    context.params_source = params_path;
+    context.params = &params;
+    context.mapping = &mapping;
+    std::optional<haloflag::model::StrategyPrediction> strategy_prediction;
+    if (!strategy_name.empty()) {
+      const haloflag::halo::Strategy strategy = haloflag::halo::parse_strategy(strategy_name);
+      context.strategy_asked = true;
+      if (params.schedule) {
+        strategy_prediction = haloflag::model::predict_strategy(config, params, mapping, strategy,
+                                                                transport, ranks_per_gpu);
+        context.strategy_prediction = &*strategy_prediction;
+      } else {
+        context.strategy_unavailable = params_path + ": schedule: missing (the prediction's "
+                                       "terms; scripts/calibrate_machine.sh measures them)";
+      }
+    }
     haloflag::model::print_prediction(std::cout, prediction, context, {detail_rank, all_ranks});
     if (!json_path.empty()) {
       std::ofstream out(json_path, std::ios::trunc);

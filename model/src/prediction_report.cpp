@@ -142,6 +142,27 @@ void print_prediction(std::ostream& out, const ExchangePrediction& prediction,
   out << "\ncritical rank " << critical.rank << ": " << bound_line(critical) << '\n';
   out << printf_string("total lower bound: %.3f us (rank %d)\n", prediction.bound / kMicro,
                 prediction.critical_rank);
+  if (!context.strategy_asked) return;
+  if (const StrategyPrediction* predicted = context.strategy_prediction) {
+    for (const std::string& note : predicted->notes) out << "note: " << note << '\n';
+    out << printf_string("predicted for %s over %s, %d rank(s) per GPU: ",
+                         std::string(halo::to_string(predicted->strategy)).c_str(),
+                         predicted->node_transport_used ? "node" : "mpi", predicted->ranks_per_gpu)
+        << describe_phases(*predicted) << " (rank " << predicted->critical_rank << ")\n";
+  } else {
+    out << "prediction: none: " << context.strategy_unavailable << '\n';
+  }
+}
+
+std::string describe_phases(const StrategyPrediction& prediction) {
+  std::string text = printf_string("%.1f us =", prediction.seconds / kMicro);
+  for (std::size_t i = 0; i < prediction.phases.size(); ++i) {
+    const PhaseTime& phase = prediction.phases[i];
+    text += printf_string("%s %s %.1f", i == 0 ? "" : " +", phase.name.c_str(),
+                          phase.seconds / kMicro);
+    if (i == 0) text += prediction.fixed_measured ? " (measured)" : " (composed)";
+  }
+  return text;
 }
 
 std::string prediction_to_json(const ExchangePrediction& prediction, const ReportContext& context) {
@@ -217,6 +238,28 @@ std::string prediction_to_json(const ExchangePrediction& prediction, const Repor
     ranks.push_back(std::move(rank));
   }
   json["ranks"] = std::move(ranks);
+  if (context.strategy_asked) {
+    if (const StrategyPrediction* predicted = context.strategy_prediction) {
+      OrderedJson strategy;
+      strategy["strategy"] = std::string(halo::to_string(predicted->strategy));
+      strategy["transport"] = predicted->node_transport_used ? "node" : "mpi";
+      strategy["ranks_per_gpu"] = predicted->ranks_per_gpu;
+      strategy["predicted_s"] = predicted->seconds;
+      strategy["critical_rank"] = predicted->critical_rank;
+      strategy["fixed_s"] = predicted->fixed_seconds;
+      strategy["fixed_measured"] = predicted->fixed_measured;
+      OrderedJson phases = OrderedJson::array();
+      for (const PhaseTime& phase : predicted->phases) {
+        phases.push_back({{"name", phase.name}, {"seconds", phase.seconds}});
+      }
+      strategy["phases"] = std::move(phases);
+      strategy["notes"] = predicted->notes;
+      json["prediction"] = std::move(strategy);
+    } else {
+      json["prediction"] = nullptr;
+      json["prediction_unavailable_reason"] = context.strategy_unavailable;
+    }
+  }
   return json.dump(2) + "\n";
 }
 

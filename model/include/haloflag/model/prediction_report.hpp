@@ -7,6 +7,7 @@
 #include "haloflag/model/machine_params.hpp"
 #include "haloflag/model/prediction.hpp"
 #include "haloflag/model/rank_mapping.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
 
 namespace haloflag::model {
 
@@ -15,6 +16,10 @@ struct ReportContext {
   std::string params_source;  // the parameter file
   const MachineParams* params = nullptr;
   const RankMapping* mapping = nullptr;
+  // When a strategy was asked for: its prediction, or why there is none.
+  bool strategy_asked = false;
+  const StrategyPrediction* strategy_prediction = nullptr;
+  std::string strategy_unavailable;
 };
 
 struct ReportOptions {
@@ -27,8 +32,12 @@ struct ReportOptions {
 void print_prediction(std::ostream& out, const ExchangePrediction& prediction,
                       const ReportContext& context, const ReportOptions& options);
 
+// "171.3 us = fixed 60.1 (measured) + pack 15.2 + mpi 80.0 + unpack 16.0": the phases in order.
+std::string describe_phases(const StrategyPrediction& prediction);
+
 // Every rank with every message, the totals, the inputs (config, parameter file provenance,
-// mapping). Times in seconds.
+// mapping) and, when a strategy was asked for, "prediction" (null with
+// "prediction_unavailable_reason" when there is none). Times in seconds.
 std::string prediction_to_json(const ExchangePrediction& prediction, const ReportContext& context);
 
 }  // namespace haloflag::model

@@ -1,0 +1,158 @@
+#include "schedule_calibration.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "haloflag/halo/config_file.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/model/errors.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
+#include "json_fields.hpp"
+
+namespace haloflag::model::calibration {
+
+namespace {
+
+using detail::Json;
+using detail::ObjectReader;
+using detail::Problems;
+
+constexpr double kNano = 1e-9;
+constexpr double kMicro = 1e-6;
+
+// The median of one measurement of a notify_latency report, in seconds.
+std::optional<double> measured_median(const Json* measurements, const std::string& id,
+                                      Problems& problems) {
+  if (measurements != nullptr && measurements->is_array()) {
+    for (std::size_t i = 0; i < measurements->size(); ++i) {
+      const Json& entry = (*measurements)[i];
+      if (!entry.is_object() || entry.value("id", "") != id) continue;
+      ObjectReader reader(entry, "measurements[" + std::to_string(i) + "]", problems);
+      auto summary = reader.object("summary_ns");
+      if (!summary) return std::nullopt;
+      const auto median = summary->positive_number("median");
+      if (!median) return std::nullopt;
+      return *median * kNano;
+    }
+  }
+  problems.add("measurements", "no measurement with id \"" + id + "\"");
+  return std::nullopt;
+}
+
+}  // namespace
+
+LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  if (const auto format = top.string("format"); format && *format != "haloflag-notify-latency") {
+    problems.add("format", "must be \"haloflag-notify-latency\" (got \"" + *format + "\")");
+  }
+  LaunchFlagTerms terms;
+  terms.source = source;
+  if (auto backend = top.object("backend")) {
+    terms.gpu = backend->string("device_side", false).value_or("");
+    terms.emulated = backend->boolean("emulated_on_cpu").value_or(false);
+  }
+  const Json* measurements = top.array("measurements");
+  const auto launch = measured_median(measurements, "empty_kernel_launch_sync", problems);
+  const auto graph = measured_median(measurements, "graph_launch_sync", problems);
+  const auto round_trip = measured_median(measurements, "round_trip", problems);
+  problems.throw_if_any();
+  terms.launch_sync = *launch;
+  terms.graph_launch_sync = *graph;
+  terms.host_flag = *round_trip / 2;
+  return terms;
+}
+
+ExchangeProbe read_exchange_probe(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  ExchangeProbe probe;
+  probe.source = source;
+  if (const auto tool = top.string("tool"); tool && *tool != "halo_bench") {
+    problems.add("tool", "must be \"halo_bench\" (got \"" + *tool + "\")");
+  }
+  if (auto workload = top.object("workload")) {
+    probe.config_file = workload->string("config_file").value_or("");
+  }
+  if (auto sharing = top.object("gpu_sharing", /*required=*/false)) {
+    probe.ranks_per_gpu = static_cast<int>(sharing->integer("ranks_per_gpu", 1).value_or(1));
+  }
+  if (const Json* strategies = top.array("strategies")) {
+    for (std::size_t i = 0; i < strategies->size(); ++i) {
+      ObjectReader entry((*strategies)[i], "strategies[" + std::to_string(i) + "]", problems);
+      const auto strategy = entry.string("strategy");
+      const auto transport = entry.string("transport_used");
+      const auto tuned = entry.boolean("tuned", false).value_or(false);
+      auto summary = entry.object("summary_us");
+      const auto median = summary ? summary->positive_number("median") : std::nullopt;
+      if (!strategy || !transport || !median) continue;
+      if (tuned || (*transport != "mpi" && *transport != "node")) continue;
+      probe.rows.push_back({*strategy, *transport, *median * kMicro});
+    }
+  }
+  if (problems.empty() && probe.rows.empty()) {
+    problems.add("strategies", "no untuned strategy with an mpi or node transport");
+  }
+  problems.throw_if_any();
+  return probe;
+}
+
+void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const FusedKernelTimes& fused,
+                  const ExchangeProbe* probe, std::vector<std::string>& notes) {
+  ScheduleParams schedule;
+  schedule.launch_sync = terms.launch_sync;
+  schedule.graph_launch_sync = terms.graph_launch_sync;
+  schedule.host_flag = terms.host_flag;
+  schedule.fused = fused;
+  notes.push_back("schedule: launch, graph launch and flag from " + terms.source +
+                  (terms.gpu.empty() ? "" : " (" + terms.gpu + ")") +
+                  (terms.emulated ? ": the host backend's, CPU threads standing in for a GPU" : ""));
+  if (probe == nullptr) {
+    params.schedule = schedule;
+    notes.push_back("schedule: no exchange probe: fixed costs are composed from the launch and "
+                    "flag terms");
+    return;
+  }
+  if (!params.mapping) {
+    throw std::invalid_argument("the exchange probe needs a rank mapping (--ranks-per-node, "
+                                "--ranks-per-socket)");
+  }
+  const halo::ExchangeConfig config = halo::read_config_file(probe->config_file);
+  // The data phases alone: every fixed cost 0 while they are predicted.
+  for (const ExchangeProbe::Row& row : probe->rows) schedule.fixed[row.strategy] = {0.0, 0.0};
+  params.schedule = schedule;
+  std::map<std::string, FixedCost> fixed;
+  for (const ExchangeProbe::Row& row : probe->rows) {
+    const halo::Strategy strategy = halo::parse_strategy(row.strategy);
+    if (strategy == halo::Strategy::embedded) continue;
+    const TransportChoice transport = row.transport == "node" ? TransportChoice::node
+                                                              : TransportChoice::mpi;
+    const StrategyPrediction data =
+        predict_strategy(config, params, *params.mapping, strategy, transport, probe->ranks_per_gpu);
+    double net = row.median - data.seconds;
+    if (net < 0.0) {
+      char note[200];
+      std::snprintf(note, sizeof note,
+                    "schedule: fixed cost of %s over %s clamped to 0: the probe's median %.2f us "
+                    "is below its data phases' %.2f us",
+                    row.strategy.c_str(), row.transport.c_str(), row.median / kMicro,
+                    data.seconds / kMicro);
+      notes.push_back(note);
+      net = 0.0;
+    }
+    FixedCost& cost = fixed[row.strategy];
+    (row.transport == "node" ? cost.node : cost.mpi) = net;
+  }
+  params.schedule->fixed = std::move(fixed);
+  notes.push_back("schedule: fixed costs from the exchange probe " + probe->source + " (" +
+                  probe->config_file + ", " + std::to_string(probe->ranks_per_gpu) +
+                  " ranks per GPU): each strategy's median less its predicted data phases");
+}
+
+}  // namespace haloflag::model::calibration

@@ -1,0 +1,51 @@
+// The prediction's terms from calibration results (docs/model.md, "Prediction per strategy"):
+// launch and flag times from a notify_latency report, the fused kernels from the pack/unpack
+// table, and each strategy's fixed cost from a halo_bench report of an exchange of tiny messages
+// (the probe): its measured median less what the schedule charges its data.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "haloflag/model/machine_params.hpp"
+
+namespace haloflag::model::calibration {
+
+// From a notify_latency report ("haloflag-notify-latency"): medians of the empty kernel's and the
+// one-node graph's launch + synchronisation, and half the host/GPU flag round trip.
+struct LaunchFlagTerms {
+  std::string source;
+  std::string gpu;
+  bool emulated = false;  // the host backend's report: CPU threads, not a GPU
+  double launch_sync = 0.0;
+  double graph_launch_sync = 0.0;
+  double host_flag = 0.0;
+};
+
+// From a halo_bench report: the config it ran, its ranks per GPU, and the median of every
+// untuned strategy per transport used.
+struct ExchangeProbe {
+  struct Row {
+    std::string strategy;
+    std::string transport;  // "mpi" or "node"
+    double median = 0.0;    // s
+  };
+  std::string source;
+  std::string config_file;
+  int ranks_per_gpu = 1;
+  std::vector<Row> rows;
+};
+
+// Both throw ParamsError naming the file and key for a file that is not such a report.
+LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path);
+ExchangeProbe read_exchange_probe(const std::filesystem::path& path);
+
+// Sets params.schedule from the terms and the fused kernels; with a probe, the fixed cost of every
+// strategy and transport it ran: median minus the predicted data phases of its config (read from
+// `probe.config_file`), at least 0 (a clamp is noted). Notes go to `notes`. Throws
+// std::invalid_argument when a needed input is missing.
+void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const FusedKernelTimes& fused,
+                  const ExchangeProbe* probe, std::vector<std::string>& notes);
+
+}  // namespace haloflag::model::calibration
