@@ -93,7 +93,6 @@ void add_either(CLI::App& app, const std::string& name, bool& flag, const std::s
 
 BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   BenchOptions options;
-  options.params_path = (source_dir() / "model" / "params" / "power9_v100.json").string();
 
   std::vector<std::int64_t> size;
   std::vector<int> divide;
@@ -198,10 +197,10 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--json", options.json_path, "JSON report file; '' for none")
       ->type_name("FILE")
       ->capture_default_str();
-  app.add_option("--params", options.params_path, "model parameter file for the prediction")
+  app.add_option("--params", options.params_path,
+                 "model parameter file (default: this machine's calibration, else the paper's)")
       ->check(existing_file())
-      ->type_name("FILE")
-      ->capture_default_str();
+      ->type_name("FILE");
   app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
       ->type_name("N")
       ->check(at_least(0));

@@ -50,7 +50,7 @@ struct BenchOptions {
   double progress_seconds = 10.0;   // a progress line on stderr this often; 0: none
   double timeout_seconds = 30.0;    // deadline of every wait inside an exchange
   std::string json_path = "halo_bench.json";  // empty: no JSON file
-  std::string params_path;          // model parameter file
+  std::string params_path;          // model parameter file; empty: choose_params decides
   int gpu = -1;                     // -1: by node-local rank
   kernels::LaunchSettings launch;
   std::int64_t long_message_bytes = 0;  // flag strategies' long messages; 0: the engine's choice

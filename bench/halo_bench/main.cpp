@@ -84,14 +84,6 @@ int run_halo_bench(int argc, char** argv) {
         context.workload = resolve_workload(options, me.ranks);
         extent = field_extent_of(context.workload.config, me.rank);
         context.messages = summarize_messages(context.workload.config);
-        context.model = estimate_exchange(context.workload.config, options.params_path);
-        const bool node_possible =
-            std::any_of(options.transports.begin(), options.transports.end(),
-                        [](halo::Transport t) { return t != halo::Transport::mpi; });
-        if (node_possible) {
-          context.node_model = estimate_exchange(context.workload.config, options.params_path,
-                                                 model::TransportChoice::node);
-        }
         verifier = halo::ExchangeVerifier::for_config(context.workload.config, me.rank);
         if (!verifier) {
           context.unverifiable_reason =
@@ -118,6 +110,22 @@ int run_halo_bench(int argc, char** argv) {
   }
   context.machine = collect_machine_info(comm, binding ? &*binding : nullptr);
   context.gpu_sharing = detect_gpu_sharing(comm, binding ? &*binding : nullptr);
+  // The parameter file may depend on the GPU and the MPI library, known only now.
+  if (const auto exit_code = run_agreed_setup(comm, kProgram, [&] {
+        const std::string gpu_name =
+            context.machine.gpus.empty() ? "" : context.machine.gpus.front().name;
+        const ParamsChoice params =
+            choose_params(options.params_path, gpu_name, context.machine.run.mpi_library);
+        context.model = estimate_exchange(config, params);
+        const bool node_possible =
+            std::any_of(options.transports.begin(), options.transports.end(),
+                        [](halo::Transport t) { return t != halo::Transport::mpi; });
+        if (node_possible) {
+          context.node_model = estimate_exchange(config, params, model::TransportChoice::node);
+        }
+      })) {
+    return *exit_code;
+  }
   std::vector<halo::Strategy> strategies = options.strategies;
   if (!context.gpu_sharing.kernels_side_by_side()) {
     context.left_out = needing_side_by_side(strategies);
@@ -239,7 +247,7 @@ int run_halo_bench(int argc, char** argv) {
   for (const StrategyResult& result : results) {
     if (me.rank == 0) {
       print_table_row(std::cout, result, comb_fused_median(results, result.transport),
-                      model_for(context, result));
+                      model_for(context, result), prediction_for(context, result));
     }
   }
 

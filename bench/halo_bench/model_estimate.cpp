@@ -15,12 +15,14 @@ bool from_the_paper(const model::Provenance& provenance) {
 
 }  // namespace
 
-ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::string& params_file,
+ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const ParamsChoice& choice,
                                 model::TransportChoice transport) {
   ModelEstimate estimate;
-  estimate.params_file = params_file;
+  estimate.params_file = choice.path;
+  estimate.params_choice = choice;
   estimate.transport = transport;
-  const model::MachineParams params = model::read_params_file(params_file);
+  estimate.params = std::make_shared<const model::MachineParams>(model::read_params_file(choice.path));
+  const model::MachineParams& params = *estimate.params;
   estimate.provenance = params.provenance;
   estimate.paper_machine = from_the_paper(params.provenance);
   if (!params.mapping) {
@@ -40,6 +42,30 @@ ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const std::s
     estimate.unavailable_reason = error.what();
   }
   return estimate;
+}
+
+RowPrediction predict_row(const ModelEstimate& model, const halo::ExchangeConfig& config,
+                          halo::Strategy strategy, int mpi_links, int node_links,
+                          int ranks_per_gpu) {
+  RowPrediction row;
+  if (!model.params || !model.params->mapping) {
+    row.unavailable_reason = "no rank mapping in the parameter file";
+    return row;
+  }
+  if (!model.params->schedule) {
+    row.unavailable_reason = "the parameter file has no schedule terms (scripts/calibrate_machine.sh)";
+    return row;
+  }
+  const model::TransportChoice transport = node_links == 0  ? model::TransportChoice::mpi
+                                           : mpi_links == 0 ? model::TransportChoice::node
+                                                            : model::TransportChoice::automatic;
+  try {
+    row.prediction = model::predict_strategy(config, *model.params, *model.params->mapping,
+                                             strategy, transport, ranks_per_gpu);
+  } catch (const model::ModelError& error) {
+    row.unavailable_reason = error.what();
+  }
+  return row;
 }
 
 }  // namespace haloflag::bench

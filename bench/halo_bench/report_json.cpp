@@ -126,7 +126,16 @@ json model_json(const ModelEstimate& model) {
                  {"params_date", model.provenance.date},
                  {"paper_machine", model.paper_machine},
                  {"mapping", model.mapping},
-                 {"notes", model.notes}};
+                 {"notes", model.notes},
+                 {"params_how", model.params_choice.how},
+                 {"params_key", model.params_choice.machine_key},
+                 {"params_for_this_machine", model.params_choice.for_this_machine},
+                 {"prediction_params_file", std::filesystem::absolute(model.params_file).string()},
+                 {"prediction_unavailable_reason", ""}};
+  if (model.params == nullptr || !model.params->schedule) {
+    result["prediction_unavailable_reason"] =
+        "the parameter file has no schedule terms (scripts/calibrate_machine.sh)";
+  }
   if (model.bound_seconds) {
     result["bound_us"] = *model.bound_seconds * 1e6;
     result["critical_rank"] = model.critical_rank;
@@ -166,8 +175,26 @@ json gpu_sharing_json(const RunContext& context) {
           {"left_out", left_out}};
 }
 
+json prediction_json(const RowPrediction& row, const ModelEstimate& model) {
+  if (!row.prediction) return nullptr;
+  const model::StrategyPrediction& predicted = *row.prediction;
+  json phases = json::array();
+  for (const model::PhaseTime& phase : predicted.phases) {
+    phases.push_back({{"name", phase.name}, {"us", phase.seconds * 1e6}});
+  }
+  return {{"predicted_us", predicted.seconds * 1e6},
+          {"phases", phases},
+          {"fixed_us", predicted.fixed_seconds * 1e6},
+          {"fixed_measured", predicted.fixed_measured},
+          {"critical_rank", predicted.critical_rank},
+          {"ranks_per_gpu", predicted.ranks_per_gpu},
+          {"transport", predicted.node_transport_used ? "node" : "mpi"},
+          {"terms_source", std::filesystem::absolute(model.params_file).string()},
+          {"notes", predicted.notes}};
+}
+
 json strategy_json(const StrategyResult& result, std::optional<double> baseline_median_us,
-                   const ModelEstimate& model) {
+                   const ModelEstimate& model, const RowPrediction& predicted) {
   const VerificationRecord& check = result.verification;
   json verification = {{"possible", check.possible},
                        {"exchanges", check.exchanges},
@@ -200,7 +227,12 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
     entry["summary_us"] = summary_json(*result.summary_us);
     if (baseline_median_us) entry["speedup_vs_comb_fused"] = *baseline_median_us / median;
     if (model.bound_seconds) entry["measured_over_model"] = median / (*model.bound_seconds * 1e6);
+    if (predicted.prediction) {
+      entry["predicted_over_measured"] = predicted.prediction->seconds * 1e6 / median;
+    }
   }
+  entry["prediction"] = prediction_json(predicted, model);
+  if (!predicted.prediction) entry["prediction_unavailable_reason"] = predicted.unavailable_reason;
   entry["drift"] = result.drift ? drift_json(*result.drift) : json(nullptr);
   entry["phases"] = result.traced ? phases_json(*result.traced) : json(nullptr);
   return entry;
@@ -213,7 +245,7 @@ nlohmann::json make_report_json(const RunContext& context,
   json strategies = json::array();
   for (const StrategyResult& result : results) {
     json entry = strategy_json(result, comb_fused_median(results, result.transport),
-                               model_for(context, result));
+                               model_for(context, result), prediction_for(context, result));
     const auto over_mpi = comb_fused_median(results, halo::Transport::mpi);
     entry["speedup_vs_comb_fused_mpi"] =
         over_mpi && result.summary_us ? json(*over_mpi / result.summary_us->median) : json(nullptr);

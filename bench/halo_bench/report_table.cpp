@@ -7,6 +7,7 @@
 
 #include "haloflag/bench/build_info.hpp"
 #include "haloflag/bench/display_path.hpp"
+#include "haloflag/model/prediction_report.hpp"
 
 namespace haloflag::bench {
 
@@ -66,7 +67,7 @@ std::string describe_model(const ModelEstimate& model) {
     text = "no prediction: " + model.unavailable_reason + "\n";
   }
   text += padded("", 12) + "parameters " + display_path(model.params_file) + ": " +
-          model.provenance.machine;
+          model.provenance.machine + "\n" + padded("", 12) + "(" + model.params_choice.how + ")";
   if (model.paper_machine) {
     text += "\n" + padded("", 12) +
             "(the paper's machine, not this one: calibrate with haloflag_calibrate_* for this one)";
@@ -201,6 +202,19 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
     line(out, "checks", "none: " + context.unverifiable_reason);
   }
   line(out, "model", describe_model(context.model));
+  const model::MachineParams* params = context.model.params.get();
+  if (params != nullptr && params->schedule) {
+    line(out, "prediction",
+         "per strategy from the same file: a fixed cost per exchange " +
+             std::string(params->schedule->fixed.empty() ? "composed from launch and flag terms"
+                                                         : "measured on tiny messages") +
+             ", then the strategy's phases; " + std::to_string(context.gpu_sharing.ranks_per_gpu) +
+             " rank(s) per GPU share its bandwidth (docs/model.md)");
+  } else {
+    line(out, "prediction",
+         "none: the parameter file has no schedule terms; scripts/calibrate_machine.sh measures "
+         "this machine's and caches them for the next run");
+  }
   if (context.node_model) {
     line(out, "model, node", describe_model(*context.node_model) +
                                  " (beside the exchanges that used the node transport)");
@@ -212,17 +226,23 @@ const ModelEstimate& model_for(const RunContext& context, const StrategyResult& 
   return result.node_links > 0 && context.node_model ? *context.node_model : context.model;
 }
 
+RowPrediction prediction_for(const RunContext& context, const StrategyResult& result) {
+  return predict_row(context.model, context.workload.config, result.strategy, result.mpi_links,
+                     result.node_links, context.gpu_sharing.ranks_per_gpu);
+}
+
 void print_table_heading(std::ostream& out) {
   out << padded("strategy", kNameWidth, true) << padded("transport", 10, true)
       << padded("median us", 11) << padded("p10", 10)
       << padded("p90", 10) << padded("min", 10) << padded("mean", 10)
       << padded("vs comb_fused", 15) << padded("model us", 10) << padded("meas/model", 12)
-      << "  verified\n";
+      << padded("predicted us", 14) << padded("pred/meas", 11) << "  verified\n";
   out.flush();
 }
 
 void print_table_row(std::ostream& out, const StrategyResult& result,
-                     std::optional<double> baseline_median_us, const ModelEstimate& model) {
+                     std::optional<double> baseline_median_us, const ModelEstimate& model,
+                     const RowPrediction& predicted) {
   out << padded(result.name, kNameWidth, true) << padded(transports_used(result), 10, true);
   if (result.summary_us) {
     const model::calibration::SampleSummary& times = *result.summary_us;
@@ -237,8 +257,15 @@ void print_table_row(std::ostream& out, const StrategyResult& result,
     } else {
       out << padded("-", 10) << padded("-", 12);
     }
+    if (predicted.prediction) {
+      const double predicted_us = predicted.prediction->seconds * 1e6;
+      out << padded(fixed(predicted_us, 1), 14)
+          << padded(fixed(predicted_us / times.median, 2) + "x", 11);
+    } else {
+      out << padded("-", 14) << padded("-", 11);
+    }
   } else {
-    out << padded("not timed", 11) << padded("", 10 * 4 + 15 + 10 + 12);
+    out << padded("not timed", 11) << padded("", 10 * 4 + 15 + 10 + 12 + 14 + 11);
   }
   const VerificationRecord& check = result.verification;
   if (!check.possible) {
@@ -254,7 +281,17 @@ void print_run_footer(std::ostream& out, const RunContext& context,
                       const std::vector<StrategyResult>& results) {
   out << '\n';
   out << "vs comb_fused: comb_fused's median over the same --transport / this median (> 1: "
-         "faster); meas/model: median / model lower bound; transport: what the exchange used\n";
+         "faster); meas/model: median / model lower bound; predicted: the strategy's predicted "
+         "time, pred/meas: predicted / median; transport: what the exchange used\n";
+  bool any_predicted = false;
+  for (const StrategyResult& result : results) {
+    const RowPrediction predicted = prediction_for(context, result);
+    if (!predicted.prediction) continue;
+    if (!any_predicted) out << "predicted phases (critical rank, us):\n";
+    any_predicted = true;
+    out << "  " << padded(result.name, kNameWidth, true)
+        << model::describe_phases(*predicted.prediction) << '\n';
+  }
   for (const StrategyResult& result : results) {
     if (result.strategy == halo::Strategy::comb_fused) {
       out << "peers of rank 0 (" << result.name << "): " << result.peers_rank0 << '\n';

@@ -18,9 +18,13 @@ void print_table_heading(std::ostream& out);
 // The model estimate that bounds `result`: the node transport's when its exchange used it.
 const ModelEstimate& model_for(const RunContext& context, const StrategyResult& result);
 
+// The strategy's predicted time for the transports its exchanges took, with the run's GPU sharing.
+RowPrediction prediction_for(const RunContext& context, const StrategyResult& result);
+
 // `baseline_median_us`: comb_fused's median from this run, when it was measured.
 void print_table_row(std::ostream& out, const StrategyResult& result,
-                     std::optional<double> baseline_median_us, const ModelEstimate& model);
+                     std::optional<double> baseline_median_us, const ModelEstimate& model,
+                     const RowPrediction& predicted);
 
 // Verification verdicts and failures, and the model's notes.
 void print_run_footer(std::ostream& out, const RunContext& context,

@@ -1,6 +1,7 @@
 // halo_bench under mpiexec with two ranks on the host backend: every strategy runs on the
 // shipped 2-rank config in rounds, each round verified and timed, and the JSON report holds
-// positive times for all of them; --verify-each verifies every timed exchange and the drift section matches the
+// positive times for all of them; the parameters of this machine are found by its key, or the
+// heading says how to make them, and each row carries its prediction; --verify-each verifies every timed exchange and the drift section matches the
 // samples; bad options, a config for another rank count and a report that cannot be written
 // end with a message and a non-zero exit.
 #include <gtest/gtest.h>
@@ -18,8 +19,9 @@
 #include "haloflag/halo/strategy.hpp"
 #include "run_command.hpp"
 
-#if !defined(HALOFLAG_HALO_BENCH) || !defined(HALOFLAG_MPIEXEC) || !defined(HALOFLAG_COMB_CONFIG_DIR)
-#error "tests/bench/CMakeLists.txt names halo_bench, mpiexec and the shipped configs"
+#if !defined(HALOFLAG_HALO_BENCH) || !defined(HALOFLAG_MPIEXEC) || \
+    !defined(HALOFLAG_COMB_CONFIG_DIR) || !defined(HALOFLAG_SCHEDULE_PARAMS)
+#error "tests/bench/CMakeLists.txt names halo_bench, mpiexec, the shipped configs and a fixture"
 #endif
 
 namespace {
@@ -370,6 +372,52 @@ TEST_F(HaloBenchCli, ConfigForAnotherRankCountIsRefused) {
                                 shell_quoted(kConfigs / "comb_200_np4.cfg"));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("is a config for 4 ranks, but this run has 2"), std::string::npos) << r.err;
+}
+
+// The parameter file by this machine's key: none in the folders searched (the paper's file then,
+// no prediction, and the heading says how to calibrate), then one with schedule terms (a
+// prediction per row, its phases adding up).
+TEST_F(HaloBenchCli, PredictionUsesThisMachinesParametersOrSaysHowToMakeThem) {
+  const fs::path params_dir = kScratch / "params";
+  fs::create_directories(params_dir);
+  ::setenv("HALOFLAG_PARAMS_DIR", params_dir.c_str(), 1);
+  ::setenv("XDG_CACHE_HOME", (kScratch / "cache").c_str(), 1);
+
+  const auto [before, none] = run_short("--transport mpi,node", "no_params.json");
+  ASSERT_FALSE(none.is_null());
+  const std::string key = none["model"]["params_key"].get<std::string>();
+  EXPECT_EQ(key.rfind("host__", 0), 0u) << key;
+  EXPECT_EQ(none["model"]["params_for_this_machine"], false);
+  EXPECT_NE(none["model"]["params_how"].get<std::string>().find("scripts/calibrate_machine.sh"),
+            std::string::npos);
+  EXPECT_NE(before.out.find("prediction  none"), std::string::npos) << before.out;
+  for (const nlohmann::json& result : none["strategies"]) {
+    EXPECT_TRUE(result["prediction"].is_null()) << result["name"];
+    EXPECT_FALSE(result["prediction_unavailable_reason"].get<std::string>().empty());
+  }
+
+  fs::copy_file(HALOFLAG_SCHEDULE_PARAMS, params_dir / (key + ".json"));
+  const auto [after, found] = run_short("--transport mpi,node", "params.json");
+  ::unsetenv("HALOFLAG_PARAMS_DIR");
+  ::unsetenv("XDG_CACHE_HOME");
+  ASSERT_FALSE(found.is_null());
+  EXPECT_EQ(found["model"]["params_for_this_machine"], true);
+  EXPECT_EQ(found["model"]["params_file"], fs::absolute(params_dir / (key + ".json")).string());
+  EXPECT_NE(after.out.find("predicted us"), std::string::npos) << after.out;
+  ASSERT_EQ(found["strategies"].size(), 4u);  // comb_fused and resident over mpi and node
+  for (const nlohmann::json& result : found["strategies"]) {
+    SCOPED_TRACE(result["name"].get<std::string>());
+    const nlohmann::json& prediction = result["prediction"];
+    ASSERT_TRUE(prediction.is_object()) << result.dump();
+    double phases_us = 0.0;
+    for (const nlohmann::json& phase : prediction["phases"]) phases_us += phase["us"].get<double>();
+    EXPECT_NEAR(phases_us, prediction["predicted_us"].get<double>(), 1e-6);
+    EXPECT_EQ(prediction["transport"], result["transport_used"]);
+    EXPECT_GT(result["predicted_over_measured"].get<double>(), 0.0);
+  }
+  // The fixture measured comb_fused's fixed cost over both transports and resident's over MPI.
+  EXPECT_EQ(found["strategies"][0]["prediction"]["fixed_measured"], true);
+  EXPECT_DOUBLE_EQ(found["strategies"][0]["prediction"]["fixed_us"].get<double>(), 40.0);
 }
 
 }  // namespace
