@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Calibrates the K-model for the machine at hand (docs/model.md, "Calibrating a machine"): MPI
+# Calibrates the model for the machine at hand (docs/model.md, "Calibrating a machine"): MPI
 # ping-pong (alpha, beta, eager threshold), concurrent bandwidth (R_Cb, R_Ci), GPU pack and
-# unpack time per message size (one rank per GPU), the node transport's copy and flag latency
-# (when there is a GPU), then the merged parameter file and the model's prediction for the
-# shipped 2-rank configs. Everything lands in OUT_DIR:
-#   params.json                 the parameter file for haloflag_model and halo_bench --params
+# unpack time per message size and of whole halos by the fused kernels (one rank at a time), the
+# node transport's copy and flag latency (when there is a GPU), launch and flag latency
+# (notify_latency), every strategy's fixed cost on an exchange of tiny messages (halo_bench, 2
+# ranks, under MPS when they share a GPU), then the merged parameter file, cached for halo_bench,
+# and the model's bound and predictions for the shipped 2-rank configs. Everything lands in
+# OUT_DIR:
+#   params.json                 the parameter file for haloflag_model and halo_bench --params;
+#                               also copied to the cache halo_bench looks in (below)
 #   pack_unpack.json            the pack/unpack table; pack_unpack.raw.json: every run
 #   pingpong.json, concurrent.json   the MPI measurements with their fits
 #   node.json                   the node transport's measurements and terms (GPU present)
+#   notify_latency.json         launch + synchronisation, graph launch, host/GPU flag round trip
+#   probe.json, probe.cfg       halo_bench on tiny messages: each strategy's fixed cost
 #   model_{200,400,800}.{log,json}   predictions for comb_configs/comb_*_np2_reduced.cfg, and
 #                               model_*_node.* with --transport node when node.json was made
 #   machine.txt                 GPUs, topology, CPU, versions, commit and every command run
@@ -33,6 +39,10 @@
 #   HALOFLAG_PACK_UNPACK_ARGS    more options for haloflag_calibrate_pack_unpack
 #   HALOFLAG_NODE_ARGS           more options for haloflag_calibrate_node
 #   HALOFLAG_CALIBRATION_BENCH=1 then halo_bench with the new parameters, and the report
+#   HALOFLAG_CALIBRATION_SKIP_BUILD=1  use the tools already built in HALOFLAG_BUILD_DIR
+#   HALOFLAG_PARAMS_DIR          where the parameter file is cached as <GPU>__<MPI>.json
+#                                (default ${XDG_CACHE_HOME:-$HOME/.cache}/haloflag/params); halo_bench
+#                                without --params takes it from there
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: calibrate_machine.sh OUT_DIR}
@@ -78,19 +88,23 @@ run() {
   "$@" 2>&1 | tee -a "$out/$name.log"
 }
 
-echo "== build ($build)"
-run configure cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DHALOFLAG_GPU="$gpu_build" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/dev/null
 with_bench=${HALOFLAG_CALIBRATION_BENCH:-0}
-targets=(haloflag_calibrate_pingpong haloflag_calibrate_concurrent haloflag_calibrate_merge
-  haloflag_calibrate_pack_unpack haloflag_model_cli)
-[[ -z $node_skip ]] && targets+=(haloflag_calibrate_node)
-[[ $with_bench == 1 ]] && targets+=(halo_bench)
-run build cmake --build "$build" -j "$cores" --target "${targets[@]}" >/dev/null
+if [[ "${HALOFLAG_CALIBRATION_SKIP_BUILD:-0}" != "1" ]]; then
+  echo "== build ($build)"
+  run configure cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DHALOFLAG_GPU="$gpu_build" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/dev/null
+  targets=(haloflag_calibrate_pingpong haloflag_calibrate_concurrent haloflag_calibrate_merge
+    haloflag_calibrate_pack_unpack haloflag_model_cli notify_latency halo_bench haloflag_gen_config)
+  [[ -z $node_skip ]] && targets+=(haloflag_calibrate_node)
+  run build cmake --build "$build" -j "$cores" --target "${targets[@]}" >/dev/null
+fi
+measure_start=$SECONDS
 tools=$build/model/calibration
 model_cli=$build/model/haloflag_model
 pack_unpack_tool=$build/bench/pack_unpack_calibration/haloflag_calibrate_pack_unpack
 node_tool=$build/bench/node_calibration/haloflag_calibrate_node
+notify_tool=$build/bench/notify_latency/notify_latency
+bench_tool=$build/bench/halo_bench
 
 # Each probe may be missing (no GPU, no git): the file says so instead of stopping the run.
 probe() {
@@ -139,20 +153,52 @@ else
   echo "# node transport skipped: $node_skip" >>"$out/commands.txt"
 fi
 
+echo "== launch + synchronisation and the host/GPU flag round trip"
+notify_backend=$pack_unpack_backend
+[[ $notify_backend == auto && -z $node_skip ]] && notify_backend=$gpu_build
+notify_iterations=2000
+[[ ${#quick[@]} -gt 0 ]] && notify_iterations=200
+run notify_latency "$notify_tool" --backend "$notify_backend" --iterations "$notify_iterations" \
+  --warmup 100 --json "$out/notify_latency.json"
+
+# The probe: every strategy on 26 messages of at most 384 B (a cube of side 4 per rank), so what
+# it measures is each strategy's cost per exchange apart from its bytes.
+echo "== exchange probe: every strategy on tiny messages, 2 ranks"
+run probe_config "$build/comb_configs/haloflag_gen_config" --size 16 --divide 4,4,4 \
+  --periodic 1,1,1 --ghost 1 --vars 3 --reduce-to-2-ranks 21 --output "$out/probe.cfg"
+run probe "$root/scripts/run_with_mps.sh" 2 mpiexec -n 2 "$bench_tool" --config "$out/probe.cfg" \
+  --transport mpi,node --iterations 200 --rounds 2 --warmup 20 --trace-exchanges 0 \
+  --json "$out/probe.json"
+
 # mpiexec -n 2 puts both ranks on one socket of one node (Open MPI maps by core up to 2
 # ranks): the 2-rank configs are then intra-socket messages, timed by the ping-pong's fit.
 echo "== parameter file"
 run merge "$tools/haloflag_calibrate_merge" --pingpong "$out/pingpong.json" \
   --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" "${node_args[@]}" \
+  --notify "$out/notify_latency.json" --exchange-probe "$out/probe.json" \
   --ranks-per-node 2 --ranks-per-socket 2 --machine "$machine" --out "$out/params.json"
+echo "measuring took $((SECONDS - measure_start)) s" | tee -a "$out/commands.txt"
+
+# Cached under the key halo_bench computes for this GPU and MPI library (the probe's report
+# carries it), so that the next halo_bench without --params uses this calibration.
+key=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["model"]["params_key"])' \
+  "$out/probe.json")
+cache_dir=${HALOFLAG_PARAMS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/haloflag/params}
+mkdir -p "$cache_dir"
+cp "$out/params.json" "$cache_dir/$key.json"
+echo "cached as $cache_dir/$key.json" | tee -a "$out/commands.txt"
 
 echo "== predictions for the shipped 2-rank configs"
+ranks_per_gpu=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["gpu_sharing"]["ranks_per_gpu"])' \
+  "$out/probe.json")
 for cube in 200 400 800; do
   run "model_$cube" "$model_cli" "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
-    --params "$out/params.json" --json "$out/model_$cube.json"
+    --params "$out/params.json" --strategy comb_fused --ranks-per-gpu "$ranks_per_gpu" \
+    --json "$out/model_$cube.json"
   if [[ ${#node_args[@]} -gt 0 ]]; then
     run "model_${cube}_node" "$model_cli" "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
-      --params "$out/params.json" --transport node --json "$out/model_${cube}_node.json"
+      --params "$out/params.json" --transport node --strategy resident \
+      --ranks-per-gpu "$ranks_per_gpu" --json "$out/model_${cube}_node.json"
   fi
 done
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +52,41 @@ Json work_json(const std::optional<WorkSummary>& work) {
   json["shapes"] = work->shapes;
   json["block_us"] = summary_json(work->block_us);
   json["launch_us"] = summary_json(work->launch_us);
+  json["slowest_shape_block_mean_us"] = work->slowest_block_us;
+  json["slowest_shape_launch_mean_us"] = work->slowest_launch_us;
+  return json;
+}
+
+std::string joined_sides(const std::vector<std::int64_t>& sides) {
+  std::string text;
+  for (const std::int64_t side : sides) text += (text.empty() ? "" : ", ") + std::to_string(side);
+  return text;
+}
+
+std::string halo_sets_note(const CalibrationRun& run) {
+  const PackUnpackOptions& o = run.options;
+  return "fused: whole halos of the periodic cubes of side " + joined_sides(o.halo_cubes) +
+         " (" + std::to_string(o.vars) + " vars, 26 sends and 26 receives each) packed and "
+         "unpacked in one launch by fused_pack and fused_unpack, the buffer in pinned mapped "
+         "host memory and in device memory; per set " + std::to_string(o.warmup) +
+         " warm-up and " + std::to_string(o.iterations) + " timed runs " +
+         (run.run.ranks == 1 ? std::string("on 1 rank")
+                             : "on each of " + std::to_string(run.run.ranks) +
+                                   " ranks, measured one at a time") +
+         "; time = launch to synchronize on the host's steady clock, median over every rank's "
+         "runs; fit T(B) = latency_s + B / bytes_per_s over the halo bytes B";
+}
+
+Json fit_json(const FusedFit& fused) {
+  Json json;
+  json["latency_s"] = fused.latency_s();
+  json["bytes_per_s"] = fused.bytes_per_s();
+  json["points"] = fused.fit.points;
+  json["min_bytes"] = fused.fit.min_bytes;
+  json["max_bytes"] = fused.fit.max_bytes;
+  json["rms_relative_residual"] = fused.fit.rms_relative_residual;
+  json["clamped"] = fused.fit.clamped;
+  if (fused.fit.clamped) json["clamp_reason"] = fused.fit.clamp_reason;
   return json;
 }
 
@@ -110,15 +146,50 @@ void print_size_table(std::FILE* out, const std::vector<SizeRow>& rows, TableTim
                time == TableTime::block ? "block mean" : "launch mean");
 }
 
+void print_halo_sets(std::FILE* out, const std::vector<TimedHaloSet>& sets,
+                     const std::vector<FusedFit>& fits) {
+  if (sets.empty()) return;
+  std::fprintf(out, "\nhalo sets: a cube's whole halo packed or unpacked in one launch (fused "
+                    "kernels)\n%6s %10s | %11s %11s | %13s %13s\n",
+               "cube", "bytes", "pack pinned", "pack device", "unpack pinned", "unpack device");
+  const auto median_of = [&](std::int64_t cube, MessageWork work, BufferPlace place) {
+    for (const TimedHaloSet& set : sets) {
+      if (set.cube == cube && set.work == work && set.place == place) return median_us(set);
+    }
+    return 0.0;
+  };
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    if (s > 0 && sets[s].cube == sets[s - 1].cube) continue;
+    const std::int64_t cube = sets[s].cube;
+    std::fprintf(out, "%6lld %10lld | %11.3f %11.3f | %13.3f %13.3f\n",
+                 static_cast<long long>(cube), static_cast<long long>(sets[s].bytes),
+                 median_of(cube, MessageWork::pack, BufferPlace::pinned),
+                 median_of(cube, MessageWork::pack, BufferPlace::device),
+                 median_of(cube, MessageWork::unpack, BufferPlace::pinned),
+                 median_of(cube, MessageWork::unpack, BufferPlace::device));
+  }
+  std::fprintf(out, "\nmicroseconds: median launch-to-synchronize time on the host, every rank's "
+                    "runs. Fits T(B) = latency + B / bandwidth:\n");
+  for (const FusedFit& fused : fits) {
+    std::fprintf(out, "%-14s latency %10.3f us, bandwidth %9.3f GB/s (rms residual %.1f%%, %d "
+                      "cubes)%s%s\n",
+                 fused.name().c_str(), fused.latency_s() * 1e6, fused.bytes_per_s() * 1e-9,
+                 fused.fit.rms_relative_residual * 100.0, fused.fit.points,
+                 fused.fit.clamped ? "; clamped: " : "", fused.fit.clamp_reason.c_str());
+  }
+}
+
 model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,
-                                           double finest_block_us) {
+                                           double finest_block_us,
+                                           const std::vector<FusedFit>& fits) {
   model::PackUnpackTableFile file;
   file.table = table.table;
   model::Provenance& p = file.provenance;
   p.source = "haloflag_calibrate_pack_unpack: " + method_of(run);
   p.machine = machine_of(run);
   p.date = run.run.date;
-  p.units = "bytes (bytes), microseconds (pack_us, unpack_us)";
+  p.units = "bytes (bytes), microseconds (pack_us, unpack_us, pack_slowest_us, unpack_slowest_us)";
+  if (!fits.empty()) p.units += ", seconds (fused latency_s), bytes per second (fused bytes_per_s)";
   p.notes.push_back("backend " + std::string(notify::to_string(run.backend)) + " (" +
                     run.backend_reason + ")" +
                     (emulated(run) ? ": CPU threads emulate the GPU; these are CPU times, not "
@@ -132,13 +203,36 @@ model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const Tabl
   p.notes.push_back("raw measurements: " +
                     std::filesystem::path(run.options.raw_path).filename().string());
   p.notes.push_back("command: " + joined(run.command_line, " "));
+  p.notes.push_back("pack_slowest_us, unpack_slowest_us: the largest mean of one message shape "
+                    "of that size (its runs on every rank), where pack_us and unpack_us pool "
+                    "every shape");
+  if (!fits.empty()) {
+    p.notes.push_back(halo_sets_note(run));
+    model::FusedKernelTimes fused;
+    for (const FusedFit& fit : fits) {
+      const model::FusedKernelTime time{fit.latency_s(), fit.bytes_per_s()};
+      const bool pack = fit.work == MessageWork::pack;
+      if (fit.place == BufferPlace::pinned) {
+        (pack ? fused.pack_pinned : fused.unpack_pinned) = time;
+      } else {
+        (pack ? fused.pack_device : fused.unpack_device) = time;
+      }
+    }
+    file.fused = fused;
+  }
+  for (const FusedFit& fused : fits) {
+    if (fused.fit.clamped) {
+      p.notes.push_back("fused " + fused.name() + " fit clamped: " + fused.fit.clamp_reason);
+    }
+  }
   p.notes.insert(p.notes.end(), table.notes.begin(), table.notes.end());
   return file;
 }
 
 std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
-                     const std::vector<SizeRow>& rows, const model::PackUnpackTableFile& table,
-                     double finest_block_us) {
+                     const std::vector<SizeRow>& rows, const std::string& table_text,
+                     double finest_block_us, const std::vector<TimedHaloSet>& sets,
+                     const std::vector<FusedFit>& fits) {
   const PackUnpackOptions& o = run.options;
   Json json;
   json["format"] = kRawFormat;
@@ -155,6 +249,7 @@ std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& s
   json["method"] = method_of(run);
   json["options"] = {{"configs", o.configs},
                      {"cubes", o.cubes},
+                     {"halo_cubes", o.halo_cubes},
                      {"sizes", o.sizes},
                      {"vars", o.vars},
                      {"warmup", o.warmup},
@@ -173,9 +268,11 @@ std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& s
       {"block", "the block's own time: pack_begin to packed (pack), ready_seen to unpacked "
                 "(unpack), stamped by the block on the device clock (host backend: steady clock)"},
       {"launch", "host steady clock from launch() to synchronize() returning"},
+      {"halo_sets", "host steady clock from launch() to synchronize() returning, around one "
+                    "fused_pack or fused_unpack launch over every message of the set"},
       {"finest_block_us", finest_block_us}};
   json["table_file"] = o.out_path;
-  json["table"] = Json::parse(model::pack_unpack_table_to_json(table));
+  json["table"] = Json::parse(table_text);
 
   Json sizes = Json::array();
   for (const SizeRow& row : rows) {
@@ -216,6 +313,33 @@ std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& s
     timed.push_back(std::move(entry));
   }
   json["shapes"] = std::move(timed);
+
+  Json halo_sets = Json::array();
+  for (const TimedHaloSet& set : sets) {
+    std::vector<double> all;
+    Json rank_medians = Json::array();
+    for (const auto& samples : set.launch_us) {
+      all.insert(all.end(), samples.begin(), samples.end());
+      rank_medians.push_back(model::calibration::summarize(samples).median);
+    }
+    Json entry;
+    entry["cube"] = set.cube;
+    entry["field_extent"] = set.field_extent;
+    entry["vars"] = set.vars;
+    entry["bytes"] = set.bytes;
+    entry["messages"] = set.messages;
+    entry["work"] = set.work == MessageWork::pack ? "pack" : "unpack";
+    entry["place"] = to_string(set.place);
+    entry["median_us"] = median_us(set);
+    entry["launch_us"] = summary_json(model::calibration::summarize(all));
+    entry["rank_median_us"] = std::move(rank_medians);
+    entry["samples_us"] = rounded(all);  // every rank's runs, in rank order
+    halo_sets.push_back(std::move(entry));
+  }
+  json["halo_sets"] = std::move(halo_sets);
+  Json fused = Json::object();
+  for (const FusedFit& fit : fits) fused[fit.name()] = fit_json(fit);
+  json["fused"] = std::move(fused);
   return json.dump(1) + "\n";
 }
 

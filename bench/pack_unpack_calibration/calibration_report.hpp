@@ -1,4 +1,4 @@
-// What haloflag_calibrate_pack_unpack writes: the human table, the pack/unpack table file the
+// What haloflag_calibrate_pack_unpack writes: the human tables, the pack/unpack table file the
 // model reads (model/params_file.hpp; it rejects unknown keys, so the raw measurements go to a
 // file of their own beside it), and that raw file.
 #pragma once
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "halo_set_measurement.hpp"
 #include "haloflag/model/params_file.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "pack_unpack_options.hpp"
@@ -32,11 +33,19 @@ struct CalibrationRun {
 
 void print_size_table(std::FILE* out, const std::vector<SizeRow>& rows, TableTime time);
 
-model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,
-                                           double finest_block_us);
+// The median time of every halo set, one row per cube, and the fits.
+void print_halo_sets(std::FILE* out, const std::vector<TimedHaloSet>& sets,
+                     const std::vector<FusedFit>& fits);
 
+// The table and its provenance, with a note on the halo sets and on any clamped fit.
+model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,
+                                           double finest_block_us,
+                                           const std::vector<FusedFit>& fits);
+
+// `table_text`: the table file as written, copied into the raw file.
 std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
-                     const std::vector<SizeRow>& rows, const model::PackUnpackTableFile& table,
-                     double finest_block_us);
+                     const std::vector<SizeRow>& rows, const std::string& table_text,
+                     double finest_block_us, const std::vector<TimedHaloSet>& sets,
+                     const std::vector<FusedFit>& fits);
 
 }  // namespace haloflag::bench

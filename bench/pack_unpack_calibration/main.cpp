@@ -1,8 +1,10 @@
 // haloflag_calibrate_pack_unpack: the time to pack and to unpack one halo message of each size
 // on the GPU, with the engine's stream-approach block programs (one block per message), written
 // as the pack/unpack table the model reads (the paper's Table 3) plus a raw file with every
-// run. Run under mpiexec with one rank per GPU: the ranks measure one at a time, each on its
-// own GPU, and rank 0 pools and writes. Options and output: docs/model.md.
+// run; and the time of a cube's whole halo in one fused launch (the bulk strategies' kernels),
+// fitted as latency plus bytes over bandwidth. Run under mpiexec with one rank per GPU: the
+// ranks measure one at a time, each on its own GPU, and rank 0 pools and writes. Options and
+// output: docs/model.md.
 //
 // Exit status: 0 when the table was written and read back; 1 for bad values (printed once) or a
 // failure (a wrong pack or unpack, a kernel fault: every rank is aborted); CLI11's codes for
@@ -18,6 +20,7 @@
 
 #include "calibration_files.hpp"
 #include "calibration_report.hpp"
+#include "halo_set_measurement.hpp"
 #include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/model/params_file.hpp"
@@ -106,10 +109,21 @@ void print_heading(const CalibrationRun& run, const std::vector<ShapeSource>& so
   std::printf("messages  %zu pack and %zu unpack shapes of %zu sizes from %zu sources\n", packs,
               unpacks, sizes_of(sources).size(), sources.size());
   std::printf("timing    %d warm-up + %d timed runs per shape, one message per launch, one block "
-              "of %d %s\n\n",
+              "of %d %s\n",
               o.warmup, o.iterations,
               run.backend == notify::Backend::host ? 1 : o.message_threads,
               run.backend == notify::Backend::host ? "CPU thread" : "threads");
+  if (o.halo_cubes.empty()) {
+    std::printf("halo sets none (--halo-cubes '')\n\n");
+  } else {
+    std::string sides;
+    for (const std::int64_t side : o.halo_cubes) {
+      sides += (sides.empty() ? "" : ",") + std::to_string(side);
+    }
+    std::printf("halo sets cubes %s: 26 messages in one fused launch, buffer pinned and in device "
+                "memory, %d warm-up + %d timed runs each\n\n",
+                sides.c_str(), o.warmup, o.iterations);
+  }
   std::fflush(stdout);
 }
 
@@ -126,6 +140,7 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   std::vector<ShapeSource> sources = collect_shapes(options.configs, options.cubes, options.vars);
   keep_sizes(sources, options.sizes);
   for (const ShapeSource& source : sources) run.sources.push_back(source.name);
+  const std::vector<CubeHalo> halo_cubes = halo_set_cubes(options.halo_cubes, options.vars);
 
   std::optional<halo::GpuBinding> binding;
   if (run.backend != notify::Backend::host) binding = halo::bind_gpu(comm, options.gpu);
@@ -146,12 +161,18 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   settings.iterations = options.iterations;
 
   // One rank at a time, so that no GPU shares the host's memory bus with another's packing.
+  // The halo sets too: the model scales their bandwidth by the ranks sharing a GPU itself.
   std::vector<TimedShape> shapes;
+  std::vector<TimedHaloSet> halo_sets;
   for (int turn = 0; turn < run.run.ranks; ++turn) {
-    if (turn == rank) shapes = measure_shapes(sources, settings, rank);
+    if (turn == rank) {
+      shapes = measure_shapes(sources, settings, rank);
+      halo_sets = measure_halo_sets(halo_cubes, settings, rank);
+    }
     model::calibration::check_mpi(MPI_Barrier(comm), "MPI_Barrier");
   }
   gather_samples(comm, shapes, options.iterations);
+  gather_halo_set_samples(comm, halo_sets, options.iterations);
   if (rank != 0) return;
 
   const std::vector<SizeRow> rows = pool_by_size(shapes);
@@ -159,9 +180,12 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   const TableWithNotes table = make_table(rows, options.table_time, finest_us);
   print_size_table(stdout, rows, options.table_time);
   for (const std::string& note : table.notes) std::printf("note: %s\n", note.c_str());
+  const std::vector<FusedFit> fits = fit_halo_sets(halo_sets);
+  print_halo_sets(stdout, halo_sets, fits);
 
-  const model::PackUnpackTableFile file = make_table_file(run, table, finest_us);
-  model::write_pack_unpack_table_file(options.out_path, file);
+  const model::PackUnpackTableFile file = make_table_file(run, table, finest_us, fits);
+  const std::string table_text = model::pack_unpack_table_to_json(file);
+  model::calibration::write_text(options.out_path, table_text);
   // Read back with the model's own reader: what a merge will get must be all of it.
   const model::PackUnpackTableFile written = model::read_pack_unpack_table_file(options.out_path);
   if (written.table.points().size() != file.table.points().size()) {
@@ -169,7 +193,8 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
                              std::to_string(written.table.points().size()) + " sizes, not " +
                              std::to_string(file.table.points().size()));
   }
-  model::calibration::write_text(options.raw_path, raw_json(run, shapes, rows, file, finest_us));
+  model::calibration::write_text(options.raw_path, raw_json(run, shapes, rows, table_text,
+                                                           finest_us, halo_sets, fits));
   std::printf("wrote %s (%zu sizes) and %s\n", options.out_path.c_str(),
               file.table.points().size(), options.raw_path.c_str());
 }

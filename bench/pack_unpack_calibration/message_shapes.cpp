@@ -72,8 +72,7 @@ ShapeSource shapes_of_config(const std::string& path) {
   }
 }
 
-ShapeSource shapes_of_cube(std::int64_t side, int vars) {
-  const std::string name = "cube " + std::to_string(side);
+CubeHalo cube_halo(std::int64_t side, int vars, const std::string& option) {
   try {
     halo::GeometrySpec spec;
     spec.global_size = {side, side, side};
@@ -82,11 +81,16 @@ ShapeSource shapes_of_cube(std::int64_t side, int vars) {
     spec.periodic = {true, true, true};
     spec.vars = vars;
     const halo::Geometry geometry(spec);
-    return source_of(name, geometry.subdomain(0).field_extent, vars,
-                     halo::make_message_layouts(geometry, 0));
+    return {side, geometry.subdomain(0).field_extent, vars,
+            halo::make_message_layouts(geometry, 0)};
   } catch (const std::exception& error) {
-    throw std::invalid_argument("--cubes " + std::to_string(side) + ": " + error.what());
+    throw std::invalid_argument(option + " " + std::to_string(side) + ": " + error.what());
   }
+}
+
+ShapeSource shapes_of_cube(std::int64_t side, int vars) {
+  const CubeHalo cube = cube_halo(side, vars, "--cubes");
+  return source_of("cube " + std::to_string(side), cube.field_extent, vars, cube.layouts);
 }
 
 std::vector<ShapeSource> collect_shapes(const std::vector<std::string>& configs,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "haloflag/halo/index3.hpp"
+#include "haloflag/halo/message_layouts.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 
 namespace haloflag::bench {
@@ -29,6 +30,18 @@ struct ShapeSource {
   std::vector<MessageShape> packs;    // from the sends
   std::vector<MessageShape> unpacks;  // from the receives
 };
+
+// The periodic cube subdomain of side L on one rank (ghost width 1): its field and all 26 sends
+// and receives, each at its offset in one send and one receive buffer.
+struct CubeHalo {
+  std::int64_t side = 0;
+  halo::Index3 field_extent{0, 0, 0};
+  int vars = 1;
+  halo::MessageLayouts layouts;
+};
+
+// Throws std::invalid_argument naming `option` and the side when the geometry rejects the cube.
+CubeHalo cube_halo(std::int64_t side, int vars, const std::string& option);
 
 // Both throw std::invalid_argument naming the file or the cube: an unreadable or invalid config,
 // one without boxes, a field extent or a data record, a cube the geometry rejects.

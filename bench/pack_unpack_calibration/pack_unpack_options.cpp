@@ -35,6 +35,9 @@ std::vector<std::string> shipped_configs() {
 // With 3 variables: corners of 24 B, edges of 48 B to 10 KB, faces of 96 B to 4 MiB (418 x 418).
 const std::vector<std::int64_t> kDefaultCubes{2, 4, 8, 16, 32, 64, 128, 256, 418};
 const std::vector<std::int64_t> kQuickCubes{4, 8, 16};
+// Whole halos of 0.16 MB to 9.5 MB with 3 variables: from launch-bound to bandwidth-bound.
+const std::vector<std::int64_t> kDefaultHaloCubes{32, 64, 128, 256};
+const std::vector<std::int64_t> kQuickHaloCubes{8, 16};
 constexpr const char* kQuickConfig = "comb_200_np2_reduced.cfg";
 // A cube of 2000 cells a side already needs 190 GB of fields with 3 variables.
 constexpr std::int64_t kLargestCube = 2000;
@@ -53,6 +56,17 @@ void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options) {
                  "and face messages are timed (default: 2,4,...,256,418: faces of 96 B to 4 MiB)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{1}, kLargestCube));
+  // '' (none) reads as the one side 0, which the range check refuses when given as a number.
+  const CLI::Validator side = CLI::Range(std::int64_t{1}, kLargestCube);
+  const CLI::Validator side_or_none(
+      [side](std::string& text) { return text.empty() ? std::string() : side(text); },
+      side.get_description() + " or ''");
+  app.add_option("--halo-cubes", options.halo_cubes,
+                 "sides of cube subdomains whose whole halo (26 sends, 26 receives) is packed and "
+                 "unpacked by the fused kernels, buffer pinned and in device memory (default: "
+                 "32,64,128,256; '' for none)")
+      ->delimiter(',')
+      ->check(side_or_none);
   app.add_option("--sizes", options.sizes,
                  "keep only messages of these sizes in bytes (default: every size found)")
       ->delimiter(',')
@@ -90,8 +104,8 @@ void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options) {
       ->capture_default_str()
       ->check(CLI::Range(0.001, 3600.0));
   app.add_flag("--quick", options.quick,
-               "CI mode: cubes 4,8,16, config comb_200_np2_reduced.cfg, 10 iterations, "
-               "2 warm-up (where not given)");
+               "CI mode: cubes 4,8,16, halo cubes 8,16, config comb_200_np2_reduced.cfg, "
+               "10 iterations, 2 warm-up (where not given)");
   app.add_option("-o,--out", options.out_path, "pack/unpack table file to write (JSON)")
       ->required();
   app.add_option("--raw", options.raw_path,
@@ -107,6 +121,17 @@ void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& option
     if (app.count("--warmup") == 0) options.warmup = 2;
   }
   if (app.count("--cubes") == 0 && !options.quick) options.cubes = kDefaultCubes;
+  if (app.count("--halo-cubes") == 0) {
+    options.halo_cubes = options.quick ? kQuickHaloCubes : kDefaultHaloCubes;
+  }
+  // '' (read as 0) stands for none; the fit needs two different sides.
+  std::erase(options.halo_cubes, std::int64_t{0});
+  std::sort(options.halo_cubes.begin(), options.halo_cubes.end());
+  options.halo_cubes.erase(std::unique(options.halo_cubes.begin(), options.halo_cubes.end()),
+                           options.halo_cubes.end());
+  if (options.halo_cubes.size() == 1) {
+    throw std::invalid_argument("--halo-cubes needs at least 2 sides for the fit, or '' for none");
+  }
   if (!configs_given && !options.quick) options.configs = shipped_configs();
   // --config '' stands for no config at all.
   std::erase_if(options.configs, [](const std::string& path) { return path.empty(); });

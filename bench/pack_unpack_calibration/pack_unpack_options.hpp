@@ -19,6 +19,9 @@ struct PackUnpackOptions {
   std::vector<std::string> configs;  // communication configs whose rank-0 messages are timed
   std::vector<std::int64_t> cubes;   // sides of cube subdomains whose 26 messages are timed
   std::vector<std::int64_t> sizes;   // keep only messages of these sizes; empty: every size
+  // Sides of cube subdomains whose 26 sends and 26 receives are timed together, by the fused
+  // kernels (bulk strategies); empty: none.
+  std::vector<std::int64_t> halo_cubes;
   int vars = 3;                      // variables per cell of the cube subdomains
   int warmup = 10;                   // untimed runs per message shape first
   int iterations = 100;              // timed runs per message shape
@@ -37,7 +40,8 @@ struct PackUnpackOptions {
 void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options);
 
 // After parsing: quick-mode defaults for what was not given, the raw file's default path, and
-// the default configs. Throws std::invalid_argument for values CLI11 cannot check alone.
+// the default configs and halo cubes. Throws std::invalid_argument for values CLI11 cannot check
+// alone.
 void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& options);
 
 // Empty when the folders of the table and the raw file exist; else what is wrong, naming the

@@ -19,9 +19,15 @@ struct WorkSummary {
   int shapes = 0;
   model::calibration::SampleSummary block_us;
   model::calibration::SampleSummary launch_us;
+  // The largest mean of one shape (its runs on every rank): the size's slowest shape.
+  double slowest_block_us = 0.0;
+  double slowest_launch_us = 0.0;
 
   double table_us(TableTime time) const {
     return time == TableTime::block ? block_us.mean : launch_us.mean;
+  }
+  double slowest_us(TableTime time) const {
+    return time == TableTime::block ? slowest_block_us : slowest_launch_us;
   }
 };
 
@@ -40,14 +46,15 @@ std::vector<SizeRow> pool_by_size(const std::vector<TimedShape>& shapes);
 double finest_block_time_us(const std::vector<TimedShape>& shapes);
 
 struct TableWithNotes {
-  model::PackUnpackTable table;
+  model::PackUnpackTable table;   // with each size's slowest shape
   std::vector<std::string> notes;  // sizes left out, times below the clock's resolution
 };
 
 // The rows with both a pack and an unpack time (the table needs both; others are left out with
-// a note). A block time whose every run read 0 (below the clock's step) is set to half of
-// `finest_us`, with a note, since table times must be > 0. Throws std::invalid_argument when no
-// row has both times.
+// a note), and their slowest shapes' times. A block time whose every run read 0 (below the
+// clock's step) is set to half of `finest_us`, with a note, since table times must be > 0; a
+// slowest time is never below the pooled one. Throws std::invalid_argument when no row has both
+// times.
 TableWithNotes make_table(const std::vector<SizeRow>& rows, TableTime time, double finest_us);
 
 }  // namespace haloflag::bench

@@ -21,13 +21,16 @@ using detail::Problems;
 constexpr double kNano = 1e-9;
 constexpr double kMicro = 1e-6;
 
-// The median of one measurement of a notify_latency report, in seconds.
+// The median of one measurement of a notify_latency report, in seconds; empty with a problem
+// when it is missing or malformed, empty without one when the report says it was not measured
+// (the host backend launches no kernels).
 std::optional<double> measured_median(const Json* measurements, const std::string& id,
                                       Problems& problems) {
   if (measurements != nullptr && measurements->is_array()) {
     for (std::size_t i = 0; i < measurements->size(); ++i) {
       const Json& entry = (*measurements)[i];
       if (!entry.is_object() || entry.value("id", "") != id) continue;
+      if (!entry.value("measured", true)) return std::nullopt;
       ObjectReader reader(entry, "measurements[" + std::to_string(i) + "]", problems);
       auto summary = reader.object("summary_ns");
       if (!summary) return std::nullopt;
@@ -60,10 +63,13 @@ LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path) {
   const auto launch = measured_median(measurements, "empty_kernel_launch_sync", problems);
   const auto graph = measured_median(measurements, "graph_launch_sync", problems);
   const auto round_trip = measured_median(measurements, "round_trip", problems);
+  if (!round_trip) problems.add("measurements", "the flag round trip was not measured");
   problems.throw_if_any();
-  terms.launch_sync = *launch;
-  terms.graph_launch_sync = *graph;
   terms.host_flag = *round_trip / 2;
+  // Without kernels (the host backend) a launch is a flag to a waiting thread and back.
+  terms.launch_sync = launch.value_or(*round_trip);
+  terms.graph_launch_sync = graph.value_or(*round_trip);
+  terms.launches_measured = launch.has_value() && graph.has_value();
   return terms;
 }
 
@@ -112,7 +118,9 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
   schedule.fused = fused;
   notes.push_back("schedule: launch, graph launch and flag from " + terms.source +
                   (terms.gpu.empty() ? "" : " (" + terms.gpu + ")") +
-                  (terms.emulated ? ": the host backend's, CPU threads standing in for a GPU" : ""));
+                  (terms.emulated ? ": the host backend's, CPU threads standing in for a GPU" : "") +
+                  (terms.launches_measured ? "" : "; no kernel launches there: a flag round trip "
+                                                  "stands in for each"));
   if (probe == nullptr) {
     params.schedule = schedule;
     notes.push_back("schedule: no exchange probe: fixed costs are composed from the launch and "
@@ -131,6 +139,11 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
   for (const ExchangeProbe::Row& row : probe->rows) {
     const halo::Strategy strategy = halo::parse_strategy(row.strategy);
     if (strategy == halo::Strategy::embedded) continue;
+    if (row.transport == "node" && !params.node_transport) {
+      notes.push_back("schedule: the probe's " + row.strategy +
+                      " over node left out: the file has no node_transport terms");
+      continue;
+    }
     const TransportChoice transport = row.transport == "node" ? TransportChoice::node
                                                               : TransportChoice::mpi;
     const StrategyPrediction data =

@@ -18,6 +18,7 @@ struct LaunchFlagTerms {
   std::string source;
   std::string gpu;
   bool emulated = false;  // the host backend's report: CPU threads, not a GPU
+  bool launches_measured = true;  // else a round trip stands in for the launches
   double launch_sync = 0.0;
   double graph_launch_sync = 0.0;
   double host_flag = 0.0;

@@ -1,7 +1,8 @@
 // haloflag_calibrate_pack_unpack under mpiexec on the host backend: the table it writes is read
 // back by the model's reader with positive times for the sizes of the config and the cubes, the
-// raw file beside it keeps every run of every rank, --sizes and --table-time do what they say,
-// and bad options end with a message and a non-zero exit.
+// slowest shape of each size and the fused kernels' fits, the raw file beside it keeps every run
+// of every rank and every halo set, --sizes and --table-time do what they say, and bad options
+// end with a message and a non-zero exit.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -44,11 +45,11 @@ RunResult run_tool(int ranks, const std::string& arguments) {
       kScratch);
 }
 
-// A small host run: the 200-cube 2-rank config and cubes of 4 and 8 cells.
+// A small host run: the 200-cube 2-rank config, cubes of 4 and 8 cells, and their halo sets.
 std::string small_run(const fs::path& table) {
   return "--backend host --config " + shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") +
-         " --cubes 4,8 --iterations " + std::to_string(kIterations) + " --warmup 1 --out " +
-         shell_quoted(table);
+         " --cubes 4,8 --halo-cubes 4,8 --iterations " + std::to_string(kIterations) +
+         " --warmup 1 --out " + shell_quoted(table);
 }
 
 std::vector<std::int64_t> sizes_of(const haloflag::model::PackUnpackTable& table) {
@@ -113,6 +114,48 @@ TEST_F(PackUnpackCalibrationCli, TwoRanksWriteATableTheModelReadsAndTheRawRuns) 
   }
 }
 
+TEST_F(PackUnpackCalibrationCli, QuickRunHasTheSlowestShapesAndTheFusedFits) {
+  const fs::path table_path = kScratch / "quick.json";
+  const RunResult r = run_tool(2, "--backend host --quick --out " + shell_quoted(table_path));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("halo sets"), std::string::npos) << r.out;
+  (void)haloflag::model::read_pack_unpack_table_file(table_path);  // the model accepts it
+
+  // Written for every entry, never below the time pooled over the size's shapes.
+  const nlohmann::json table = nlohmann::json::parse(haloflag::test::read_text(table_path));
+  ASSERT_FALSE(table["entries"].empty());
+  for (const nlohmann::json& entry : table["entries"]) {
+    ASSERT_TRUE(entry.contains("pack_slowest_us")) << entry.dump();
+    ASSERT_TRUE(entry.contains("unpack_slowest_us")) << entry.dump();
+    EXPECT_GE(entry["pack_slowest_us"].get<double>(), entry["pack_us"].get<double>())
+        << entry.dump();
+    EXPECT_GE(entry["unpack_slowest_us"].get<double>(), entry["unpack_us"].get<double>())
+        << entry.dump();
+  }
+  ASSERT_TRUE(table.contains("fused")) << table.dump();
+  EXPECT_EQ(table["fused"].size(), 4u);
+  for (const char* key : {"pack_pinned", "unpack_pinned", "pack_device", "unpack_device"}) {
+    SCOPED_TRACE(key);
+    ASSERT_TRUE(table["fused"].contains(key));
+    EXPECT_GT(table["fused"][key]["latency_s"].get<double>(), 0.0);
+    EXPECT_GT(table["fused"][key]["bytes_per_s"].get<double>(), 0.0);
+  }
+
+  // Quick mode: the halo sets of the cubes of 8 and 16, each work and place, 10 runs per rank.
+  const nlohmann::json raw =
+      nlohmann::json::parse(haloflag::test::read_text(kScratch / "quick.raw.json"));
+  ASSERT_EQ(raw["halo_sets"].size(), 8u) << raw["halo_sets"].dump();
+  for (const nlohmann::json& set : raw["halo_sets"]) {
+    EXPECT_TRUE(set["cube"] == 8 || set["cube"] == 16) << set["cube"];
+    EXPECT_EQ(set["messages"], 26);
+    EXPECT_GT(set["bytes"].get<std::int64_t>(), 0);
+    EXPECT_EQ(set["samples_us"].size(), 2u * 10u);
+    EXPECT_GT(set["median_us"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(raw["fused"].size(), 4u);
+  EXPECT_EQ(raw["table"]["fused"], table["fused"]);
+}
+
 TEST_F(PackUnpackCalibrationCli, SizesAndTableTimeChooseWhatTheTableHolds) {
   const fs::path table_path = kScratch / "launch.json";
   const RunResult r = run_tool(1, small_run(table_path) + " --sizes 24,60000 --table-time launch");
@@ -141,6 +184,9 @@ TEST_F(PackUnpackCalibrationCli, BadOptionsEndWithAMessage) {
       {base + " --backend tpu", "--backend"},
       {base + " --table-time fastest", "--table-time"},
       {base + " --cubes 0", "--cubes"},
+      {base + " --halo-cubes 0", "--halo-cubes"},
+      {base + " --halo-cubes 8",
+       "--halo-cubes needs at least 2 sides for the fit, or '' for none"},
       {base + " --sizes 25", "--sizes 25: no message of the configs and cubes has this size"},
       {base + " --config " + shell_quoted(kScratch / "missing.cfg"), "missing.cfg"},
       {"--backend host --quick --out " + shell_quoted(kScratch / "no_such_folder" / "t.json"),
