@@ -11,6 +11,7 @@
 #                               also copied to the cache halo_bench looks in (below)
 #   pack_unpack.json            the pack/unpack table; pack_unpack.raw.json: every run
 #   pingpong.json, concurrent.json   the MPI measurements with their fits
+#   bulk_exchange.json          2 ranks exchanging 6 messages each way at once: the MPI copy term
 #   node.json                   the node transport's measurements and terms (GPU present)
 #   notify_latency.json         launch + synchronisation, graph launch, host/GPU flag round trip
 #   probe.json, probe.cfg       halo_bench on tiny messages: each strategy's fixed cost
@@ -94,6 +95,7 @@ if [[ "${HALOFLAG_CALIBRATION_SKIP_BUILD:-0}" != "1" ]]; then
   run configure cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DHALOFLAG_GPU="$gpu_build" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/dev/null
   targets=(haloflag_calibrate_pingpong haloflag_calibrate_concurrent haloflag_calibrate_merge
+    haloflag_calibrate_bulk_exchange
     haloflag_calibrate_pack_unpack haloflag_model_cli notify_latency halo_bench haloflag_gen_config)
   [[ -z $node_skip ]] && targets+=(haloflag_calibrate_node)
   run build cmake --build "$build" -j "$cores" --target "${targets[@]}" >/dev/null
@@ -139,6 +141,10 @@ echo "== concurrent bandwidth, $concurrent_ranks ranks"
 run concurrent mpiexec -n "$concurrent_ranks" "$tools/haloflag_calibrate_concurrent" \
   "${quick[@]}" --out "$out/concurrent.json"
 
+echo "== bulk exchange: 2 ranks sending and receiving at once (the MPI copy term)"
+run bulk_exchange mpiexec -n 2 "$tools/haloflag_calibrate_bulk_exchange" "${quick[@]}" \
+  --out "$out/bulk_exchange.json"
+
 echo "== GPU pack and unpack per message size, one rank per GPU"
 run pack_unpack mpiexec -n 2 "$pack_unpack_tool" --backend "$pack_unpack_backend" \
   "${quick[@]}" "${pack_unpack_args[@]}" --out "$out/pack_unpack.json"
@@ -175,7 +181,8 @@ run probe "$root/scripts/run_with_mps.sh" 2 mpiexec -n 2 "$bench_tool" --config 
 echo "== parameter file"
 run merge "$tools/haloflag_calibrate_merge" --pingpong "$out/pingpong.json" \
   --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" "${node_args[@]}" \
-  --notify "$out/notify_latency.json" --exchange-probe "$out/probe.json" \
+  --notify "$out/notify_latency.json" --bulk-exchange "$out/bulk_exchange.json" \
+  --exchange-probe "$out/probe.json" \
   --ranks-per-node 2 --ranks-per-socket 2 --machine "$machine" --out "$out/params.json"
 echo "measuring took $((SECONDS - measure_start)) s" | tee -a "$out/commands.txt"
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "haloflag/model/params_file.hpp"
+#include "calibration_files.hpp"
 #include "merge.hpp"
 #include "schedule_calibration.hpp"
 
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   std::string base_path;
   std::string notify_path;
   std::string probe_path;
+  std::string bulk_path;
   std::string target_name = "all";
   std::optional<int> ranks_per_node;
   std::optional<int> ranks_per_socket;
@@ -48,6 +50,9 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--exchange-probe", probe_path,
                  "halo_bench report of tiny messages: each strategy's fixed cost (needs --notify)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--bulk-exchange", bulk_path,
+                 "haloflag_calibrate_bulk_exchange output: the MPI copy term (needs --notify)")
       ->check(CLI::ExistingFile);
   app.add_option("--base", base_path, "parameter file whose other classes are kept")
       ->check(CLI::ExistingFile);
@@ -95,10 +100,18 @@ int main(int argc, char** argv) {
       const LaunchFlagTerms terms = read_launch_flag_terms(notify_path);
       std::optional<ExchangeProbe> probe;
       if (!probe_path.empty()) probe = read_exchange_probe(probe_path);
-      add_schedule(params, terms, *inputs.pack_unpack->fused, probe ? &*probe : nullptr,
+      std::optional<PostalParams> mpi_copy;
+      if (!bulk_path.empty()) {
+        const BulkExchangeFit bulk = read_bulk_exchange_fit(bulk_path);
+        mpi_copy = bulk.copy;
+        params.provenance.notes.push_back("schedule: MPI copy from " + bulk.source);
+        params.provenance.notes.insert(params.provenance.notes.end(), bulk.notes.begin(),
+                                       bulk.notes.end());
+      }
+      add_schedule(params, terms, *inputs.pack_unpack->fused, mpi_copy, probe ? &*probe : nullptr,
                    params.provenance.notes);
-    } else if (!probe_path.empty()) {
-      throw std::invalid_argument("--exchange-probe needs --notify");
+    } else if (!probe_path.empty() || !bulk_path.empty()) {
+      throw std::invalid_argument("--exchange-probe and --bulk-exchange need --notify");
     }
     write_params_file(out_path, params);
     read_params_file(out_path);  // what was written must read back

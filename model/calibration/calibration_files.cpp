@@ -110,6 +110,33 @@ std::string pingpong_to_json(const PingPongResult& result) {
   return json.dump(2) + "\n";
 }
 
+std::string bulk_exchange_to_json(const BulkExchangeResult& result) {
+  OrderedJson json;
+  json["format"] = std::string(kBulkExchangeFormat);
+  json["version"] = kCalibrationFormatVersion;
+  json["run"] = run_json(result.run);
+  OrderedJson options;
+  options["messages"] = result.options.messages;
+  options["iterations"] = result.options.iterations;
+  options["warmup"] = result.options.warmup;
+  options["quick"] = result.options.quick;
+  options["sizes"] = result.options.sizes;
+  json["options"] = std::move(options);
+  OrderedJson measurements = OrderedJson::array();
+  for (const BulkExchangeTiming& timing : result.timings) {
+    OrderedJson entry;
+    entry["message_bytes"] = timing.message_bytes;
+    entry["moved_bytes"] = timing.moved_bytes;
+    entry["slowest_rank"] = summary_json(timing.seconds, "_s");
+    measurements.push_back(std::move(entry));
+  }
+  json["measurements"] = std::move(measurements);
+  OrderedJson fit = postal_fit_json(result.fit);
+  fit["model"] = "T = alpha + beta * (bytes sent + received by one rank) (weights 1/T^2)";
+  json["fit"] = std::move(fit);
+  return json.dump(2) + "\n";
+}
+
 std::string concurrent_to_json(const ConcurrentResult& result) {
   OrderedJson json;
   json["format"] = std::string(kConcurrentFormat);
@@ -323,6 +350,32 @@ NodeFit read_node_fit(const std::filesystem::path& path) {
   const auto params = detail::read_node_transport(top, /*required=*/true);
   problems.throw_if_any();
   result.params = *params;
+  return result;
+}
+
+BulkExchangeFit read_bulk_exchange_fit(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const Json root = detail::parse_json(detail::read_text_file(source), source);
+  Problems problems(source);
+  ObjectReader top(root, "", problems);
+  BulkExchangeFit result;
+  result.source = source;
+  if (const auto format = top.string("format"); format && *format != kBulkExchangeFormat) {
+    problems.add("format",
+                 "must be \"" + std::string(kBulkExchangeFormat) + "\" (got \"" + *format + "\")");
+  }
+  std::optional<double> alpha;
+  std::optional<double> beta;
+  if (auto fit = top.object("fit")) {
+    alpha = fit->positive_number("alpha");
+    beta = fit->positive_number("beta");
+    if (fit->boolean("clamped", false).value_or(false)) {
+      result.notes.push_back("bulk exchange fit clamped: " +
+                             fit->string("clamp_reason", false).value_or("?"));
+    }
+  }
+  problems.throw_if_any();
+  result.copy = {*alpha, *beta};
   return result;
 }
 

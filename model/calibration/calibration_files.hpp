@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bulk_exchange.hpp"
 #include "concurrent_bandwidth.hpp"
 #include "haloflag/model/link_params.hpp"
 #include "node_transport_calibration.hpp"
@@ -18,10 +19,12 @@ namespace haloflag::model::calibration {
 inline constexpr std::string_view kPingPongFormat = "haloflag-calibration-pingpong";
 inline constexpr std::string_view kConcurrentFormat = "haloflag-calibration-concurrent";
 inline constexpr std::string_view kNodeFormat = "haloflag-calibration-node";
+inline constexpr std::string_view kBulkExchangeFormat = "haloflag-calibration-bulk-exchange";
 inline constexpr int kCalibrationFormatVersion = 1;
 
 std::string pingpong_to_json(const PingPongResult& result);
 std::string concurrent_to_json(const ConcurrentResult& result);
+std::string bulk_exchange_to_json(const BulkExchangeResult& result);
 // Holds the measurements, the fit and, as "node_transport", the parameter file's object.
 std::string node_calibration_to_json(const NodeCalibration& calibration,
                                      const NodeTransportFit& fit);
@@ -64,5 +67,13 @@ struct NodeFit {
 PingPongFit read_pingpong_fit(const std::filesystem::path& path);
 ConcurrentFit read_concurrent_fit(const std::filesystem::path& path);
 NodeFit read_node_fit(const std::filesystem::path& path);
+
+// What the merge takes from a bulk exchange file: the fit, the prediction's MPI copy term.
+struct BulkExchangeFit {
+  std::string source;
+  PostalParams copy;  // alpha: latency, beta: seconds per byte sent or received
+  std::vector<std::string> notes;  // a clamped fit
+};
+BulkExchangeFit read_bulk_exchange_fit(const std::filesystem::path& path);
 
 }  // namespace haloflag::model::calibration

@@ -110,12 +110,18 @@ ExchangeProbe read_exchange_probe(const std::filesystem::path& path) {
 }
 
 void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const FusedKernelTimes& fused,
-                  const ExchangeProbe* probe, std::vector<std::string>& notes) {
+                  const std::optional<PostalParams>& mpi_copy, const ExchangeProbe* probe,
+                  std::vector<std::string>& notes) {
   ScheduleParams schedule;
   schedule.launch_sync = terms.launch_sync;
   schedule.graph_launch_sync = terms.graph_launch_sync;
   schedule.host_flag = terms.host_flag;
   schedule.fused = fused;
+  schedule.mpi_copy = mpi_copy;
+  if (!mpi_copy) {
+    notes.push_back("schedule: no bulk exchange measured: the MPI copy within a node adds up the "
+                    "messages' postal times");
+  }
   notes.push_back("schedule: launch, graph launch and flag from " + terms.source +
                   (terms.gpu.empty() ? "" : " (" + terms.gpu + ")") +
                   (terms.emulated ? ": the host backend's, CPU threads standing in for a GPU" : "") +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,9 @@ ExchangeProbe read_exchange_probe(const std::filesystem::path& path);
 // strategy and transport it ran: median minus the predicted data phases of its config (read from
 // `probe.config_file`), at least 0 (a clamp is noted). Notes go to `notes`. Throws
 // std::invalid_argument when a needed input is missing.
+// `mpi_copy`: the bulk exchange's fit, when measured (else the postal sets stand in).
 void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const FusedKernelTimes& fused,
-                  const ExchangeProbe* probe, std::vector<std::string>& notes);
+                  const std::optional<PostalParams>& mpi_copy, const ExchangeProbe* probe,
+                  std::vector<std::string>& notes);
 
 }  // namespace haloflag::model::calibration

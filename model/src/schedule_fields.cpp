@@ -15,6 +15,8 @@ constexpr const char* kLaunchSync = "launch_sync_s";
 constexpr const char* kGraphLaunchSync = "graph_launch_sync_s";
 constexpr const char* kHostFlag = "host_flag_s";
 constexpr const char* kFixed = "fixed_s";
+constexpr const char* kMpiCopy = "mpi_copy";
+constexpr const char* kPerByte = "seconds_per_byte";
 
 std::optional<FusedKernelTime> read_kernel_time(ObjectReader& fused, const char* key) {
   auto reader = fused.object(key);
@@ -101,10 +103,24 @@ std::optional<ScheduleParams> read_schedule(ObjectReader& parent) {
   const auto graph_launch_sync = reader->positive_number(kGraphLaunchSync);
   const auto host_flag = reader->positive_number(kHostFlag);
   const auto fused = read_fused(*reader, /*required=*/true);
+  std::optional<PostalParams> mpi_copy;
+  bool mpi_copy_ok = true;
+  if (auto copy = reader->object(kMpiCopy, /*required=*/false)) {
+    const auto latency = copy->positive_number(kLatency);
+    const auto per_byte = copy->positive_number(kPerByte);
+    copy->finish();
+    if (latency && per_byte) {
+      mpi_copy = PostalParams{*latency, *per_byte};
+    } else {
+      mpi_copy_ok = false;
+    }
+  }
   const auto fixed = read_fixed(*reader);
   reader->finish();
-  if (!launch_sync || !graph_launch_sync || !host_flag || !fused || !fixed) return std::nullopt;
-  return ScheduleParams{*launch_sync, *graph_launch_sync, *host_flag, *fused, *fixed};
+  if (!launch_sync || !graph_launch_sync || !host_flag || !fused || !fixed || !mpi_copy_ok) {
+    return std::nullopt;
+  }
+  return ScheduleParams{*launch_sync, *graph_launch_sync, *host_flag, *fused, mpi_copy, *fixed};
 }
 
 nlohmann::ordered_json schedule_json(const ScheduleParams& schedule) {
@@ -113,6 +129,9 @@ nlohmann::ordered_json schedule_json(const ScheduleParams& schedule) {
   json[kGraphLaunchSync] = schedule.graph_launch_sync;
   json[kHostFlag] = schedule.host_flag;
   json[kFusedKey] = fused_json(schedule.fused);
+  if (schedule.mpi_copy) {
+    json[kMpiCopy] = {{kLatency, schedule.mpi_copy->alpha}, {kPerByte, schedule.mpi_copy->beta}};
+  }
   if (!schedule.fixed.empty()) {
     nlohmann::ordered_json fixed;
     for (const auto& [name, cost] : schedule.fixed) {

@@ -77,14 +77,16 @@ class Terms {
 };
 
 // The MPI phase of one rank. Within a node every byte a rank sends or receives is copied by its
-// one progress thread, one message after another: the messages' times add up, their latencies
-// overlapping (the largest is paid once). Between nodes the transfers run side by side, each
-// timed by the K-model. The phase is the longer of the two.
+// one progress thread, one message after another: the schedule's copy term for all those bytes,
+// or without one the messages' postal times added up, their latencies overlapping (the largest
+// is paid once). Between nodes the transfers run side by side, each timed by the K-model. The
+// phase is the longer of the two.
 double mpi_phase(const MachineParams& params, const RankMapping& mapping, int rank,
                  const PathMessages& mpi, const ContentionCounts& counts) {
   double copied = 0.0;
   double largest_alpha = 0.0;
   double network = 0.0;
+  std::int64_t copied_bytes = 0;
   const auto add = [&](const halo::Message* m) {
     const MessageClass message_class = mapping.classify(rank, m->peer);
     const MessageTime time = message_time(params, message_class, m->bytes, counts);
@@ -92,6 +94,7 @@ double mpi_phase(const MachineParams& params, const RankMapping& mapping, int ra
       network = std::max(network, time.seconds);
       return;
     }
+    copied_bytes += m->bytes;
     const Protocol protocol = protocol_for(m->bytes, params.eager_threshold_bytes);
     const double alpha = message_class == MessageClass::intra_socket
                              ? params.intra_socket.for_protocol(protocol).alpha
@@ -102,6 +105,10 @@ double mpi_phase(const MachineParams& params, const RankMapping& mapping, int ra
   for (const halo::Message* m : mpi.sends) add(m);
   for (const halo::Message* m : mpi.recvs) {
     if (mapping.classify(rank, m->peer) != MessageClass::inter_node) add(m);
+  }
+  if (params.schedule->mpi_copy && copied_bytes > 0) {
+    const PostalParams& copy = *params.schedule->mpi_copy;
+    return std::max(copy.alpha + copy.beta * static_cast<double>(copied_bytes), network);
   }
   return std::max(copied + largest_alpha, network);
 }

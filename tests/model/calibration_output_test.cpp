@@ -68,6 +68,19 @@ TEST(CalibrationOutput, PingPongFile) {
   }
 }
 
+TEST(CalibrationOutput, BulkExchangeFile) {
+  const Json json = read_json(kOutput / "bulk_exchange.json");
+  EXPECT_EQ(json["format"], "haloflag-calibration-bulk-exchange");
+  EXPECT_EQ(json["options"]["messages"], 6);
+  ASSERT_GE(json["measurements"].size(), 2u);
+  for (const Json& m : json["measurements"]) {
+    EXPECT_EQ(m["moved_bytes"].get<std::int64_t>(), 2 * 6 * m["message_bytes"].get<std::int64_t>());
+    expect_positive(m["slowest_rank"], "median_s");
+  }
+  expect_positive(json["fit"], "alpha");
+  expect_positive(json["fit"], "beta");
+}
+
 TEST(CalibrationOutput, ConcurrentFile) {
   const Json json = read_json(kOutput / "concurrent.json");
   EXPECT_EQ(json["format"], "haloflag-calibration-concurrent");

@@ -344,6 +344,7 @@ Json with_schedule(Json json) {
                         {"unpack_pinned", kernel},
                         {"pack_device", kernel},
                         {"unpack_device", kernel}}},
+                      {"mpi_copy", {{"latency_s", 3e-6}, {"seconds_per_byte", 1e-10}}},
                       {"fixed_s", {{"resident", {{"mpi", 3e-5}, {"node", 0}}},
                                    {"comb_fused", {{"mpi", 6e-5}}}}}};
   return json;
@@ -367,6 +368,7 @@ TEST(ParamsFile, ScheduleIsReadAndWritten) {
   EXPECT_DOUBLE_EQ(p.schedule->launch_sync, 9.4e-6);
   EXPECT_DOUBLE_EQ(p.schedule->host_flag, 1.65e-6);
   EXPECT_EQ(p.schedule->fused.unpack_device, (FusedKernelTime{1.2e-5, 4.8e10}));
+  EXPECT_EQ(p.schedule->mpi_copy, (PostalParams{3e-6, 1e-10}));
   ASSERT_EQ(p.schedule->fixed.size(), 2u);
   EXPECT_EQ(p.schedule->fixed.at("resident"), (FixedCost{3e-5, 0.0}));
   EXPECT_EQ(p.schedule->fixed.at("comb_fused"), (FixedCost{6e-5, -1.0}));  // node: not measured
@@ -390,6 +392,8 @@ TEST(ParamsFile, BadScheduleIsNamed) {
                            "power9_v100.json: schedule.fixed_s.resident.mpi: must be a number >= 0");
   expect_schedule_rejected([](Json& s) { s["fixed_s"]["resident"]["infiniband"] = 1e-6; },
                            "power9_v100.json: schedule.fixed_s.resident.infiniband: unknown key");
+  expect_schedule_rejected([](Json& s) { s["mpi_copy"]["seconds_per_byte"] = 0; },
+                           "power9_v100.json: schedule.mpi_copy.seconds_per_byte: must be > 0");
   expect_schedule_rejected([](Json& s) { s["flag_us"] = 1.5; },
                            "power9_v100.json: schedule.flag_us: unknown key");
 }

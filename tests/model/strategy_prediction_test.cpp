@@ -105,6 +105,14 @@ TEST(StrategyPrediction, NodeTransportCopiesInsteadOfMpi) {
               1e-9);
 }
 
+TEST(StrategyPrediction, MeasuredCopyThreadTimesMpiWithinANode) {
+  // The bulk exchange's fit: 3 us + 1e-10 s per byte sent or received, 2 x 10100 B: 5.02 us.
+  MachineParams params = synthetic();
+  params.schedule->mpi_copy = PostalParams{3 * us, 1e-10};
+  EXPECT_NEAR(predicted_us(Strategy::comb_fused, TransportChoice::mpi, 2, params),
+              20 + 22.2 + 5.02 + 23.2, 1e-9);
+}
+
 TEST(StrategyPrediction, RanksSharingTheGpuShareItsBandwidth) {
   // Alone on the GPU the link carries 10100 B: pack 2 + 10.1, unpack 3 + 10.1.
   EXPECT_NEAR(predicted_us(Strategy::comb_fused, TransportChoice::mpi, 1), 20 + 12.1 + 4.2 + 13.1,

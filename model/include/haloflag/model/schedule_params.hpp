@@ -4,7 +4,10 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+
+#include "haloflag/model/link_params.hpp"
 
 namespace haloflag::model {
 
@@ -39,6 +42,10 @@ struct ScheduleParams {
   double graph_launch_sync = 0.0;  // s, one-node graph launch + stream synchronisation
   double host_flag = 0.0;          // s, a flag store until the other side (host or GPU) sees it
   FusedKernelTimes fused;
+  // MPI within a node: one thread per rank copies every byte the rank sends and receives,
+  // alpha + beta * bytes (haloflag_calibrate_bulk_exchange). Without it the postal sets of the
+  // message classes are added up instead.
+  std::optional<PostalParams> mpi_copy;
   // Per strategy name (halo::to_string(Strategy)); strategies without a measured fixed cost get
   // one composed from the launch and flag terms.
   std::map<std::string, FixedCost> fixed;
