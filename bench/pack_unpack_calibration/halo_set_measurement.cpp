@@ -139,33 +139,17 @@ std::vector<TimedHaloSet> measure_halo_sets(const std::vector<CubeHalo>& cubes,
 }
 
 void gather_halo_set_samples(MPI_Comm comm, std::vector<TimedHaloSet>& sets, int iterations) {
-  int rank = 0;
-  int ranks = 1;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  const auto per_rank_list = static_cast<std::size_t>(iterations);
   // Every rank timed the same sets in the same order.
-  std::vector<double> mine;
-  mine.reserve(sets.size() * per_rank_list);
+  std::vector<const std::vector<double>*> lists;
   for (const TimedHaloSet& set : sets) {
-    if (set.launch_us.size() != 1 || set.launch_us[0].size() != per_rank_list) {
+    if (set.launch_us.size() != 1) {
       throw std::logic_error("gather_halo_set_samples: a set does not hold one rank's samples");
     }
-    mine.insert(mine.end(), set.launch_us[0].begin(), set.launch_us[0].end());
+    lists.push_back(&set.launch_us[0]);
   }
-  std::vector<double> all(rank == 0 ? mine.size() * static_cast<std::size_t>(ranks) : 0);
-  check_mpi(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
-                       static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm),
-            "MPI_Gather(halo set samples)");
-  if (rank != 0) return;
-  for (std::size_t s = 0; s < sets.size(); ++s) {
-    sets[s].launch_us.clear();
-    for (int r = 0; r < ranks; ++r) {
-      const auto* first =
-          all.data() + static_cast<std::size_t>(r) * mine.size() + s * per_rank_list;
-      sets[s].launch_us.emplace_back(first, first + per_rank_list);
-    }
-  }
+  auto gathered = gather_sample_lists(comm, lists, iterations, "halo set samples");
+  if (gathered.empty()) return;
+  for (std::size_t s = 0; s < sets.size(); ++s) sets[s].launch_us = std::move(gathered[s]);
 }
 
 std::string FusedFit::name() const { return std::string(work_name(work)) + "_" + to_string(place); }

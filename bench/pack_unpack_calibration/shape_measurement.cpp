@@ -105,38 +105,55 @@ std::vector<TimedShape> measure_shapes(const std::vector<ShapeSource>& sources,
   return shapes;
 }
 
-void gather_samples(MPI_Comm comm, std::vector<TimedShape>& shapes, int iterations) {
+std::vector<std::vector<std::vector<double>>> gather_sample_lists(
+    MPI_Comm comm, const std::vector<const std::vector<double>*>& lists, int iterations,
+    const char* what) {
   int rank = 0;
   int ranks = 1;
   check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  const auto per_rank_list = static_cast<std::size_t>(iterations);
-  // Every rank timed the same shapes in the same order: block times, then launch times.
+  const auto per_list = static_cast<std::size_t>(iterations);
   std::vector<double> mine;
-  mine.reserve(shapes.size() * 2 * per_rank_list);
-  for (const TimedShape& shape : shapes) {
-    if (shape.block_us.size() != 1 || shape.block_us[0].size() != per_rank_list ||
-        shape.launch_us[0].size() != per_rank_list) {
-      throw std::logic_error("gather_samples: a shape does not hold one rank's samples");
+  mine.reserve(lists.size() * per_list);
+  for (const std::vector<double>* list : lists) {
+    if (list->size() != per_list) {
+      throw std::logic_error(std::string("gathering ") + what + ": a list holds " +
+                             std::to_string(list->size()) + " samples, not " +
+                             std::to_string(per_list));
     }
-    mine.insert(mine.end(), shape.block_us[0].begin(), shape.block_us[0].end());
-    mine.insert(mine.end(), shape.launch_us[0].begin(), shape.launch_us[0].end());
+    mine.insert(mine.end(), list->begin(), list->end());
   }
   std::vector<double> all(rank == 0 ? mine.size() * static_cast<std::size_t>(ranks) : 0);
   check_mpi(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
                        static_cast<int>(mine.size()), MPI_DOUBLE, 0, comm),
-            "MPI_Gather(samples)");
-  if (rank != 0) return;
-  for (std::size_t s = 0; s < shapes.size(); ++s) {
-    TimedShape& shape = shapes[s];
-    shape.block_us.clear();
-    shape.launch_us.clear();
+            (std::string("MPI_Gather(") + what + ")").c_str());
+  std::vector<std::vector<std::vector<double>>> gathered;
+  if (rank != 0) return gathered;
+  gathered.resize(lists.size());
+  for (std::size_t l = 0; l < lists.size(); ++l) {
     for (int r = 0; r < ranks; ++r) {
-      const auto* first = all.data() + static_cast<std::size_t>(r) * mine.size() +
-                          s * 2 * per_rank_list;
-      shape.block_us.emplace_back(first, first + per_rank_list);
-      shape.launch_us.emplace_back(first + per_rank_list, first + 2 * per_rank_list);
+      const double* first = all.data() + static_cast<std::size_t>(r) * mine.size() + l * per_list;
+      gathered[l].emplace_back(first, first + per_list);
     }
+  }
+  return gathered;
+}
+
+void gather_samples(MPI_Comm comm, std::vector<TimedShape>& shapes, int iterations) {
+  // Every rank timed the same shapes in the same order: each one's block, then launch times.
+  std::vector<const std::vector<double>*> lists;
+  for (const TimedShape& shape : shapes) {
+    if (shape.block_us.size() != 1 || shape.launch_us.size() != 1) {
+      throw std::logic_error("gather_samples: a shape does not hold one rank's samples");
+    }
+    lists.push_back(&shape.block_us[0]);
+    lists.push_back(&shape.launch_us[0]);
+  }
+  auto gathered = gather_sample_lists(comm, lists, iterations, "samples");
+  if (gathered.empty()) return;
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    shapes[s].block_us = std::move(gathered[2 * s]);
+    shapes[s].launch_us = std::move(gathered[2 * s + 1]);
   }
 }
 

@@ -44,6 +44,13 @@ struct TimedShape {
 std::vector<TimedShape> measure_shapes(const std::vector<ShapeSource>& sources,
                                        const MeasureSettings& settings, int rank);
 
+// Collective over `comm`: every rank passes the same number of lists of `iterations` samples, in
+// the same order; rank 0 gets, per list, one list per rank in rank order (the others nothing).
+// `what` names the samples in errors.
+std::vector<std::vector<std::vector<double>>> gather_sample_lists(
+    MPI_Comm comm, const std::vector<const std::vector<double>*>& lists, int iterations,
+    const char* what);
+
 // Collective over `comm`: every rank passes its measurements of the same shapes; on rank 0 each
 // shape ends up with one sample list per rank, in rank order.
 void gather_samples(MPI_Comm comm, std::vector<TimedShape>& shapes, int iterations);

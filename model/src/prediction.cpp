@@ -44,22 +44,11 @@ void note_lookup(std::set<std::string>& notes, const char* column, std::int64_t 
 // Whether messages within a node take the node transport, per the choice and the file's terms.
 bool use_node_transport(TransportChoice transport, const MachineParams& params,
                         std::set<std::string>& notes) {
-  switch (transport) {
-    case TransportChoice::mpi: return false;
-    case TransportChoice::node:
-      if (!params.node_transport) {
-        throw ModelError("machine parameters: node_transport: missing (transport node needs the "
-                         "node transport's terms)");
-      }
-      return true;
-    case TransportChoice::automatic:
-      if (!params.node_transport) {
-        notes.insert("transport auto: the parameter file has no node_transport, so every message "
-                     "is timed on the MPI path");
-      }
-      return params.node_transport.has_value();
+  if (transport == TransportChoice::automatic && !params.node_transport) {
+    notes.insert("transport auto: the parameter file has no node_transport, so every message "
+                 "is timed on the MPI path");
   }
-  return false;
+  return node_transport_applies(transport, params.node_transport.has_value());
 }
 
 // The longest message of a list (the first of equal ones), or null for none.

@@ -196,20 +196,6 @@ double composed_fixed(Strategy strategy, const ScheduleParams& schedule) {
   return 0.0;
 }
 
-bool use_node_transport(TransportChoice transport, const MachineParams& params) {
-  switch (transport) {
-    case TransportChoice::mpi: return false;
-    case TransportChoice::node:
-      if (!params.node_transport) {
-        throw ModelError("machine parameters: node_transport: missing (transport node needs the "
-                         "node transport's terms)");
-      }
-      return true;
-    case TransportChoice::automatic: return params.node_transport.has_value();
-  }
-  return false;
-}
-
 }  // namespace
 
 StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
@@ -236,7 +222,8 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
   StrategyPrediction prediction;
   prediction.strategy = strategy;
   prediction.ranks_per_gpu = ranks_per_gpu;
-  prediction.node_transport_used = use_node_transport(transport, params);
+  prediction.node_transport_used =
+      node_transport_applies(transport, params.node_transport.has_value());
   const Terms terms(params, ranks_per_gpu);
   const auto found = schedule.fixed.find(std::string(halo::to_string(strategy)));
   const FixedCost* measured = found == schedule.fixed.end() ? nullptr : &found->second;

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "haloflag/model/errors.hpp"
+
 namespace haloflag::model {
 
 std::string_view to_string(TransportChoice transport) noexcept {
@@ -25,6 +27,14 @@ TransportChoice parse_transport_choice(std::string_view name) {
   }
   throw std::invalid_argument("unknown transport \"" + std::string(name) +
                               "\" (valid: mpi, node, auto)");
+}
+
+bool node_transport_applies(TransportChoice transport, bool have_node_terms) {
+  if (transport == TransportChoice::node && !have_node_terms) {
+    throw ModelError("machine parameters: node_transport: missing (transport node needs the "
+                     "node transport's terms)");
+  }
+  return transport != TransportChoice::mpi && have_node_terms;
 }
 
 }  // namespace haloflag::model

@@ -22,4 +22,8 @@ std::string_view to_string(MessagePath path) noexcept;
 // Parses "mpi", "node" or "auto"; throws std::invalid_argument naming the valid choices.
 TransportChoice parse_transport_choice(std::string_view name);
 
+// Whether messages within a node take the node transport, given whether the parameter file has
+// its terms. Throws ModelError for node without them.
+bool node_transport_applies(TransportChoice transport, bool have_node_terms);
+
 }  // namespace haloflag::model
