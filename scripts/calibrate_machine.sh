@@ -145,9 +145,11 @@ echo "== bulk exchange: 2 ranks sending and receiving at once (the MPI copy term
 run bulk_exchange mpiexec -n 2 "$tools/haloflag_calibrate_bulk_exchange" "${quick[@]}" \
   --out "$out/bulk_exchange.json"
 
-echo "== GPU pack and unpack per message size, one rank per GPU"
-run pack_unpack mpiexec -n 2 "$pack_unpack_tool" --backend "$pack_unpack_backend" \
-  "${quick[@]}" "${pack_unpack_args[@]}" --out "$out/pack_unpack.json"
+# Whole halos are timed on both ranks at once, as in an exchange: under MPS when they share a GPU.
+echo "== GPU pack and unpack: per message size one rank at a time, whole halos both at once"
+run pack_unpack "$root/scripts/run_with_mps.sh" 2 mpiexec -n 2 "$pack_unpack_tool" \
+  --backend "$pack_unpack_backend" "${quick[@]}" "${pack_unpack_args[@]}" \
+  --out "$out/pack_unpack.json"
 
 node_args=()
 if [[ -z $node_skip ]]; then

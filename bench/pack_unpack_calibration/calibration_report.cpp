@@ -71,16 +71,19 @@ std::string halo_sets_note(const CalibrationRun& run) {
          "host memory and in device memory; per set " + std::to_string(o.warmup) +
          " warm-up and " + std::to_string(o.iterations) + " timed runs " +
          (run.run.ranks == 1 ? std::string("on 1 rank")
-                             : "on each of " + std::to_string(run.run.ranks) +
-                                   " ranks, measured one at a time") +
+                             : "on all " + std::to_string(run.run.ranks) +
+                                   " ranks at once, a barrier before each run") +
+         ", " + std::to_string(run.gpu_sharers) + " rank(s) per GPU" +
          "; time = launch to synchronize on the host's steady clock, median over every rank's "
-         "runs; fit T(B) = latency_s + B / bytes_per_s over the halo bytes B";
+         "runs; fit T(B) = latency_s + B / (bytes_per_s / ranks per GPU) over one rank's halo "
+         "bytes B, so bytes_per_s is the GPU's throughput its ranks shared";
 }
 
 Json fit_json(const FusedFit& fused) {
   Json json;
   json["latency_s"] = fused.latency_s();
   json["bytes_per_s"] = fused.bytes_per_s();
+  json["ranks_per_gpu"] = fused.sharers;
   json["points"] = fused.fit.points;
   json["min_bytes"] = fused.fit.min_bytes;
   json["max_bytes"] = fused.fit.max_bytes;

@@ -28,6 +28,7 @@ struct CalibrationRun {
   std::string backend_reason;       // e.g. "auto: best present"
   std::vector<std::string> gpus;    // binding of each rank; empty on the host backend
   std::vector<std::string> gpu_names;
+  int gpu_sharers = 1;  // ranks bound to one GPU (the most of any GPU); 1 on the host backend
   std::vector<std::string> sources;  // ShapeSource names, in order
 };
 

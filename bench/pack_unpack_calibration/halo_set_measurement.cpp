@@ -36,15 +36,20 @@ std::int64_t bytes_of(const std::vector<kernels::MessageLayout>& layouts) {
   return bytes;
 }
 
-std::vector<double> time_runs(HaloSetKernel& kernel, const MeasureSettings& settings) {
-  for (int i = 0; i < settings.warmup; ++i) kernel.run();
+std::vector<double> time_runs(HaloSetKernel& kernel, const MeasureSettings& settings,
+                              MPI_Comm comm) {
+  const auto run = [&] {
+    check_mpi(MPI_Barrier(comm), "MPI_Barrier(halo set run)");
+    return kernel.run();
+  };
+  for (int i = 0; i < settings.warmup; ++i) run();
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(settings.iterations));
-  for (int i = 0; i < settings.iterations; ++i) samples.push_back(kernel.run() * 1e6);
+  for (int i = 0; i < settings.iterations; ++i) samples.push_back(run() * 1e6);
   return samples;
 }
 
-void measure_cube(const CubeHalo& cube, const MeasureSettings& settings,
+void measure_cube(const CubeHalo& cube, const MeasureSettings& settings, MPI_Comm comm,
                   std::vector<TimedHaloSet>& out) {
   const std::int64_t side = cube.side;
   const int vars = cube.vars;
@@ -81,7 +86,7 @@ void measure_cube(const CubeHalo& cube, const MeasureSettings& settings,
       check_message(layout, host, packed.data() + layout.buffer_offset,
                     message_name(pack, "send", m, layouts.sends.size()));
     }
-    timed_set(MessageWork::pack, place, layouts.sends, time_runs(pack, settings));
+    timed_set(MessageWork::pack, place, layouts.sends, time_runs(pack, settings, comm));
 
     HaloSetKernel unpack(settings.backend, MessageWork::unpack, place, layouts.recvs,
                          layouts.recv_buffer_bytes, fields.view(), settings.launch,
@@ -101,7 +106,7 @@ void measure_cube(const CubeHalo& cube, const MeasureSettings& settings,
       check_message(layout, unpacked, received.data() + layout.buffer_offset,
                     message_name(unpack, "receive", r, layouts.recvs.size()));
     }
-    timed_set(MessageWork::unpack, place, layouts.recvs, time_runs(unpack, settings));
+    timed_set(MessageWork::unpack, place, layouts.recvs, time_runs(unpack, settings, comm));
   }
 }
 
@@ -120,12 +125,13 @@ std::vector<CubeHalo> halo_set_cubes(const std::vector<std::int64_t>& sides, int
 }
 
 std::vector<TimedHaloSet> measure_halo_sets(const std::vector<CubeHalo>& cubes,
-                                            const MeasureSettings& settings, int rank) {
+                                            const MeasureSettings& settings, MPI_Comm comm,
+                                            int rank) {
   std::vector<TimedHaloSet> sets;
   for (const CubeHalo& cube : cubes) {
     const auto start = std::chrono::steady_clock::now();
     const std::size_t first = sets.size();
-    measure_cube(cube, settings, sets);
+    measure_cube(cube, settings, comm, sets);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("[rank %d] halo set of cube %lld (field %s, %d vars, %d messages, %lld B): fused "
@@ -154,7 +160,7 @@ void gather_halo_set_samples(MPI_Comm comm, std::vector<TimedHaloSet>& sets, int
 
 std::string FusedFit::name() const { return std::string(work_name(work)) + "_" + to_string(place); }
 
-std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets) {
+std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets, int sharers) {
   std::vector<FusedFit> fits;
   if (sets.empty()) return fits;
   for (const BufferPlace place : {BufferPlace::pinned, BufferPlace::device}) {
@@ -162,6 +168,7 @@ std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets) {
       FusedFit fused;
       fused.work = work;
       fused.place = place;
+      fused.sharers = sharers;
       std::vector<std::int64_t> bytes;
       std::vector<double> seconds;
       for (const TimedHaloSet& set : sets) {

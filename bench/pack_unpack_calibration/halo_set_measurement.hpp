@@ -1,8 +1,9 @@
 // Halo sets: the whole halo of a periodic cube subdomain (26 sends, 26 receives) packed and
 // unpacked in one launch each by the fused kernels, with the buffer pinned and in device memory,
-// verified, timed on every rank in turn, and fitted per work and place with
-// T(B) = latency + B / bytes_per_s over the cubes' halo bytes B. A bulk strategy pays this time
-// per exchange, which one message per launch (shape_measurement.hpp) cannot show.
+// verified, timed on every rank at once (a barrier before each run), as the ranks of an exchange
+// run them, and fitted per work and place with T(B) = latency + B / bytes_per_s over the cubes'
+// halo bytes B. A bulk strategy pays this time per exchange, which one message per launch
+// (shape_measurement.hpp) cannot show.
 #pragma once
 
 #include <mpi.h>
@@ -44,8 +45,11 @@ std::vector<CubeHalo> halo_set_cubes(const std::vector<std::int64_t>& sides, int
 // checked from a download of the field, then both timed (warm-up, then timed runs). Sets in
 // cube order, then pinned before device, pack before unpack. Throws on a wrong result or a
 // kernel failure, naming the message, the cube and the place. Prints one line per cube.
+// Collective over `comm`: every rank runs the same sets, and each run starts after a barrier, so
+// that ranks sharing a GPU share it as in an exchange.
 std::vector<TimedHaloSet> measure_halo_sets(const std::vector<CubeHalo>& cubes,
-                                            const MeasureSettings& settings, int rank);
+                                            const MeasureSettings& settings, MPI_Comm comm,
+                                            int rank);
 
 // Collective over `comm`, like gather_samples.
 void gather_halo_set_samples(MPI_Comm comm, std::vector<TimedHaloSet>& sets, int iterations);
@@ -53,16 +57,19 @@ void gather_halo_set_samples(MPI_Comm comm, std::vector<TimedHaloSet>& sets, int
 struct FusedFit {
   MessageWork work = MessageWork::pack;
   BufferPlace place = BufferPlace::pinned;
-  model::PostalFit fit;  // alpha: latency, beta: seconds per byte
+  model::PostalFit fit;  // alpha: latency, beta: seconds per byte of one rank's halo
+  int sharers = 1;       // ranks that shared each GPU while timed
 
   std::string name() const;  // e.g. "pack_pinned", the table file's key
   double latency_s() const { return fit.params.alpha; }
-  double bytes_per_s() const { return 1.0 / fit.params.beta; }
+  // The GPU's throughput, which its sharers divided among them: the model charges a rank the
+  // bytes of every rank sharing its GPU (docs/model.md, "Prediction per strategy").
+  double bytes_per_s() const { return sharers / fit.params.beta; }
 };
 
 // One fit per work and place (pack_pinned, unpack_pinned, pack_device, unpack_device) over the
 // sets' median times; empty without sets. Throws std::invalid_argument when a fit is impossible
-// (fewer than 2 cubes, a median not > 0).
-std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets);
+// (fewer than 2 cubes, a median not > 0). `sharers`: ranks per GPU while the sets were timed.
+std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets, int sharers);
 
 }  // namespace haloflag::bench

@@ -146,6 +146,7 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   if (run.backend != notify::Backend::host) binding = halo::bind_gpu(comm, options.gpu);
   run.run = model::calibration::collect_run_info(comm, kTool);
   if (binding) {
+    run.gpu_sharers = binding->sharers;
     run.gpus = gather_strings(comm, binding->describe());
     run.gpu_names = gather_strings(comm, binding->device.name);
   }
@@ -160,17 +161,14 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
 
-  // One rank at a time, so that no GPU shares the host's memory bus with another's packing.
-  // The halo sets too: the model scales their bandwidth by the ranks sharing a GPU itself.
+  // One message: one rank at a time, so that no GPU shares the host's memory bus with another's
+  // packing. Whole halos: every rank at once, as the ranks of an exchange pack and unpack them.
   std::vector<TimedShape> shapes;
-  std::vector<TimedHaloSet> halo_sets;
   for (int turn = 0; turn < run.run.ranks; ++turn) {
-    if (turn == rank) {
-      shapes = measure_shapes(sources, settings, rank);
-      halo_sets = measure_halo_sets(halo_cubes, settings, rank);
-    }
+    if (turn == rank) shapes = measure_shapes(sources, settings, rank);
     model::calibration::check_mpi(MPI_Barrier(comm), "MPI_Barrier");
   }
+  std::vector<TimedHaloSet> halo_sets = measure_halo_sets(halo_cubes, settings, comm, rank);
   gather_samples(comm, shapes, options.iterations);
   gather_halo_set_samples(comm, halo_sets, options.iterations);
   if (rank != 0) return;
@@ -180,7 +178,7 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   const TableWithNotes table = make_table(rows, options.table_time, finest_us);
   print_size_table(stdout, rows, options.table_time);
   for (const std::string& note : table.notes) std::printf("note: %s\n", note.c_str());
-  const std::vector<FusedFit> fits = fit_halo_sets(halo_sets);
+  const std::vector<FusedFit> fits = fit_halo_sets(halo_sets, run.gpu_sharers);
   print_halo_sets(stdout, halo_sets, fits);
 
   const model::PackUnpackTableFile file = make_table_file(run, table, finest_us, fits);
