@@ -41,6 +41,7 @@
 #   HALOFLAG_NODE_ARGS           more options for haloflag_calibrate_node
 #   HALOFLAG_CALIBRATION_BENCH=1 then halo_bench with the new parameters, and the report
 #   HALOFLAG_CALIBRATION_SKIP_BUILD=1  use the tools already built in HALOFLAG_BUILD_DIR
+#   HALOFLAG_MPIEXEC             the MPI launcher of the tools' MPI library (mpiexec)
 #   HALOFLAG_PARAMS_DIR          where the parameter file is cached as <GPU>__<MPI>.json
 #                                (default ${XDG_CACHE_HOME:-$HOME/.cache}/haloflag/params); halo_bench
 #                                without --params takes it from there
@@ -56,6 +57,7 @@ case $gpu_build in
   *) pack_unpack_backend=${HALOFLAG_BACKEND:-auto} ;;
 esac
 cores=$(nproc)
+mpiexec=${HALOFLAG_MPIEXEC:-mpiexec}
 concurrent_ranks=${HALOFLAG_CONCURRENT_RANKS:-$([[ $cores -ge 8 ]] && echo 8 || echo 2)}
 quick=()
 quick_bench=()
@@ -134,20 +136,20 @@ gpu_names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort
 machine="$(hostname): ${gpu_names:-no GPU}"
 
 echo "== MPI ping-pong, 2 ranks placed as halo_bench places them (mpiexec -n 2)"
-run pingpong mpiexec -n 2 "$tools/haloflag_calibrate_pingpong" "${quick[@]}" \
+run pingpong "$mpiexec" -n 2 "$tools/haloflag_calibrate_pingpong" "${quick[@]}" \
   --out "$out/pingpong.json"
 
 echo "== concurrent bandwidth, $concurrent_ranks ranks"
-run concurrent mpiexec -n "$concurrent_ranks" "$tools/haloflag_calibrate_concurrent" \
+run concurrent "$mpiexec" -n "$concurrent_ranks" "$tools/haloflag_calibrate_concurrent" \
   "${quick[@]}" --out "$out/concurrent.json"
 
 echo "== bulk exchange: 2 ranks sending and receiving at once (the MPI copy term)"
-run bulk_exchange mpiexec -n 2 "$tools/haloflag_calibrate_bulk_exchange" "${quick[@]}" \
+run bulk_exchange "$mpiexec" -n 2 "$tools/haloflag_calibrate_bulk_exchange" "${quick[@]}" \
   --out "$out/bulk_exchange.json"
 
 # Whole halos are timed on both ranks at once, as in an exchange: under MPS when they share a GPU.
 echo "== GPU pack and unpack: per message size one rank at a time, whole halos both at once"
-run pack_unpack "$root/scripts/run_with_mps.sh" 2 mpiexec -n 2 "$pack_unpack_tool" \
+run pack_unpack "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$pack_unpack_tool" \
   --backend "$pack_unpack_backend" "${quick[@]}" "${pack_unpack_args[@]}" \
   --out "$out/pack_unpack.json"
 
@@ -174,7 +176,7 @@ run notify_latency "$notify_tool" --backend "$notify_backend" --iterations "$not
 echo "== exchange probe: every strategy on tiny messages, 2 ranks"
 run probe_config "$build/comb_configs/haloflag_gen_config" --size 16 --divide 4,4,4 \
   --periodic 1,1,1 --ghost 1 --vars 3 --reduce-to-2-ranks 21 --output "$out/probe.cfg"
-run probe "$root/scripts/run_with_mps.sh" 2 mpiexec -n 2 "$bench_tool" --config "$out/probe.cfg" \
+run probe "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" --config "$out/probe.cfg" \
   --transport mpi,node --iterations 200 --rounds 2 --warmup 20 --trace-exchanges 0 \
   --json "$out/probe.json"
 

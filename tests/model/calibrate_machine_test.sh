@@ -2,15 +2,18 @@
 # scripts/calibrate_machine.sh in quick mode on the host backend, with the tools of this build:
 # it must write a parameter file whose schedule holds every strategy's fixed cost over MPI,
 # read back by haloflag_model --strategy, and cache it under this machine's key.
-#   calibrate_machine_test.sh BUILD_DIR SCRATCH_DIR
+#   calibrate_machine_test.sh BUILD_DIR SCRATCH_DIR [MPIEXEC]
+# MPIEXEC: the launcher of the MPI library the build links (CMake's MPIEXEC_EXECUTABLE).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$1
 out=$2
+mpiexec=${3:-mpiexec}
 rm -rf "$out"
 mkdir -p "$out"
 HALOFLAG_GPU=none HALOFLAG_CALIBRATION_QUICK=1 HALOFLAG_CALIBRATION_SKIP_BUILD=1 \
   HALOFLAG_BUILD_DIR="$build" HALOFLAG_PARAMS_DIR="$out/cache" HALOFLAG_CONCURRENT_RANKS=2 \
+  HALOFLAG_MPIEXEC="$mpiexec" \
   "$root/scripts/calibrate_machine.sh" "$out/calibration" >"$out/calibrate.log" 2>&1 ||
   { tail -40 "$out/calibrate.log"; exit 1; }
 python3 - "$out" <<'PY'
