@@ -265,9 +265,7 @@ PingPongFit read_pingpong_fit(const std::filesystem::path& path) {
   ObjectReader top(root, "", problems);
   PingPongFit result;
   result.source = source;
-  if (const auto format = top.string("format"); format && *format != kPingPongFormat) {
-    problems.add("format", "must be \"" + std::string(kPingPongFormat) + "\" (got \"" + *format + "\")");
-  }
+  top.expect_string("format", kPingPongFormat);
   if (auto run = top.object("run")) {
     result.date = run->string("date").value_or("");
     if (const Json* hosts = run->array("hosts"); hosts != nullptr && !hosts->empty() &&
@@ -295,9 +293,7 @@ ConcurrentFit read_concurrent_fit(const std::filesystem::path& path) {
   ObjectReader top(root, "", problems);
   ConcurrentFit result;
   result.source = source;
-  if (const auto format = top.string("format"); format && *format != kConcurrentFormat) {
-    problems.add("format", "must be \"" + std::string(kConcurrentFormat) + "\" (got \"" + *format + "\")");
-  }
+  top.expect_string("format", kConcurrentFormat);
   result.flows_emulated = top.boolean("flows_emulated").value_or(false);
   if (result.flows_emulated) {
     result.notes.push_back(
@@ -333,10 +329,7 @@ NodeFit read_node_fit(const std::filesystem::path& path) {
   ObjectReader top(root, "", problems);
   NodeFit result;
   result.source = source;
-  if (const auto format = top.string("format"); format && *format != kNodeFormat) {
-    problems.add("format",
-                 "must be \"" + std::string(kNodeFormat) + "\" (got \"" + *format + "\")");
-  }
+  top.expect_string("format", kNodeFormat);
   if (auto run = top.object("run")) result.date = run->string("date").value_or("");
   result.gpu = top.string("gpu").value_or("");
   if (auto copy = top.object("copy")) {
@@ -360,10 +353,7 @@ BulkExchangeFit read_bulk_exchange_fit(const std::filesystem::path& path) {
   ObjectReader top(root, "", problems);
   BulkExchangeFit result;
   result.source = source;
-  if (const auto format = top.string("format"); format && *format != kBulkExchangeFormat) {
-    problems.add("format",
-                 "must be \"" + std::string(kBulkExchangeFormat) + "\" (got \"" + *format + "\")");
-  }
+  top.expect_string("format", kBulkExchangeFormat);
   std::optional<double> alpha;
   std::optional<double> beta;
   if (auto fit = top.object("fit")) {

@@ -50,9 +50,7 @@ LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path) {
   const Json root = detail::parse_json(detail::read_text_file(source), source);
   Problems problems(source);
   ObjectReader top(root, "", problems);
-  if (const auto format = top.string("format"); format && *format != "haloflag-notify-latency") {
-    problems.add("format", "must be \"haloflag-notify-latency\" (got \"" + *format + "\")");
-  }
+  top.expect_string("format", "haloflag-notify-latency");
   LaunchFlagTerms terms;
   terms.source = source;
   if (auto backend = top.object("backend")) {
@@ -80,9 +78,7 @@ ExchangeProbe read_exchange_probe(const std::filesystem::path& path) {
   ObjectReader top(root, "", problems);
   ExchangeProbe probe;
   probe.source = source;
-  if (const auto tool = top.string("tool"); tool && *tool != "halo_bench") {
-    problems.add("tool", "must be \"halo_bench\" (got \"" + *tool + "\")");
-  }
+  top.expect_string("tool", "halo_bench");
   if (auto workload = top.object("workload")) {
     probe.config_file = workload->string("config_file").value_or("");
   }

@@ -101,6 +101,14 @@ std::optional<std::string> ObjectReader::string(std::string_view key, bool requi
   return value->get<std::string>();
 }
 
+void ObjectReader::expect_string(std::string_view key, std::string_view expected) {
+  const auto value = string(key);
+  if (value && *value != expected) {
+    problems_->add(path_of(key),
+                   "must be \"" + std::string(expected) + "\" (got \"" + *value + "\")");
+  }
+}
+
 std::optional<std::vector<std::string>> ObjectReader::string_list(std::string_view key,
                                                                   bool required) {
   const Json* value = array(key, required);

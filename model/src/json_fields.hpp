@@ -60,6 +60,9 @@ class ObjectReader {
                                       bool required = true);
   std::optional<bool> boolean(std::string_view key, bool required = true);
   std::optional<std::string> string(std::string_view key, bool required = true);
+  // The string `key` must be `expected` (a file's "format", a report's "tool"); a different value
+  // is reported as `must be "expected" (got "value")`.
+  void expect_string(std::string_view key, std::string_view expected);
   std::optional<std::vector<std::string>> string_list(std::string_view key, bool required = true);
   // A reader over the member object (invalid when absent or not an object).
   std::optional<ObjectReader> object(std::string_view key, bool required = true);

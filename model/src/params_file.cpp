@@ -31,11 +31,7 @@ constexpr double kMinTableMicroseconds = 1e-6;
 constexpr double kMaxTableMicroseconds = 1e12;
 
 void check_format(ObjectReader& top, std::string_view format) {
-  if (const auto name = top.string("format")) {
-    if (*name != format) {
-      top.problems().add("format", "must be \"" + std::string(format) + "\" (got \"" + *name + "\")");
-    }
-  }
+  top.expect_string("format", format);
   if (const auto version = top.integer("version", 0)) {
     if (*version != kParamsFormatVersion) {
       top.problems().add("version", "must be " + std::to_string(kParamsFormatVersion) +

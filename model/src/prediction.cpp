@@ -62,23 +62,41 @@ const halo::Message* longest(const std::vector<const halo::Message*>& messages) 
 
 }  // namespace
 
-ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const MachineParams& params,
-                                    const RankMapping& mapping, TransportChoice transport) {
+std::vector<ContentionCounts> contention_counts(const halo::ExchangeConfig& config,
+                                                const RankMapping& mapping) {
   check_config(config);
   mapping.check_fits(config.ranks);
-  if (params.pack_unpack.empty()) {
-    throw ModelError("machine parameters: the pack/unpack table is empty");
-  }
-
   // k' per node: ranks placed there that send at least one message.
-  std::vector<RankLocation> locations(config.ranks);
   std::vector<int> senders_on_node;
   for (int rank = 0; rank < config.ranks; ++rank) {
-    locations[rank] = mapping.location(rank);
-    const auto node = static_cast<std::size_t>(locations[rank].node);
+    const auto node = static_cast<std::size_t>(mapping.location(rank).node);
     if (senders_on_node.size() <= node) senders_on_node.resize(node + 1, 0);
     if (!config.rank_messages[rank].sends.empty()) ++senders_on_node[node];
   }
+  // K_inter counts only messages leaving the node: an inter-socket message stays on the node
+  // (it is timed with the inter-socket set, but is not part of the node's off-node traffic).
+  // The counts do not depend on the transport: it changes how messages within a node travel,
+  // not which ones leave it.
+  std::vector<ContentionCounts> counts(static_cast<std::size_t>(config.ranks));
+  for (int rank = 0; rank < config.ranks; ++rank) {
+    ContentionCounts& c = counts[static_cast<std::size_t>(rank)];
+    for (const halo::Message& send : config.rank_messages[rank].sends) {
+      if (mapping.classify(rank, send.peer) == MessageClass::inter_node) ++c.k_inter;
+    }
+    c.k_total = static_cast<int>(config.rank_messages[rank].sends.size());
+    c.k_prime = senders_on_node[static_cast<std::size_t>(mapping.location(rank).node)];
+  }
+  return counts;
+}
+
+ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const MachineParams& params,
+                                    const RankMapping& mapping, TransportChoice transport) {
+  const std::vector<ContentionCounts> counts = contention_counts(config, mapping);
+  if (params.pack_unpack.empty()) {
+    throw ModelError("machine parameters: the pack/unpack table is empty");
+  }
+  std::vector<RankLocation> locations(config.ranks);
+  for (int rank = 0; rank < config.ranks; ++rank) locations[rank] = mapping.location(rank);
 
   ExchangePrediction prediction;
   std::set<std::string> notes;
@@ -94,17 +112,11 @@ ExchangePrediction predict_exchange(const halo::ExchangeConfig& config, const Ma
     result.rank = rank;
     result.location = locations[rank];
 
-    // K_inter counts only messages leaving the node: an inter-socket message stays on the node
-    // (it is timed with the inter-socket set, but is not part of the node's off-node traffic).
-    // The counts do not depend on the transport: it changes how messages within a node travel,
-    // not which ones leave it.
+    result.counts = counts[static_cast<std::size_t>(rank)];
     std::vector<MessageClass> classes;
     for (const halo::Message& send : messages.sends) {
       classes.push_back(mapping.classify(rank, send.peer));
-      if (classes.back() == MessageClass::inter_node) ++result.counts.k_inter;
     }
-    result.counts.k_total = static_cast<int>(messages.sends.size());
-    result.counts.k_prime = senders_on_node[static_cast<std::size_t>(result.location.node)];
 
     // Sends: the slowest of each path, and the shortest MPI send (SP packs it).
     int slowest_mpi = -1;

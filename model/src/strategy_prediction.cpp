@@ -7,6 +7,7 @@
 
 #include "haloflag/model/errors.hpp"
 #include "haloflag/model/message_time.hpp"
+#include "haloflag/model/prediction.hpp"
 
 namespace haloflag::model {
 
@@ -213,10 +214,10 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
   if (ranks_per_gpu < 1) {
     throw ModelError("ranks per GPU must be >= 1 (got " + std::to_string(ranks_per_gpu) + ")");
   }
+  const std::vector<ContentionCounts> counts = contention_counts(config, mapping);
   if (params.pack_unpack.empty()) {
     throw ModelError("machine parameters: the pack/unpack table is empty");
   }
-  mapping.check_fits(config.ranks);
   const ScheduleParams& schedule = *params.schedule;
 
   StrategyPrediction prediction;
@@ -229,20 +230,10 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
   const FixedCost* measured = found == schedule.fixed.end() ? nullptr : &found->second;
   std::set<std::string> notes;
 
-  std::vector<int> senders_on_node;
-  for (int rank = 0; rank < config.ranks; ++rank) {
-    const auto node = static_cast<std::size_t>(mapping.location(rank).node);
-    if (senders_on_node.size() <= node) senders_on_node.resize(node + 1, 0);
-    if (!config.rank_messages[rank].sends.empty()) ++senders_on_node[node];
-  }
-
   for (int rank = 0; rank < config.ranks; ++rank) {
     const halo::RankMessages& messages = config.rank_messages[rank];
     PathMessages mpi;
     PathMessages node;
-    ContentionCounts counts;
-    counts.k_total = static_cast<int>(messages.sends.size());
-    counts.k_prime = senders_on_node[static_cast<std::size_t>(mapping.location(rank).node)];
     const auto on_node = [&](int peer) {
       if (peer < 0 || peer >= config.ranks) {
         throw ModelError("config: rank " + std::to_string(rank) + " exchanges with peer " +
@@ -253,7 +244,6 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
     };
     for (const halo::Message& send : messages.sends) {
       (on_node(send.peer) ? node : mpi).sends.push_back(&send);
-      if (mapping.classify(rank, send.peer) == MessageClass::inter_node) ++counts.k_inter;
     }
     for (const halo::Message& recv : messages.recvs) {
       (on_node(recv.peer) ? node : mpi).recvs.push_back(&recv);
@@ -278,7 +268,8 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
 
     std::vector<PhaseTime> path_phases;
     if (!mpi.empty()) {
-      const double mpi_seconds = mpi_phase(params, mapping, rank, mpi, counts);
+      const double mpi_seconds =
+          mpi_phase(params, mapping, rank, mpi, counts[static_cast<std::size_t>(rank)]);
       path_phases = mpi_path_phases(strategy, terms, mpi, mpi_seconds);
     }
     if (!node.empty()) {

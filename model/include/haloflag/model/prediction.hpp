@@ -63,6 +63,12 @@ struct ExchangePrediction {
   const RankPrediction& critical() const { return ranks.at(critical_rank); }
 };
 
+// The K-model's counts of every rank (index = rank) for `config` placed by `mapping`: what the
+// bound and the per-strategy prediction both time MPI messages with. Throws ModelError when the
+// config is inconsistent (rank sections, a send's peer out of range) or does not fit the mapping.
+std::vector<ContentionCounts> contention_counts(const halo::ExchangeConfig& config,
+                                                const RankMapping& mapping);
+
 // Throws ModelError when the config's ranks do not fit the mapping (naming the counts) or the
 // config is inconsistent (a peer out of range), when the params have no pack/unpack table, and
 // for TransportChoice::node when they have no node transport terms.
