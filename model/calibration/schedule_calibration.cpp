@@ -81,6 +81,13 @@ ExchangeProbe read_exchange_probe(const std::filesystem::path& path) {
   top.expect_string("tool", "halo_bench");
   if (auto workload = top.object("workload")) {
     probe.config_file = workload->string("config_file").value_or("");
+    const std::filesystem::path beside = path.parent_path() /
+                                         std::filesystem::path(probe.config_file).filename();
+    std::error_code error;
+    if (!probe.config_file.empty() && !std::filesystem::exists(probe.config_file, error) &&
+        std::filesystem::is_regular_file(beside, error)) {
+      probe.config_file = beside.string();
+    }
   }
   if (auto sharing = top.object("gpu_sharing", /*required=*/false)) {
     probe.ranks_per_gpu = static_cast<int>(sharing->integer("ranks_per_gpu", 1).value_or(1));

@@ -26,7 +26,9 @@ struct LaunchFlagTerms {
 };
 
 // From a halo_bench report: the config it ran, its ranks per GPU, and the median of every
-// untuned strategy per transport used.
+// untuned strategy per transport used. A config whose path does not exist here, but whose file
+// name lies beside the report, is that one: a calibration folder moved whole (a published one)
+// keeps its probe and config together.
 struct ExchangeProbe {
   struct Row {
     std::string strategy;
