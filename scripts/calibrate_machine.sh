@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Calibrates the model for the machine at hand (docs/model.md, "Calibrating a machine"): MPI
 # ping-pong (alpha, beta, eager threshold), concurrent bandwidth (R_Cb, R_Ci), GPU pack and
-# unpack time per message size and of whole halos by the fused kernels (one rank at a time), the
-# node transport's copy and flag latency (when there is a GPU), launch and flag latency
-# (notify_latency), every strategy's fixed cost on an exchange of tiny messages (halo_bench, 2
-# ranks, under MPS when they share a GPU), then the merged parameter file, cached for halo_bench,
-# and the model's bound and predictions for the shipped 2-rank configs. Everything lands in
-# OUT_DIR:
+# unpack time per message size (one rank at a time) and of whole halos by the fused kernels (every
+# rank at once, each run's slowest rank), the node transport's copy and flag latency (when there
+# is a GPU), launch and flag latency (notify_latency), every strategy's fixed cost on an exchange
+# of tiny messages (halo_bench, 2 ranks, under MPS when they share a GPU), then the merged
+# parameter file, cached for halo_bench, and the model's bound and predictions for the shipped
+# 2-rank configs. Everything lands in OUT_DIR:
 #   params.json                 the parameter file for haloflag_model and halo_bench --params;
 #                               also copied to the cache halo_bench looks in (below)
 #   pack_unpack.json            the pack/unpack table; pack_unpack.raw.json: every run

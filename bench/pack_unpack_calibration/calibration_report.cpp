@@ -9,15 +9,15 @@
 
 namespace haloflag::bench {
 
-namespace {
-
-using Json = nlohmann::ordered_json;
-
 std::string joined(const std::vector<std::string>& words, const std::string& separator) {
   std::string text;
   for (const std::string& word : words) text += (text.empty() ? "" : separator) + word;
   return text;
 }
+
+namespace {
+
+using Json = nlohmann::ordered_json;
 
 std::string fixed(double value, int decimals) {
   char text[64];
@@ -73,10 +73,7 @@ std::string halo_sets_note(const CalibrationRun& run) {
          (run.run.ranks == 1 ? std::string("on 1 rank")
                              : "on all " + std::to_string(run.run.ranks) +
                                    " ranks at once, a barrier before each run") +
-         ", " + std::to_string(run.gpu_sharers) + " rank(s) per GPU" +
-         "; time = launch to synchronize on the host's steady clock, median over every rank's "
-         "runs; fit T(B) = latency_s + B / (bytes_per_s / ranks per GPU) over one rank's halo "
-         "bytes B, so bytes_per_s is the GPU's throughput its ranks shared";
+         ", " + std::to_string(run.gpu_sharers) + " rank(s) per GPU; " + kHaloSetFitMethod;
 }
 
 Json fit_json(const FusedFit& fused) {
@@ -157,7 +154,9 @@ void print_halo_sets(std::FILE* out, const std::vector<TimedHaloSet>& sets,
                "cube", "bytes", "pack pinned", "pack device", "unpack pinned", "unpack device");
   const auto median_of = [&](std::int64_t cube, MessageWork work, BufferPlace place) {
     for (const TimedHaloSet& set : sets) {
-      if (set.cube == cube && set.work == work && set.place == place) return median_us(set);
+      if (set.cube == cube && set.work == work && set.place == place) {
+        return slowest_rank_median_us(set);
+      }
     }
     return 0.0;
   };
@@ -171,14 +170,37 @@ void print_halo_sets(std::FILE* out, const std::vector<TimedHaloSet>& sets,
                  median_of(cube, MessageWork::unpack, BufferPlace::pinned),
                  median_of(cube, MessageWork::unpack, BufferPlace::device));
   }
-  std::fprintf(out, "\nmicroseconds: median launch-to-synchronize time on the host, every rank's "
-                    "runs. Fits T(B) = latency + B / bandwidth:\n");
+  std::fprintf(out, "\nmicroseconds: launch-to-synchronize time on the host, the median of each "
+                    "run's slowest rank. Fits T(B) = latency + B / bandwidth:\n");
   for (const FusedFit& fused : fits) {
     std::fprintf(out, "%-14s latency %10.3f us, bandwidth %9.3f GB/s (rms residual %.1f%%, %d "
                       "cubes)%s%s\n",
                  fused.name().c_str(), fused.latency_s() * 1e6, fused.bytes_per_s() * 1e-9,
                  fused.fit.rms_relative_residual * 100.0, fused.fit.points,
                  fused.fit.clamped ? "; clamped: " : "", fused.fit.clamp_reason.c_str());
+  }
+}
+
+model::FusedKernelTimes fused_kernel_times(const std::vector<FusedFit>& fits) {
+  model::FusedKernelTimes fused;
+  for (const FusedFit& fit : fits) {
+    const model::FusedKernelTime time{fit.latency_s(), fit.bytes_per_s()};
+    const bool pack = fit.work == MessageWork::pack;
+    if (fit.place == BufferPlace::pinned) {
+      (pack ? fused.pack_pinned : fused.unpack_pinned) = time;
+    } else {
+      (pack ? fused.pack_device : fused.unpack_device) = time;
+    }
+  }
+  return fused;
+}
+
+void add_clamp_notes(const std::vector<FusedFit>& fits, model::Provenance& provenance) {
+  for (const FusedFit& fused : fits) {
+    if (fused.fit.clamped) {
+      provenance.notes.push_back("fused " + fused.name() + " fit clamped: " +
+                                 fused.fit.clamp_reason);
+    }
   }
 }
 
@@ -211,23 +233,9 @@ model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const Tabl
                     "every shape");
   if (!fits.empty()) {
     p.notes.push_back(halo_sets_note(run));
-    model::FusedKernelTimes fused;
-    for (const FusedFit& fit : fits) {
-      const model::FusedKernelTime time{fit.latency_s(), fit.bytes_per_s()};
-      const bool pack = fit.work == MessageWork::pack;
-      if (fit.place == BufferPlace::pinned) {
-        (pack ? fused.pack_pinned : fused.unpack_pinned) = time;
-      } else {
-        (pack ? fused.pack_device : fused.unpack_device) = time;
-      }
-    }
-    file.fused = fused;
+    file.fused = fused_kernel_times(fits);
   }
-  for (const FusedFit& fused : fits) {
-    if (fused.fit.clamped) {
-      p.notes.push_back("fused " + fused.name() + " fit clamped: " + fused.fit.clamp_reason);
-    }
-  }
+  add_clamp_notes(fits, p);
   p.notes.insert(p.notes.end(), table.notes.begin(), table.notes.end());
   return file;
 }
@@ -333,7 +341,7 @@ std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& s
     entry["messages"] = set.messages;
     entry["work"] = set.work == MessageWork::pack ? "pack" : "unpack";
     entry["place"] = to_string(set.place);
-    entry["median_us"] = median_us(set);
+    entry["slowest_rank_median_us"] = slowest_rank_median_us(set);
     entry["launch_us"] = summary_json(model::calibration::summarize(all));
     entry["rank_median_us"] = std::move(rank_medians);
     entry["samples_us"] = rounded(all);  // every rank's runs, in rank order

@@ -18,7 +18,16 @@
 namespace haloflag::bench {
 
 inline constexpr const char* kRawFormat = "haloflag-calibration-pack-unpack";
-inline constexpr int kRawFormatVersion = 1;
+// Version 2: each halo set's slowest_rank_median_us, where version 1 had the median of every
+// rank's runs pooled (median_us). Both keep every rank's runs.
+inline constexpr int kRawFormatVersion = 2;
+
+// How a halo set's time is taken and fitted, as the table's provenance says it.
+inline constexpr const char* kHaloSetFitMethod =
+    "time = launch to synchronize on the host's steady clock, the median over the runs of each "
+    "run's slowest rank (the ranks of an exchange wait for it); fit T(B) = latency_s + B / "
+    "(bytes_per_s / ranks per GPU) over one rank's halo bytes B, so bytes_per_s is the GPU's "
+    "throughput its ranks shared";
 
 struct CalibrationRun {
   model::calibration::RunInfo run;  // tool, date, MPI library, ranks, hosts
@@ -32,11 +41,20 @@ struct CalibrationRun {
   std::vector<std::string> sources;  // ShapeSource names, in order
 };
 
+// The words with `separator` between them (a command line, a list of sources).
+std::string joined(const std::vector<std::string>& words, const std::string& separator);
+
 void print_size_table(std::FILE* out, const std::vector<SizeRow>& rows, TableTime time);
 
-// The median time of every halo set, one row per cube, and the fits.
+// The slowest-rank median of every halo set, one row per cube, and the fits.
 void print_halo_sets(std::FILE* out, const std::vector<TimedHaloSet>& sets,
                      const std::vector<FusedFit>& fits);
+
+// The fits as the table file holds them.
+model::FusedKernelTimes fused_kernel_times(const std::vector<FusedFit>& fits);
+
+// A note for each fit that was clamped.
+void add_clamp_notes(const std::vector<FusedFit>& fits, model::Provenance& provenance);
 
 // The table and its provenance, with a note on the halo sets and on any clamped fit.
 model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const TableWithNotes& table,

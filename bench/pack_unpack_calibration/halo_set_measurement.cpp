@@ -112,10 +112,9 @@ void measure_cube(const CubeHalo& cube, const MeasureSettings& settings, MPI_Com
 
 }  // namespace
 
-double median_us(const TimedHaloSet& set) {
-  std::vector<double> all;
-  for (const auto& samples : set.launch_us) all.insert(all.end(), samples.begin(), samples.end());
-  return model::calibration::summarize(std::move(all)).median;
+double slowest_rank_median_us(const TimedHaloSet& set) {
+  return model::calibration::summarize(model::calibration::slowest_rank_per_run(set.launch_us))
+      .median;
 }
 
 std::vector<CubeHalo> halo_set_cubes(const std::vector<std::int64_t>& sides, int vars) {
@@ -174,7 +173,7 @@ std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets, int s
       for (const TimedHaloSet& set : sets) {
         if (set.work != work || set.place != place) continue;
         bytes.push_back(set.bytes);
-        seconds.push_back(median_us(set) * 1e-6);
+        seconds.push_back(slowest_rank_median_us(set) * 1e-6);
       }
       try {
         fused.fit = model::fit_postal(bytes, seconds);

@@ -2,8 +2,8 @@
 // unpacked in one launch each by the fused kernels, with the buffer pinned and in device memory,
 // verified, timed on every rank at once (a barrier before each run), as the ranks of an exchange
 // run them, and fitted per work and place with T(B) = latency + B / bytes_per_s over the cubes'
-// halo bytes B. A bulk strategy pays this time per exchange, which one message per launch
-// (shape_measurement.hpp) cannot show.
+// halo bytes B and each run's slowest rank. A bulk strategy pays this time per exchange, which
+// one message per launch (shape_measurement.hpp) cannot show.
 #pragma once
 
 #include <mpi.h>
@@ -33,8 +33,11 @@ struct TimedHaloSet {
   std::vector<std::vector<double>> launch_us;
 };
 
-// The median of every rank's runs: what the fit takes.
-double median_us(const TimedHaloSet& set);
+// The median over the runs of each run's slowest rank (every rank times run i after the same
+// barrier): an exchange waits for its slowest rank, and halo_bench times it so. What the fit
+// takes. Ranks of one GPU take turns rather than share it evenly, so the pooled median of every
+// rank's runs would fall between the early and the late rank.
+double slowest_rank_median_us(const TimedHaloSet& set);
 
 // The cubes of `sides`, built before anything is measured: every rank throws the same
 // std::invalid_argument for a cube the geometry rejects, before any rank waits for another.
@@ -68,7 +71,7 @@ struct FusedFit {
 };
 
 // One fit per work and place (pack_pinned, unpack_pinned, pack_device, unpack_device) over the
-// sets' median times; empty without sets. Throws std::invalid_argument when a fit is impossible
+// sets' slowest-rank medians; empty without sets. Throws std::invalid_argument when a fit is impossible
 // (fewer than 2 cubes, a median not > 0). `sharers`: ranks per GPU while the sets were timed.
 std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets, int sharers);
 

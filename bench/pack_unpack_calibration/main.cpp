@@ -3,8 +3,9 @@
 // as the pack/unpack table the model reads (the paper's Table 3) plus a raw file with every
 // run; and the time of a cube's whole halo in one fused launch (the bulk strategies' kernels),
 // fitted as latency plus bytes over bandwidth. Run under mpiexec with one rank per GPU: the
-// ranks measure one at a time, each on its own GPU, and rank 0 pools and writes. Options and
-// output: docs/model.md.
+// ranks measure one message at a time, each on its own GPU, the halo sets all at once, and
+// rank 0 pools and writes. --refit fits an earlier run's halo sets again from its raw file.
+// Options and output: docs/model.md.
 //
 // Exit status: 0 when the table was written and read back; 1 for bad values (printed once) or a
 // failure (a wrong pack or unpack, a kernel fault: every rank is aborted); CLI11's codes for
@@ -21,6 +22,7 @@
 #include "calibration_files.hpp"
 #include "calibration_report.hpp"
 #include "halo_set_measurement.hpp"
+#include "halo_set_refit.hpp"
 #include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/model/params_file.hpp"
@@ -127,7 +129,27 @@ void print_heading(const CalibrationRun& run, const std::vector<ShapeSource>& so
   std::fflush(stdout);
 }
 
+// --refit: rank 0 fits an earlier run's halo sets again and writes its table; nothing is timed.
+void refit(int argc, char** argv, const PackUnpackOptions& options, int rank) {
+  if (rank != 0) return;
+  const std::string problem = output_folder_problem(options);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  const std::string command = joined(std::vector<std::string>(argv, argv + argc), " ");
+  const RefitTable refitted = refit_halo_sets(options.refit_path, command);
+  std::printf("%s: the halo sets of %s fitted again (nothing measured)\n", kTool,
+              options.refit_path.c_str());
+  print_halo_sets(stdout, refitted.sets, refitted.fits);
+  model::write_pack_unpack_table_file(options.out_path, refitted.table);
+  const model::PackUnpackTableFile written = model::read_pack_unpack_table_file(options.out_path);
+  if (!(written == refitted.table)) {
+    throw std::runtime_error(options.out_path + ": the table read back differs from the one written");
+  }
+  std::printf("wrote %s (%zu sizes, the fused fits above)\n", options.out_path.c_str(),
+              written.table.points().size());
+}
+
 void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& options, int rank) {
+  if (!options.refit_path.empty()) return refit(argc, argv, options, rank);
   const MPI_Comm comm = MPI_COMM_WORLD;
   complete_pack_unpack_options(app, options);
   check_output_folders(comm, options, rank);

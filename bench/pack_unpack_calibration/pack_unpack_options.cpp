@@ -108,11 +108,23 @@ void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options) {
                "10 iterations, 2 warm-up (where not given)");
   app.add_option("-o,--out", options.out_path, "pack/unpack table file to write (JSON)")
       ->required();
-  app.add_option("--raw", options.raw_path,
-                 "raw measurements file (default: the table's name with .raw.json)");
+  CLI::Option* raw = app.add_option("--raw", options.raw_path,
+                                     "raw measurements file (default: the table's name with "
+                                     ".raw.json)");
+  CLI::Option* refit =
+      app.add_option("--refit", options.refit_path,
+                     "measure nothing: fit the halo sets of this raw file (timed on every rank "
+                     "at once) again and write its table with those fits to --out")
+          ->check(CLI::ExistingFile);
+  for (const char* measuring : {"--config", "--cubes", "--halo-cubes", "--sizes", "--quick",
+                                "--iterations", "--warmup"}) {
+    refit->excludes(app.get_option(measuring));
+  }
+  refit->excludes(raw);
 }
 
 void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& options) {
+  if (!options.refit_path.empty()) return;
   const bool configs_given = app.count("--config") > 0;
   if (options.quick) {
     if (app.count("--cubes") == 0) options.cubes = kQuickCubes;
@@ -153,6 +165,7 @@ std::string output_folder_problem(const PackUnpackOptions& options) {
   const std::pair<const char*, const std::string*> outputs[] = {{"--out", &options.out_path},
                                                                 {"--raw", &options.raw_path}};
   for (const auto& [option, path] : outputs) {
+    if (path->empty()) continue;  // a refit writes no raw file
     const fs::path folder = fs::path(*path).parent_path();
     std::error_code error;
     if (!folder.empty() && !fs::is_directory(folder, error)) {

@@ -34,13 +34,16 @@ struct PackUnpackOptions {
   bool quick = false;
   std::string out_path;              // the pack/unpack table
   std::string raw_path;              // the raw measurements; default: beside the table
+  // A raw file of an earlier run whose halo sets are fitted again, measuring nothing
+  // (halo_set_refit.hpp); empty: measure.
+  std::string refit_path;
 };
 
 // Adds every option to `app`, bound to `options`.
 void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options);
 
 // After parsing: quick-mode defaults for what was not given, the raw file's default path, and
-// the default configs and halo cubes. Throws std::invalid_argument for values CLI11 cannot check
+// the default configs and halo cubes (none of which a refit uses). Throws std::invalid_argument for values CLI11 cannot check
 // alone.
 void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& options);
 

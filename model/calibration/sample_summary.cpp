@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace haloflag::model::calibration {
 
@@ -31,6 +32,23 @@ SampleSummary summarize(std::vector<double> samples) {
   summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
                  static_cast<double>(samples.size());
   return summary;
+}
+
+std::vector<double> slowest_rank_per_run(const std::vector<std::vector<double>>& per_rank) {
+  if (per_rank.empty()) throw std::invalid_argument("slowest rank per run: no ranks");
+  std::vector<double> slowest = per_rank.front();
+  for (std::size_t rank = 1; rank < per_rank.size(); ++rank) {
+    const std::vector<double>& runs = per_rank[rank];
+    if (runs.size() != slowest.size()) {
+      throw std::invalid_argument("slowest rank per run: rank " + std::to_string(rank) + " has " +
+                                  std::to_string(runs.size()) + " runs, rank 0 has " +
+                                  std::to_string(slowest.size()));
+    }
+    for (std::size_t run = 0; run < runs.size(); ++run) {
+      slowest[run] = std::max(slowest[run], runs[run]);
+    }
+  }
+  return slowest;
 }
 
 }  // namespace haloflag::model::calibration

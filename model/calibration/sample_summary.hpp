@@ -19,4 +19,9 @@ struct SampleSummary {
 // for no samples.
 SampleSummary summarize(std::vector<double> samples);
 
+// Runs timed on every rank at once, run i of each rank after the same barrier: each run's time
+// on its slowest rank, which is what ranks that wait on each other get (halo_bench times an
+// exchange so). Throws std::invalid_argument for no ranks or ranks of different run counts.
+std::vector<double> slowest_rank_per_run(const std::vector<std::vector<double>>& per_rank);
+
 }  // namespace haloflag::model::calibration

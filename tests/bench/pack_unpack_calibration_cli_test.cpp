@@ -1,14 +1,15 @@
 // haloflag_calibrate_pack_unpack under mpiexec on the host backend: the table it writes is read
 // back by the model's reader with positive times for the sizes of the config and the cubes, the
 // slowest shape of each size and the fused kernels' fits, the raw file beside it keeps every run
-// of every rank and every halo set, --sizes and --table-time do what they say, and bad options
-// end with a message and a non-zero exit.
+// of every rank and every halo set, --sizes and --table-time do what they say, --refit fits a raw
+// file's halo sets again, and bad options and raw files end with a message and a non-zero exit.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -149,11 +150,100 @@ TEST_F(PackUnpackCalibrationCli, QuickRunHasTheSlowestShapesAndTheFusedFits) {
     EXPECT_TRUE(set["cube"] == 8 || set["cube"] == 16) << set["cube"];
     EXPECT_EQ(set["messages"], 26);
     EXPECT_GT(set["bytes"].get<std::int64_t>(), 0);
-    EXPECT_EQ(set["samples_us"].size(), 2u * 10u);
-    EXPECT_GT(set["median_us"].get<double>(), 0.0);
+    ASSERT_EQ(set["samples_us"].size(), 2u * 10u);
+    // The fit's time: the median over the runs of each run's slower rank (rank 0's runs first).
+    const auto samples = set["samples_us"].get<std::vector<double>>();
+    std::vector<double> slowest;
+    for (std::size_t run = 0; run < 10; ++run) {
+      slowest.push_back(std::max(samples[run], samples[10 + run]));
+    }
+    std::sort(slowest.begin(), slowest.end());
+    EXPECT_DOUBLE_EQ(set["slowest_rank_median_us"].get<double>(),
+                     (slowest[4] + slowest[5]) / 2.0);
   }
+  EXPECT_EQ(raw["version"], 2);
   EXPECT_EQ(raw["fused"].size(), 4u);
   EXPECT_EQ(raw["table"]["fused"], table["fused"]);
+
+  // --refit of that raw file measures nothing and gives the same table: the fits agree up to the
+  // raw file's rounding of each run to the nanosecond.
+  const fs::path refit_path = kScratch / "refit.json";
+  const RunResult refit = run_tool(1, "--refit " + shell_quoted(kScratch / "quick.raw.json") +
+                                          " --out " + shell_quoted(refit_path));
+  ASSERT_EQ(refit.exit_code, 0) << refit.out << refit.err;
+  EXPECT_NE(refit.out.find("fitted again (nothing measured)"), std::string::npos) << refit.out;
+  EXPECT_FALSE(fs::exists(kScratch / "refit.raw.json"));
+  const auto measured = haloflag::model::read_pack_unpack_table_file(table_path);
+  const auto refitted = haloflag::model::read_pack_unpack_table_file(refit_path);
+  EXPECT_EQ(refitted.table, measured.table);
+  ASSERT_TRUE(measured.fused && refitted.fused);
+  const auto near = [](const haloflag::model::FusedKernelTime& a,
+                       const haloflag::model::FusedKernelTime& b) {
+    EXPECT_NEAR(a.latency, b.latency, 1e-3 * b.latency);
+    EXPECT_NEAR(a.bandwidth, b.bandwidth, 1e-3 * b.bandwidth);
+  };
+  near(refitted.fused->pack_pinned, measured.fused->pack_pinned);
+  near(refitted.fused->unpack_pinned, measured.fused->unpack_pinned);
+  near(refitted.fused->pack_device, measured.fused->pack_device);
+  near(refitted.fused->unpack_device, measured.fused->unpack_device);
+  const std::vector<std::string>& notes = refitted.provenance.notes;
+  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
+                          [](const std::string& note) { return note.rfind("fused:", 0) == 0; }),
+            1);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+    return note.find("refitted by") != std::string::npos &&
+           note.find("quick.raw.json") != std::string::npos;
+  }));
+}
+
+// A refit takes only a raw file of this tool whose halo sets every rank timed at once.
+TEST_F(PackUnpackCalibrationCli, RefitRefusesWhatItCannotFit) {
+  const auto write = [](const std::string& name, const nlohmann::json& json) {
+    const fs::path path = kScratch / name;
+    std::ofstream(path) << json.dump();
+    return path;
+  };
+  const nlohmann::json set = {{"cube", 8},         {"field_extent", {10, 10, 10}},
+                              {"vars", 3},         {"bytes", 1000},
+                              {"messages", 26},    {"work", "pack"},
+                              {"place", "pinned"}, {"rank_median_us", {1.0, 1.0}},
+                              {"samples_us", {1.0, 2.0, 3.0}}};
+  nlohmann::json raw = {{"format", "haloflag-calibration-pack-unpack"},
+                        {"version", 2},
+                        {"halo_sets", {set}},
+                        {"fused", {{"pack_pinned", {{"ranks_per_gpu", 2}}}}}};
+  nlohmann::json one_at_a_time = raw;
+  one_at_a_time["fused"]["pack_pinned"].erase("ranks_per_gpu");
+  nlohmann::json other_format = raw;
+  other_format["format"] = "haloflag-halo-bench";
+  nlohmann::json future = raw;
+  future["version"] = 3;
+  struct Case {
+    std::string arguments;
+    std::string message;
+  };
+  const std::string out = " --out " + shell_quoted(kScratch / "refit.json");
+  const std::vector<Case> cases{
+      {"--refit " + shell_quoted(write("uneven.json", raw)) + out,
+       "uneven.json: halo_sets[0].samples_us: 3 runs do not split among 2 ranks"},
+      {"--refit " + shell_quoted(write("one.json", one_at_a_time)) + out,
+       "one.json: fused.pack_pinned.ranks_per_gpu: missing: this run timed its halo sets one "
+       "rank at a time"},
+      {"--refit " + shell_quoted(write("other.json", other_format)) + out,
+       "other.json: format: 'haloflag-halo-bench', not haloflag-calibration-pack-unpack"},
+      {"--refit " + shell_quoted(write("future.json", future)) + out,
+       "future.json: version: 3 is not 1 to 2"},
+      {"--refit " + shell_quoted(kScratch / "missing.raw.json") + out, "missing.raw.json"},
+      {"--refit " + shell_quoted(write("quick.json", raw)) + " --quick" + out,
+       "--quick excludes --refit"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.arguments);
+    const RunResult r = run_tool(1, c.arguments);
+    EXPECT_NE(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(kScratch / "refit.json"));
+  }
 }
 
 TEST_F(PackUnpackCalibrationCli, SizesAndTableTimeChooseWhatTheTableHolds) {
