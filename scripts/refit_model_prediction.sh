@@ -23,10 +23,11 @@ for file in pack_unpack.raw.json.gz pingpong.json concurrent.json node.json noti
   [[ -f $cal/$file ]] || { echo "refit_model_prediction.sh: $cal/$file: missing" >&2; exit 1; }
 done
 
+mkdir -p "$build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=none \
-  -DHALOFLAG_BUILD_TESTS=OFF >"$out/build.log"
+  -DHALOFLAG_BUILD_TESTS=OFF >"$build/refit_build.log"
 cmake --build "$build" -j "$(nproc)" --target haloflag_calibrate_pack_unpack \
-  haloflag_calibrate_merge haloflag_model_cli >>"$out/build.log"
+  haloflag_calibrate_merge haloflag_model_cli >>"$build/refit_build.log"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 : >"$out/commands.txt"
