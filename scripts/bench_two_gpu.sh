@@ -48,19 +48,10 @@ if [[ $HALOFLAG_GPU != none ]]; then
   fi
 fi
 figures_build "$root" "$build" "$dir/build.log" halo_bench haloflag_jacobi3d
-{
-  echo "part: $part"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "uncommitted changes:"; git -C "$root" status --short 2>/dev/null || true
-  echo; nvidia-smi || true
-  echo; nvidia-smi topo -m || true
-  echo; nvidia-smi topo -p2p rw || true
-  echo; nvcc --version || true
-  echo; mpiexec --version || true
-  echo; cmake --version || true
-  echo; lscpu || true
-} >"$dir/machine.txt" 2>&1
+figures_machine_info "$dir/machine.txt" "$root"
+# Whether the two GPUs reach each other's memory (the node transport's IPC path crosses it).
+{ echo "## part: $part; nvidia-smi topo -p2p rw"; nvidia-smi topo -p2p rw 2>&1 || echo "(not available)"; } \
+  >>"$dir/machine.txt"
 : >"$dir/commands.txt"
 
 case $part in
