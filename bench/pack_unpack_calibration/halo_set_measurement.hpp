@@ -71,8 +71,9 @@ struct FusedFit {
 };
 
 // One fit per work and place (pack_pinned, unpack_pinned, pack_device, unpack_device) over the
-// sets' slowest-rank medians; empty without sets. Throws std::invalid_argument when a fit is impossible
-// (fewer than 2 cubes, a median not > 0). `sharers`: ranks per GPU while the sets were timed.
+// sets' slowest-rank medians; empty without sets. Throws std::invalid_argument when a fit is
+// impossible (fewer than 2 cubes, a median not > 0). `sharers`: ranks per GPU while the sets were
+// timed.
 std::vector<FusedFit> fit_halo_sets(const std::vector<TimedHaloSet>& sets, int sharers);
 
 }  // namespace haloflag::bench

@@ -89,10 +89,11 @@ class RawReader {
              "missing: this run timed its halo sets one rank at a time, so the runs of different "
              "ranks are not the same runs and none has a slowest rank");
       }
-      const int here = get<int>(fit, "ranks_per_gpu", "fused." + name + ".ranks_per_gpu");
-      if (here < 1 || (sharers != 0 && here != sharers)) {
-        fail("fused." + name + ".ranks_per_gpu", std::to_string(here) + " differs from " +
-                                                     std::to_string(sharers) + " or is < 1");
+      const std::string field = "fused." + name + ".ranks_per_gpu";
+      const int here = get<int>(fit, "ranks_per_gpu", field);
+      if (here < 1) fail(field, std::to_string(here) + " is not at least 1");
+      if (sharers != 0 && here != sharers) {
+        fail(field, std::to_string(here) + ", where another fit has " + std::to_string(sharers));
       }
       sharers = here;
     }
