@@ -18,9 +18,10 @@ mkdir -p "$out/calibration"
 out=$(cd "$out" && pwd)
 build=${HALOFLAG_BUILD_DIR:-$root/build-refit}
 cal=$run/calibration
-for file in pack_unpack.raw.json.gz pingpong.json concurrent.json node.json notify_latency.json \
-  bulk_exchange.json probe.json params.json; do
-  [[ -f $cal/$file ]] || { echo "refit_model_prediction.sh: $cal/$file: missing" >&2; exit 1; }
+for file in calibration/{pack_unpack.raw.json.gz,pingpong.json,concurrent.json,node.json} \
+  calibration/{notify_latency.json,bulk_exchange.json,probe.json,params.json} \
+  bench/halo_bench_{200,400,800}.json; do
+  [[ -f $run/$file ]] || { echo "refit_model_prediction.sh: $run/$file: missing" >&2; exit 1; }
 done
 
 mkdir -p "$build"
