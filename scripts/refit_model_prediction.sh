@@ -11,6 +11,7 @@
 # change); nothing here needs a GPU.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/figures_common.sh"
 run=${1:?usage: refit_model_prediction.sh RUN_DIR OUT_DIR}
 out=${2:?usage: refit_model_prediction.sh RUN_DIR OUT_DIR}
 run=$(cd "$run" && pwd)
@@ -65,13 +66,6 @@ step "$out/model_report.log" python3 scripts/model_report.py \
   "$(relative "$run")"/bench/halo_bench_{200,400,800}.json \
   --params "$(relative "$out/calibration/params.json")" --model-cli "$build/model/haloflag_model" \
   --out-dir "$(relative "$out/model_report")" --title "measured, predicted (refitted) and bound"
-{
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
-  echo "uncommitted changes:"; git -C "$root" status --short 2>/dev/null || true
-  echo "run refitted: $run"
-  echo; uname -a
-  echo; cmake --version | head -1
-  echo; mpiexec --version 2>&1 | head -1
-} >"$out/machine.txt"
+figures_machine_info "$out/machine.txt" "$root"
+echo "## run refitted: $run" >>"$out/machine.txt"
 echo "refit_model_prediction.sh: $out/model_report/model_report.md"

@@ -1,6 +1,5 @@
 #include "halo_set_refit.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -104,8 +103,6 @@ class RawReader {
   std::string path_;
 };
 
-bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
-
 }  // namespace
 
 RefitTable refit_halo_sets(const std::string& raw_path, const std::string& command) {
@@ -138,7 +135,7 @@ RefitTable refit_halo_sets(const std::string& raw_path, const std::string& comma
   refit.table = model::parse_pack_unpack_table(raw.at("table").dump(), raw_path + ": table");
   refit.table.fused = fused_kernel_times(refit.fits);
   std::vector<std::string>& notes = refit.table.provenance.notes;
-  std::erase_if(notes, [](const std::string& note) { return starts_with(note, "fused"); });
+  std::erase_if(notes, [](const std::string& note) { return note.starts_with("fused"); });
   const std::string measured =
       raw.contains("run") && raw.at("run").contains("date") && raw.at("run").at("date").is_string()
           ? " (measured " + raw.at("run").at("date").get<std::string>() + ")"

@@ -188,7 +188,7 @@ TEST_F(PackUnpackCalibrationCli, QuickRunHasTheSlowestShapesAndTheFusedFits) {
   near(refitted.fused->unpack_device, measured.fused->unpack_device);
   const std::vector<std::string>& notes = refitted.provenance.notes;
   EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
-                          [](const std::string& note) { return note.rfind("fused:", 0) == 0; }),
+                          [](const std::string& note) { return note.starts_with("fused:"); }),
             1);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
     return note.find("refitted by") != std::string::npos &&
