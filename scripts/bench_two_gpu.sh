@@ -19,9 +19,16 @@
 # OUT_DIR/PART.tar.gz of it, the one file a device call needs to bring back per part; then
 # scripts/two_gpu_report.py OUT_DIR (here or there) summarises the parts present.
 # Environment: HALOFLAG_CUBES (200 400 800; orders: 200 800), HALOFLAG_ROUNDS (5; orders: 2),
-# HALOFLAG_BUILD_DIR (build-gpu), HALOFLAG_GPU (cuda; none runs the host backend, to check this
-# script without a GPU). With a GPU backend it stops unless the node has at least 2 GPUs: two
-# ranks on one GPU are the proxies of scripts/bench_node_transport.sh, not this run.
+# HALOFLAG_TRANSPORTS (orders: mpi node), HALOFLAG_BUILD_DIR (build-gpu), HALOFLAG_GPU (cuda;
+# none runs the host backend, to check this script without a GPU). With a GPU backend it stops
+# unless the node has at least 2 GPUs: two ranks on one GPU are the proxies of
+# scripts/bench_node_transport.sh, not this run.
+# Cube 800 dominates (every verified exchange checks the whole field on the CPU). On 2 H100s
+# (docs/results/h100x2/2026-11-26_two_gpu) exchanges took 1.5 min at cubes 200 and 400 and 7.5 min
+# at 800, jacobi 8.5 min, orders 1 min at cube 200 and 52 s per option set and round at 800. To
+# keep each call under 10 minutes, split a part over calls with HALOFLAG_CUBES and
+# HALOFLAG_TRANSPORTS into the same OUT_DIR: the runs and commands.txt accumulate there, and each
+# call's archive holds all of them so far.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/figures_common.sh"
@@ -52,7 +59,7 @@ figures_machine_info "$dir/machine.txt" "$root"
 # Whether the two GPUs reach each other's memory (the node transport's IPC path crosses it).
 { echo "## part: $part; nvidia-smi topo -p2p rw"; nvidia-smi topo -p2p rw 2>&1 || echo "(not available)"; } \
   >>"$dir/machine.txt"
-: >"$dir/commands.txt"
+touch "$dir/commands.txt"
 
 case $part in
   exchanges)
@@ -83,8 +90,9 @@ case $part in
         [[ -n $line ]] && mpi_orders+="receives-${receives}_${line%%:*}: --long-receives $receives${line#*:}"$'\n'
       done <<<"$node_orders"
     done
+    read -r -a transports <<<"${HALOFLAG_TRANSPORTS:-mpi node}"
     for cube in "${cubes[@]}"; do
-      for transport in mpi node; do
+      for transport in "${transports[@]}"; do
         orders=$mpi_orders
         [[ $transport == node ]] && orders=$node_orders
         variants=$(sed -e '/^$/d' -e "s/\$/ --transport $transport/" <<<"$orders")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The runs of scripts/bench_two_gpu.sh summarised: the exchanges with the two-GPU targets, the
-fallback path, the fixed orders of work against the library's default, and Jacobi3D.
+fallback path, every fixed order of work against comb_fused and the library's default, and
+Jacobi3D.
 
     scripts/two_gpu_report.py OUT_DIR
 
@@ -167,7 +168,10 @@ def targets_section(transports, lines, result):
         return
     met = sum(1 for check in checks if check["met"])
     lines.append(f"## Targets: {met} of {len(checks)} met\n")
-    lines.append("Untuned orders of work (the library's default); the tuned rows are above.\n")
+    fixed = {row["order"] for rows in transports.values() for row in rows.values()
+             if row["strategy"] in FLAG_STRATEGIES and not row["tuned"] and row["order"]}
+    lines.append("The untuned rows, with the run's fixed order of work (" +
+                 ("; ".join(sorted(fixed)) or "not recorded") + "); the tuned rows are above.\n")
     lines.append("| target | measured | met | off by |")
     lines.append("| --- | ---: | :---: | ---: |")
     for check in checks:
@@ -175,6 +179,11 @@ def targets_section(transports, lines, result):
                      f"{'yes' if check['met'] else '**no**'} | {check['off_by']} |")
     lines.append("")
     result["targets"] = checks
+
+
+def describe_order(order):
+    return (f"receives {order['receives']}, long sends {order['sends']}, "
+            f"{order['blocks']} block(s) per long receive")
 
 
 def order_of(variant):
@@ -190,32 +199,62 @@ def orders_section(out, lines, result):
     if not folders:
         return
     lines.append("## Fixed orders of work\n")
-    lines.append("Each order's median over its rounds of the run's slowest-rank median; the "
-                 "default is receives posted first, long sends together, 1 block per long "
-                 "receive.\n")
+    lines.append("Per order and strategy: the median over its rounds of the run's slowest-rank "
+                 "median, and of comb_fused's median / this one from the same run (higher is "
+                 "faster). The fastest order is the one with the highest ratio; the library's "
+                 "default is " + describe_order(DEFAULT_ORDER) + ".\n")
     result["orders"] = {}
     for folder in folders:
         medians = {}  # (variant, strategy) -> [median per round]
+        ratios = {}  # (variant, strategy) -> [comb_fused's median / this, per round]
         for path in sorted(folder.glob("*.json")):
             variant = re.sub(r"_\d+$", "", path.stem)
-            for row in rows_of(read_report(path)).values():
+            rows = rows_of(read_report(path))
+            base = next((r for r in rows.values() if r["strategy"] == "comb_fused"), None)
+            for row in rows.values():
                 medians.setdefault((variant, row["strategy"]), []).append(row["median_us"])
-        lines.append(f"### {folder.name.replace('_', ', cube ')}\n")
-        lines.append("| strategy | fastest order | its median µs | default's median µs | "
-                     "default / fastest |")
-        lines.append("| --- | --- | ---: | ---: | ---: |")
+                ratio = speedup(base, row)
+                if ratio is not None:
+                    ratios.setdefault((variant, row["strategy"]), []).append(ratio)
         per_strategy = {}
         for (variant, strategy), values in medians.items():
-            per_strategy.setdefault(strategy, {})[variant] = statistics.median(values)
-        for strategy, by_variant in sorted(per_strategy.items()):
             if strategy == "comb_fused":
                 continue
-            fastest = min(by_variant, key=by_variant.get)
-            default = next((v for v in by_variant if order_of(v) == DEFAULT_ORDER), None)
-            default_us = by_variant.get(default)
-            lines.append(f"| {strategy} | {fastest} | {fmt(by_variant[fastest])} | "
-                         f"{fmt(default_us)} | "
-                         f"{times(default_us / by_variant[fastest] if default_us else None)} |")
+            per_strategy.setdefault(strategy, {})[variant] = {
+                "median_us": statistics.median(values), "rounds": len(values),
+                "vs_comb_fused": (statistics.median(ratios[(variant, strategy)])
+                                  if ratios.get((variant, strategy)) else None)}
+        strategies = sorted(per_strategy)
+        variants = sorted({v for by_variant in per_strategy.values() for v in by_variant})
+        lines.append(f"### {folder.name.replace('_', ', cube ')}\n")
+        lines.append("| order | rounds | " +
+                     " | ".join(f"{s} µs | {s} vs comb_fused" for s in strategies) + " |")
+        lines.append("| --- | ---: | " + " | ".join("---: | ---:" for _ in strategies) + " |")
+        for variant in variants:
+            cells = []
+            rounds = 0
+            for strategy in strategies:
+                entry = per_strategy[strategy].get(variant) or {}
+                rounds = max(rounds, entry.get("rounds", 0))
+                cells.append(f"{fmt(entry.get('median_us'))} | {times(entry.get('vs_comb_fused'))}")
+            mark = " (default)" if order_of(variant) == DEFAULT_ORDER else ""
+            lines.append(f"| {variant}{mark} | {rounds} | " + " | ".join(cells) + " |")
+        lines.append("")
+        lines.append("| strategy | fastest order | its ratio | the default's ratio | "
+                     "fastest / default |")
+        lines.append("| --- | --- | ---: | ---: | ---: |")
+        for strategy in strategies:
+            by_variant = per_strategy[strategy]
+            rated = {v: e["vs_comb_fused"] for v, e in by_variant.items()
+                     if e["vs_comb_fused"] is not None}
+            if not rated:
+                continue
+            fastest = max(rated, key=rated.get)
+            default = next((v for v in rated if order_of(v) == DEFAULT_ORDER), None)
+            default_ratio = rated.get(default)
+            lines.append(f"| {strategy} | {fastest} | {times(rated[fastest])} | "
+                         f"{times(default_ratio)} | "
+                         f"{times(rated[fastest] / default_ratio if default_ratio else None)} |")
             result["orders"].setdefault(folder.name, {})[strategy] = by_variant
         lines.append("")
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/two_gpu_report.py on the parts of scripts/bench_two_gpu.sh that the test writes: the
 targets computed from the slowest-rank medians (met and missed, with how far off), the fallback
-against the IPC path, the fastest fixed order against the default, Jacobi3D with its check, a
-part read from its archive, and a report it cannot read named in a non-zero exit.
+against the IPC path, every fixed order against comb_fused and the fastest against the library's
+default, Jacobi3D with its check, a part read from its archive, and a report it cannot read
+named in a non-zero exit.
 
     two_gpu_report_test.py --script scripts/two_gpu_report.py
 """
@@ -64,8 +65,11 @@ class TwoGpuReport(unittest.TestCase):
             ("stacked_notify", "node", False, 33.0)]))
         write_json(self.out / "exchanges" / "fallback" / "halo_bench_200.json",
                    halo_bench_report(200, [("resident", "node", False, 36.0)]))
+        # Orders: the library's default (2.00x and 1.92x comb_fused: 1.96x), another (2.00x in
+        # both rounds) and the fastest (2.50x and 2.27x: 2.39x, 1.22x the default's).
         orders = self.out / "orders" / "mpi_200"
         for variant, rounds in {"receives-posted-first_sends-together_blocks-1": (50.0, 52.0),
+                                "receives-on-arrival_sends-together_blocks-3": (50.0, 50.0),
                                 "receives-on-arrival_sends-in-turn_blocks-3": (40.0, 44.0)}.items():
             for number, median in enumerate(rounds, start=1):
                 write_json(orders / f"{variant}_{number}.json", halo_bench_report(200, [
@@ -104,14 +108,20 @@ class TwoGpuReport(unittest.TestCase):
         self.assertFalse(stacked["met"])
         self.assertEqual(stacked["measured"], "0.91x")
         self.assertEqual(len(summary["targets"]), 9)
-        # The orders: medians over rounds, the fastest against the default.
+        # The orders: medians over rounds and of the same-run ratios, the fastest by its ratio
+        # against the default.
         orders = summary["orders"]["mpi_200"]["resident"]
-        self.assertEqual(orders["receives-on-arrival_sends-in-turn_blocks-3"], 42.0)
-        self.assertEqual(orders["receives-posted-first_sends-together_blocks-1"], 51.0)
+        fastest = orders["receives-on-arrival_sends-in-turn_blocks-3"]
+        self.assertEqual(fastest["median_us"], 42.0)
+        self.assertEqual(fastest["rounds"], 2)
+        self.assertAlmostEqual(fastest["vs_comb_fused"], (2.5 + 100.0 / 44.0) / 2)
+        self.assertEqual(orders["receives-posted-first_sends-together_blocks-1"]["median_us"], 51.0)
         text = (self.out / "summary.md").read_text()
         self.assertIn("## Targets: 7 of 9 met", text)
-        self.assertIn("| resident | receives-on-arrival_sends-in-turn_blocks-3 | 42.0 | 51.0 | "
-                      "1.21x |", text)
+        self.assertIn("| receives-posted-first_sends-together_blocks-1 (default) | 2 | 51.0 | "
+                      "1.96x |", text)
+        self.assertIn("| resident | receives-on-arrival_sends-in-turn_blocks-3 | 2.39x | 1.96x | "
+                      "1.22x |", text)
         self.assertIn("| resident | 200 | 36.0 | 18.0 | 2.00x |", text)
         self.assertIn("| 7 | 32³ | node | 60.0 | 40.0 | 30.0 | 1.50x | 2.00x | yes |", text)
         self.assertEqual(summary["jacobi"][0]["identical"], True)
