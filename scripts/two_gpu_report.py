@@ -24,8 +24,9 @@ from model_report import ReportError, cube_of, read_report, transport_of  # noqa
 
 PARTS = ("exchanges", "orders", "jacobi")
 FLAG_STRATEGIES = ("stream_notify", "stacked_notify", "resident")
-# The library's fixed order of work (halo/include/haloflag/halo/exchange_options.hpp).
-DEFAULT_ORDER = {"receives": "posted-first", "sends": "together", "blocks": "1"}
+# The library's fixed order of work (halo/include/haloflag/halo/exchange_options.hpp and
+# kernels::LaunchSettings).
+DEFAULT_ORDER = {"receives": "on-arrival", "sends": "together", "blocks": "3"}
 TARGET_RESIDENT_NODE_US = 20.0
 TARGET_NODE_OVER_MPI = 5.0
 TARGET_RESIDENT_MPI = 1.3

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
@@ -54,8 +55,10 @@ struct BenchOptions {
   int gpu = -1;                     // -1: by node-local rank
   kernels::LaunchSettings launch;
   std::int64_t long_message_bytes = 0;  // flag strategies' long messages; 0: the engine's choice
-  bool long_receives_on_arrival = false;  // --long-receives on-arrival|posted-first
-  bool long_sends_in_turn = false;        // --long-sends in-turn|together
+  // --long-receives on-arrival|posted-first and --long-sends in-turn|together: the library's
+  // defaults unless given.
+  bool long_receives_on_arrival = halo::ExchangeOptions{}.long_receives_on_arrival;
+  bool long_sends_in_turn = halo::ExchangeOptions{}.long_sends_in_turn;
   bool tune = false;  // --tuning auto: each flag strategy also with its order tuned at set-up
   std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
   int trace_exchanges = 50;    // traced exchanges per strategy for the phase breakdown; 0: none

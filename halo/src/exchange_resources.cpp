@@ -134,23 +134,16 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.recvs_short_first = plan.sends_short_first + at_least_one(layouts.sends.size());
   plan.long_send_member = plan.sends_short_first + members_at;
   plan.long_sends_in_turn = options.long_sends_in_turn;
-  // Helper blocks exist only in the stream kernels' GPU launches: the host backend runs a lane's
-  // blocks one after another (a helper could wait on a block queued behind it), and an embedding
-  // kernel knows nothing of them.
-  const bool stream_kernels =
-      options.strategy == Strategy::stream_notify || options.strategy == Strategy::resident;
   if (options.launch.long_receive_blocks < 1) {
     throw ExchangeError("blocks per long receive must be at least 1 (got " +
                         std::to_string(options.launch.long_receive_blocks) + ")");
   }
-  plan.long_recv_team = stream_kernels && options.backend != notify::Backend::host
-                            ? static_cast<std::uint32_t>(options.launch.long_receive_blocks)
-                            : 1;
+  plan.long_recv_team = static_cast<std::uint32_t>(effective_long_receive_blocks(options));
   if (options.launch.long_send_blocks < 1) {
     throw ExchangeError("blocks per long send must be at least 1 (got " +
                         std::to_string(options.launch.long_send_blocks) + ")");
   }
-  plan.long_send_team = stream_kernels && options.backend != notify::Backend::host
+  plan.long_send_team = runs_helper_blocks(options)
                             ? static_cast<std::uint32_t>(options.launch.long_send_blocks)
                             : 1;
   // Without long sends there is nothing to put behind the short ones.

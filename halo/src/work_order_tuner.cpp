@@ -31,16 +31,15 @@ bool any_mpi_peer(const Exchange& exchange, MPI_Comm comm) {
 
 // The orders that apply, the given one first.
 std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers) {
-  const bool helper_blocks = options.strategy == Strategy::stream_notify ||
-                             options.strategy == Strategy::resident;
+  const bool stream_kernels = options.strategy == Strategy::stream_notify ||
+                              options.strategy == Strategy::resident;
   const WorkOrder given = work_order_of(options);
   std::vector<bool> receives = {given.long_receives_on_arrival};
   if (mpi_peers) receives = {false, true};
   std::vector<bool> sends = {given.long_sends_in_turn};
-  if (helper_blocks) sends = {false, true};
+  if (stream_kernels) sends = {false, true};
   std::vector<int> blocks = {given.long_receive_blocks};
-  // The host backend unpacks each receive with one block: helper blocks change nothing there.
-  if (helper_blocks && options.backend != notify::Backend::host) blocks = {1, 3};
+  if (runs_helper_blocks(options)) blocks = {1, 3};
   std::vector<WorkOrder> orders = {given};
   for (const bool r : receives) {
     for (const bool s : sends) {

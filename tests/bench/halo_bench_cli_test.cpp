@@ -96,11 +96,12 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
   EXPECT_EQ(report["parameters"]["iterations"], kIterations);
   EXPECT_EQ(report["parameters"]["rounds"], kRounds);
   EXPECT_NE(r.out.find("in 2 rounds over the strategies in rotation"), std::string::npos) << r.out;
-  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "posted-first");
-  EXPECT_NE(r.out.find("every one posted at start()"), std::string::npos) << r.out;
+  // The library's default order of work (ExchangeOptions, LaunchSettings).
+  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "on-arrival");
+  EXPECT_NE(r.out.find("post the long ones as they arrive"), std::string::npos) << r.out;
   EXPECT_EQ(report["parameters"]["launch"]["long_sends"], "together");
   EXPECT_NE(r.out.find("(--long-sends together)"), std::string::npos) << r.out;
-  EXPECT_EQ(report["parameters"]["launch"]["long_receive_blocks"], 1);
+  EXPECT_EQ(report["parameters"]["launch"]["long_receive_blocks"], 3);
   EXPECT_EQ(report["workload"]["messages"]["sends_per_rank"][0], 26);
   const double bound_us = report["model"]["bound_us"].get<double>();
   EXPECT_GT(bound_us, 0.0);
@@ -135,7 +136,7 @@ TEST_F(HaloBenchCli, EveryStrategyIsVerifiedAndTimedOnTheShippedConfig) {
 }
 
 // --verify-each: every timed exchange is verified too (the verification count says so), here
-// with long sends in turn and long receives on arrival (and the launch settings in the JSON), and
+// with long sends in turn and every receive posted first (and the launch settings in the JSON), and
 // with at least two drift windows of timed exchanges the drift section appears in the table and
 // the JSON, its medians those of the first and last window of samples_us: the samples of all
 // rounds in the order they were taken.
@@ -146,7 +147,7 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
   const fs::path json_path = kScratch / "verify_each.json";
   const RunResult r = run_bench(
       "--backend host --strategy stream_notify,resident --size 8 --vars 1 --warmup 2 --verify 1 "
-      "--trace-exchanges 0 --verify-each --long-receives on-arrival --long-sends in-turn "
+      "--trace-exchanges 0 --verify-each --long-receives posted-first --long-sends in-turn "
       "--long-receive-blocks 2 --rounds " +
       std::to_string(kTimedRounds) +
       " --iterations " + std::to_string(kTimed) +
@@ -159,10 +160,10 @@ TEST_F(HaloBenchCli, VerifyEachChecksEveryTimedExchangeAndReportsDrift) {
 
   const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
   EXPECT_EQ(report["parameters"]["verify_each"], true);
-  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "on-arrival");
+  EXPECT_EQ(report["parameters"]["launch"]["long_receives"], "posted-first");
   EXPECT_EQ(report["parameters"]["launch"]["long_sends"], "in-turn");
   EXPECT_EQ(report["parameters"]["launch"]["long_receive_blocks"], 2);
-  EXPECT_NE(r.out.find("post the long ones as they arrive"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every one posted at start()"), std::string::npos) << r.out;
   EXPECT_EQ(report["parameters"]["drift_window"], kWindow);
   const nlohmann::json& results = report["strategies"];
   ASSERT_EQ(results.size(), 2u);

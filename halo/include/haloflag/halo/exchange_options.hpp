@@ -56,9 +56,10 @@ struct ExchangeOptions {
   // any send (the paper's Fig. 5). Open MPI's shared-memory transport copies a long message
   // inside the MPI call that matches it: with every receive posted first, one receive test
   // copies all the long messages before any can be unpacked; posted one at a time, each is
-  // unpacked while the next is copied. Off by default because whether it pays depends on the
-  // MPI transport (docs/exchange.md, "What to set when"; docs/results/exchange_journal.md).
-  bool long_receives_on_arrival = false;
+  // unpacked while the next is copied. On by default: the faster order on two GPUs and on both
+  // one-GPU proxies with Open MPI's CMA single copy; without single copy it loses, and
+  // posted-first is the setting there (docs/exchange.md, "What to set when").
+  bool long_receives_on_arrival = true;
   // Flag strategies: the blocks of the long sends pack the long messages together, one after
   // another, each signalled as soon as it is packed (stacked_notify always packs them so), and
   // once the short sends are out the CPU tests the receives between two sends, posting one
@@ -80,10 +81,24 @@ struct ExchangeOptions {
   Tuning tuning = Tuning::fixed;
 };
 
+// Whether the long messages' helper blocks (launch.long_receive_blocks, long_send_blocks) run:
+// only in the stream kernels' GPU launches. A host lane runs its blocks one after another, so a
+// helper could wait on a block queued behind it; an embedding kernel and the stacked grid have
+// none.
+inline bool runs_helper_blocks(const ExchangeOptions& options) {
+  return (options.strategy == Strategy::stream_notify || options.strategy == Strategy::resident) &&
+         options.backend != notify::Backend::host;
+}
+
+// Blocks per long receive as the kernels run them.
+inline int effective_long_receive_blocks(const ExchangeOptions& options) {
+  return runs_helper_blocks(options) ? options.launch.long_receive_blocks : 1;
+}
+
 // The order of work that `options` states, and the same options with another order.
 inline WorkOrder work_order_of(const ExchangeOptions& options) {
   return {options.long_receives_on_arrival, options.long_sends_in_turn,
-          options.launch.long_receive_blocks};
+          effective_long_receive_blocks(options)};
 }
 
 inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {

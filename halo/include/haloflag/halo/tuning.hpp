@@ -20,9 +20,9 @@ Tuning parse_tuning(std::string_view name);
 
 // One order of work: the three options a tuned Exchange chooses (ExchangeOptions).
 struct WorkOrder {
-  bool long_receives_on_arrival = false;
+  bool long_receives_on_arrival = true;
   bool long_sends_in_turn = false;
-  int long_receive_blocks = 1;  // LaunchSettings::long_receive_blocks
+  int long_receive_blocks = 3;  // LaunchSettings::long_receive_blocks
 
   // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
   std::string describe() const;

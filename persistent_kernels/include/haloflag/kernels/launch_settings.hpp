@@ -10,9 +10,10 @@ struct LaunchSettings {
   int stacked_blocks = 0;      // 0: as many as can be resident at once
   // stream_notify and resident on a GPU: blocks that unpack each long receive together (its
   // own block and long_receive_blocks - 1 more). One block reads host memory only as fast as one
-  // multiprocessor issues loads, and the last long receive's unpack is the exchange's tail. The
+  // multiprocessor issues loads, and the last long receive's unpack is the exchange's tail; 3
+  // was faster than 1 or level on two GPUs over both transports and on the one-GPU proxies. The
   // host backend always uses one.
-  int long_receive_blocks = 1;
+  int long_receive_blocks = 3;
   // stream_notify and resident on a GPU: blocks that pack each long send together (its own block
   // and long_send_blocks - 1 helpers; with long sends in turn, all of them pack every long send,
   // one after another). One block per message is enough when PCIe bounds it; one block's
