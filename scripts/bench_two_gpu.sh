@@ -4,7 +4,8 @@
 #   exchanges  every strategy over both transports (the node transport crossing NVLink) on the
 #              2-rank configs of cubes 200, 400 and 800, the strategies in alternating rounds,
 #              each flag strategy also with its order of work tuned at set-up; then the node
-#              transport forced to its fallback (pinned host memory both ranks map)
+#              transport forced to its fallback (pinned host memory both ranks map); then the
+#              node transport with teams of 8 blocks of 256 threads per long message
 #   orders     every fixed order of work of stream_notify and resident (receives posted first or
 #              on arrival, long sends together or in turn, 1 or 3 blocks per long receive), each
 #              an option set of scripts/ab_variants.sh in alternating rounds, per transport and cube
@@ -64,8 +65,11 @@ touch "$dir/commands.txt"
 case $part in
   exchanges)
     rounds=${HALOFLAG_ROUNDS:-5}
+    # node_teams: the node transport with the launch settings that were fastest for it on one
+    # GPU (docs/transports.md, "What to set"): across NVLink one block per long message is slow.
     for run in "transports --transport mpi,node --tuning auto" \
-      "fallback --transport node --node-mapping host"; do
+      "fallback --transport node --node-mapping host" \
+      "node_teams --transport node --message-threads 256 --long-send-blocks 8 --long-receive-blocks 8"; do
       read -r -a options <<<"$run"
       echo "\$ scripts/bench_two_rank.sh $dir/${options[0]} ${options[*]:1} --rounds $rounds $*" \
         >>"$dir/commands.txt"

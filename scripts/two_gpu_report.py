@@ -86,7 +86,7 @@ def speedup(baseline, row):
 def exchanges_section(out, lines, result):
     runs = {}
     backends = set()
-    for kind in ("transports", "fallback"):
+    for kind in ("transports", "fallback", "node_teams"):
         for path in sorted((out / "exchanges" / kind).glob("halo_bench_*.json")):
             report = read_report(path)
             runs.setdefault(kind, {})[cube_of(report, path)] = rows_of(report)
@@ -123,8 +123,27 @@ def exchanges_section(out, lines, result):
                              f"{fmt(ipc['median_us'] if ipc else None)} | "
                              f"{times(speedup(row, ipc) if ipc else None)} |")
         lines.append("")
+    teams = runs.get("node_teams", {})
+    if teams:
+        lines.append("### The node transport with teams of blocks per long message\n")
+        lines.append("256 threads per block, 8 blocks per long send and per long receive, against "
+                     "the default launch of the run above.\n")
+        lines.append("| strategy | cube | teams median µs | vs comb_fused, same run | "
+                     "default launch median µs | default / teams |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for cube, rows in sorted(teams.items()):
+            base = find(rows, "comb_fused", "node")
+            for row in rows.values():
+                default = find(transports.get(cube, {}), row["strategy"], "node", row["tuned"])
+                lines.append(f"| {row['strategy']} | {cube} | {fmt(row['median_us'])} | "
+                             f"{times(speedup(base, row))} | "
+                             f"{fmt(default['median_us'] if default else None)} | "
+                             f"{times(speedup(default, row) if default else None)} |")
+        lines.append("")
     result["exchanges"] = {str(cube): rows for cube, rows in transports.items()}
     result["fallback"] = {str(cube): rows for cube, rows in fallback.items()}
+    if teams:
+        result["node_teams"] = {str(cube): rows for cube, rows in teams.items()}
     targets_section(transports, lines, result)
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """scripts/two_gpu_report.py on the parts of scripts/bench_two_gpu.sh that the test writes: the
 targets computed from the slowest-rank medians (met and missed, with how far off), the fallback
-against the IPC path, every fixed order against comb_fused and the fastest against the library's
-default, Jacobi3D with its check, a part read from its archive, and a report it cannot read
-named in a non-zero exit.
+against the IPC path, the node transport with teams of blocks against its default launch, every
+fixed order against comb_fused and the fastest against the library's default, Jacobi3D with its
+check, a part read from its archive, and a report it cannot read named in a non-zero exit.
 
     two_gpu_report_test.py --script scripts/two_gpu_report.py
 """
@@ -65,6 +65,10 @@ class TwoGpuReport(unittest.TestCase):
             ("stacked_notify", "node", False, 33.0)]))
         write_json(self.out / "exchanges" / "fallback" / "halo_bench_200.json",
                    halo_bench_report(200, [("resident", "node", False, 36.0)]))
+        # Teams of blocks over node: resident 12 us, 2.5x its comb_fused, 1.50x the default launch.
+        write_json(self.out / "exchanges" / "node_teams" / "halo_bench_200.json",
+                   halo_bench_report(200, [("comb_fused", "node", False, 30.0),
+                                           ("resident", "node", False, 12.0)]))
         # Orders: the paper's, the library's default (2.00x comb_fused in both rounds) and a
         # faster one (2.50x and 2.27x: 2.39x, 1.19x the default's).
         orders = self.out / "orders" / "mpi_200"
@@ -123,6 +127,8 @@ class TwoGpuReport(unittest.TestCase):
         self.assertIn("| resident | receives-on-arrival_sends-in-turn_blocks-3 | 2.39x | 2.00x | "
                       "1.19x |", text)
         self.assertIn("| resident | 200 | 36.0 | 18.0 | 2.00x |", text)
+        self.assertIn("| resident | 200 | 12.0 | 2.50x | 18.0 | 1.50x |", text)
+        self.assertEqual(summary["node_teams"]["200"]["resident/node"]["median_us"], 12.0)
         self.assertIn("| 7 | 32³ | node | 60.0 | 40.0 | 30.0 | 1.50x | 2.00x | yes |", text)
         self.assertEqual(summary["jacobi"][0]["identical"], True)
 
