@@ -11,6 +11,13 @@ std::string_view to_string(VariantKind kind) {
   return "unknown";
 }
 
+StreamVariantsGoFirst::~StreamVariantsGoFirst() {
+  for (auto& variant : variants_) {
+    if (variant && variant->kind() == VariantKind::stream) variant.reset();
+  }
+  variants_.clear();
+}
+
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings) {
   switch (kind) {

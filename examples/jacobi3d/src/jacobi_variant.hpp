@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <mpi.h>
 
@@ -36,6 +37,22 @@ class JacobiVariant {
   virtual haloflag::halo::HostField current() const = 0;
   // Kernel shapes and exchange strategy, for the report.
   virtual std::string launch_description() const = 0;
+};
+
+// Destroys a program's variants with the stream variant first. Its exchange's kernels stay
+// resident between runs, and freeing another variant's device memory synchronizes the device,
+// which would wait for those kernels until their deadline (docs/embedding.md). Declare it after
+// the vector, so that it runs before the vector's own destructor.
+class StreamVariantsGoFirst {
+ public:
+  explicit StreamVariantsGoFirst(std::vector<std::unique_ptr<JacobiVariant>>& variants)
+      : variants_(variants) {}
+  StreamVariantsGoFirst(const StreamVariantsGoFirst&) = delete;
+  StreamVariantsGoFirst& operator=(const StreamVariantsGoFirst&) = delete;
+  ~StreamVariantsGoFirst();
+
+ private:
+  std::vector<std::unique_ptr<JacobiVariant>>& variants_;
 };
 
 // All collective over `comm` (they build halo::Exchange objects).

@@ -120,6 +120,7 @@ int run_jacobi(int argc, char** argv) {
   settings.progress = haloflag::halo::parse_progress(options.progress);
 
   std::vector<std::unique_ptr<JacobiVariant>> variants;
+  const StreamVariantsGoFirst release_order(variants);
   for (const VariantKind kind : options.variants) {
     if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
           variants.push_back(make_variant(kind, *problem, comm, settings));

@@ -8,10 +8,13 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/progress.hpp"
@@ -122,6 +125,32 @@ INSTANTIATE_TEST_SUITE_P(
                                      VariantKind::stream),
                      testing::Values(StencilKind::seven_point, StencilKind::twenty_seven_point)),
     case_name);
+
+// The program's variants live side by side and go together. On a GPU, freeing one variant's
+// device memory while the stream variant's kernels stay resident waits for those kernels' deadline
+// (StreamVariantsGoFirst): the tear-down must take a small part of that deadline.
+TEST(AllVariants, LiveSideBySideAndGoWithoutWaitingForADeadline) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(StencilKind::seven_point);
+  const RunSettings settings = test_settings(2);
+  std::vector<std::unique_ptr<JacobiVariant>> variants;
+  for (const VariantKind kind :
+       {VariantKind::conventional, VariantKind::resident, VariantKind::stream}) {
+    variants.push_back(make_variant(kind, problem, MPI_COMM_WORLD, settings));
+  }
+  for (const auto& variant : variants) {
+    const CheckResult result = run_and_check(*variant, problem, 0, 6);
+    EXPECT_TRUE(result.identical) << to_string(variant->kind()) << ": " << result.message;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto begin = std::chrono::steady_clock::now();
+  { const StreamVariantsGoFirst release_order(variants); }
+  const auto tear_down = std::chrono::steady_clock::now() - begin;
+  EXPECT_TRUE(variants.empty());
+  EXPECT_LT(tear_down, settings.timeout / 4)
+      << "tearing the variants down took "
+      << std::chrono::duration<double>(tear_down).count() << " s";
+}
 
 // More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
 // blocks with several messages each, on the host team.
