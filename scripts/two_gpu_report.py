@@ -111,40 +111,37 @@ def exchanges_section(out, lines, result):
                          f"{times(speedup(base, row))} | {row['order'] or '-'} |")
         lines.append("")
     fallback = runs.get("fallback", {})
-    if fallback:
-        lines.append("### The node transport's fallback (pinned host memory both ranks map)\n")
-        lines.append("| strategy | cube | fallback median µs | device memory (IPC) median µs | "
-                     "IPC / fallback |")
-        lines.append("| --- | ---: | ---: | ---: | ---: |")
-        for cube, rows in sorted(fallback.items()):
-            for row in rows.values():
-                ipc = find(transports.get(cube, {}), row["strategy"], "node", row["tuned"])
-                lines.append(f"| {row['strategy']} | {cube} | {fmt(row['median_us'])} | "
-                             f"{fmt(ipc['median_us'] if ipc else None)} | "
-                             f"{times(speedup(row, ipc) if ipc else None)} |")
-        lines.append("")
+    node_run_table(lines, "The node transport's fallback (pinned host memory both ranks map)",
+                   fallback, transports)
     teams = runs.get("node_teams", {})
-    if teams:
-        lines.append("### The node transport with teams of blocks per long message\n")
-        lines.append("256 threads per block, 8 blocks per long send and per long receive, against "
-                     "the default launch of the run above.\n")
-        lines.append("| strategy | cube | teams median µs | vs comb_fused, same run | "
-                     "default launch median µs | default / teams |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for cube, rows in sorted(teams.items()):
-            base = find(rows, "comb_fused", "node")
-            for row in rows.values():
-                default = find(transports.get(cube, {}), row["strategy"], "node", row["tuned"])
-                lines.append(f"| {row['strategy']} | {cube} | {fmt(row['median_us'])} | "
-                             f"{times(speedup(base, row))} | "
-                             f"{fmt(default['median_us'] if default else None)} | "
-                             f"{times(speedup(default, row) if default else None)} |")
-        lines.append("")
+    node_run_table(lines, "The node transport with teams of blocks per long message (256 "
+                   "threads per block, 8 blocks per long send and per long receive)", teams,
+                   transports)
     result["exchanges"] = {str(cube): rows for cube, rows in transports.items()}
     result["fallback"] = {str(cube): rows for cube, rows in fallback.items()}
     if teams:
         result["node_teams"] = {str(cube): rows for cube, rows in teams.items()}
     targets_section(transports, lines, result)
+
+
+def node_run_table(lines, title, runs, transports):
+    """A run of the node transport with other settings (cube -> rows) against the default one
+    (device memory through IPC, default launch) of the transports run."""
+    if not runs:
+        return
+    lines.append(f"### {title}\n")
+    lines.append("| strategy | cube | median µs | vs comb_fused, same run | default node median µs | "
+                 "default / this |")
+    lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for cube, rows in sorted(runs.items()):
+        base = find(rows, "comb_fused", "node")
+        for row in rows.values():
+            default = find(transports.get(cube, {}), row["strategy"], "node", row["tuned"])
+            lines.append(f"| {row['strategy']} | {cube} | {fmt(row['median_us'])} | "
+                         f"{times(speedup(base, row))} | "
+                         f"{fmt(default['median_us'] if default else None)} | "
+                         f"{times(speedup(default, row))} |")
+    lines.append("")
 
 
 def target(name, measured, goal, met, off):

@@ -126,7 +126,7 @@ class TwoGpuReport(unittest.TestCase):
                       "2.00x |", text)
         self.assertIn("| resident | receives-on-arrival_sends-in-turn_blocks-3 | 2.39x | 2.00x | "
                       "1.19x |", text)
-        self.assertIn("| resident | 200 | 36.0 | 18.0 | 2.00x |", text)
+        self.assertIn("| resident | 200 | 36.0 | - | 18.0 | 0.50x |", text)
         self.assertIn("| resident | 200 | 12.0 | 2.50x | 18.0 | 1.50x |", text)
         self.assertEqual(summary["node_teams"]["200"]["resident/node"]["median_us"], 12.0)
         self.assertIn("| 7 | 32³ | node | 60.0 | 40.0 | 30.0 | 1.50x | 2.00x | yes |", text)
