@@ -17,9 +17,9 @@
 #include "haloflag/notify/stream_flag_ops.hpp"
 #include "message_names.hpp"
 #include "message_requests.hpp"
-#include "node_transport.hpp"
 #include "peer_handshake.hpp"
 #include "timeline_recorder.hpp"
+#include "transports/node/node_transport.hpp"
 #include "work_order_tuner.hpp"
 
 namespace haloflag::halo {
@@ -96,10 +96,11 @@ class Exchange::Impl {
     });
     // Collective over the node: every rank reaches it, since set-up and handshake agreed.
     agree_on("set up the node transport", [&] {
-      node_ = std::make_unique<detail::NodeTransport>(comm_, messages_, options_,
+      node_ = std::make_unique<detail::NodeTransport>(comm_, messages_, resources_->layouts,
+                                                      resources_->plan.fields, options_,
                                                       resources_->control, *names_);
       node_->throw_if_unusable();
-      resources_->attach_node_routes(*node_);
+      resources_->attach_node_transport(*node_);
     });
     agree_on("start its kernels", [&] { start_strategy(); });
     if (options_.progress == Progress::thread) {
@@ -147,6 +148,9 @@ class Exchange::Impl {
       if (resources_->plan.send_buffer_free.count == 0) {
         notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start_relay.word(0),
                               next);
+        if (resources_->plan.node.start_relay != nullptr) {
+          notify::enqueue_store(options_.backend, stream, resources_->plan.node.start_relay, next);
+        }
       }
       notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start.word(0), next);
     });
@@ -510,18 +514,20 @@ class Exchange::Impl {
            std::string(notify::to_string(options_.backend)) + "): ";
   }
 
-  std::string pending() const { return requests_->pending() + strategy_->pending(); }
+  std::string pending() const {
+    return requests_->pending() + strategy_->pending() + node_->pending(exchange_in_hand());
+  }
 
   std::string describe_device_failure(const notify::WaitFailure& failure) const {
     std::string text = failure.describe();
     if (failure.array_name == "unpack_ready" && failure.index < messages_.recvs.size()) {
       text += ", waiting for the " + names_->recv(failure.index);
-    } else if (failure.array_name == "node_arrival" && failure.index < messages_.recvs.size()) {
-      text += ", waiting for the " + names_->recv(failure.index) +
-              " over the node transport (the peer's GPU writes it and this flag)";
-    } else if (failure.array_name == "peer_unpacked" && failure.index < messages_.sends.size()) {
-      text += ", waiting before the " + names_->send(failure.index) +
-              " for the peer to unpack the previous exchange's (node transport flow control)";
+    } else if (failure.array_name == "node_arrival") {
+      text += ", waiting for every piece of node peer " + std::to_string(node_->peer_rank(failure.index)) +
+              " (its GPU stores the word once they have all landed)";
+    } else if (failure.array_name == "node_ghosts_free") {
+      text += ", waiting before sending to node peer " + std::to_string(node_->peer_rank(failure.index)) +
+              " for it to start the exchange (node transport flow control)";
     } else if (failure.array_name == "send_buffer_free") {
       text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
               "start(stream) with MPI peers needs progress = thread or progress() calls)";

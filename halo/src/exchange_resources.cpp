@@ -7,7 +7,7 @@
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "node_transport.hpp"
+#include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -153,37 +153,30 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.short_sends_counted = &short_lines[1].epoch;
 }
 
-void ExchangeResources::attach_node_routes(const NodeTransport& node) {
-  if (!node.any()) return;
-  const std::size_t send_bytes = sizeof(kernels::NodeSendRoute) * node.send_routes().size();
-  const std::size_t recv_bytes = sizeof(kernels::NodeRecvRoute) * node.recv_routes().size();
-  // Receive routes start on a boundary suited to their alignment.
-  const std::size_t recv_at = (send_bytes + alignof(kernels::NodeRecvRoute) - 1) /
-                              alignof(kernels::NodeRecvRoute) * alignof(kernels::NodeRecvRoute);
-  node_routes = kernels::DeviceMemory(control.backend(), std::max<std::size_t>(recv_at + recv_bytes, 1));
-  node_routes.copy_from_host(node.send_routes().data(), send_bytes);
-  node_routes.copy_from_host(node.recv_routes().data(), recv_bytes, recv_at);
-  auto* base = static_cast<std::byte*>(node_routes.data());
-  plan.node_sends = reinterpret_cast<const kernels::NodeSendRoute*>(base);
-  plan.node_recvs = reinterpret_cast<const kernels::NodeRecvRoute*>(base + recv_at);
-  plan.node_arrival_id = node.arrival_id();
-  plan.peer_unpacked_id = node.peer_unpacked_id();
-  node_done.emplace(control, 1, notify::FlagWriter::device, "node_done");
-  node_messages_counted = kernels::DeviceMemory(control.backend(), sizeof(std::uint64_t));
-  plan.node_message_count = static_cast<std::uint32_t>(node.node_send_count() +
-                                                       node.node_recv_count());
-  plan.node_messages_counted = static_cast<std::uint64_t*>(node_messages_counted.data());
-  plan.node_done = node_done->device_view();
-  // The short sends go first so that their flags do not cross PCIe behind the long sends' data;
-  // long sends written into a peer's device memory hold nothing up, so without a long MPI send
-  // there is no gate to wait at.
+void ExchangeResources::attach_node_transport(const NodeTransport& node) {
+  std::uint32_t mpi_sends = 0;
+  std::uint32_t mpi_recvs = 0;
+  std::uint32_t short_mpi_sends = 0;
   bool long_mpi_send = false;
   for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-    long_mpi_send = long_mpi_send || (!node.node_send(m) && kernels::is_long(plan, layouts.sends[m]));
+    if (node.node_send(m)) continue;
+    ++mpi_sends;
+    const bool is_long = kernels::is_long(plan, layouts.sends[m]);
+    long_mpi_send = long_mpi_send || is_long;
+    if (!is_long) ++short_mpi_sends;
   }
-  if (!long_mpi_send) plan.short_send_count = 0;
-  // Node sends are packed into the peers' buffers, whose flow control is the GPUs' own.
-  if (node.node_send_count() == plan.send_count) plan.send_buffer_free.count = 0;
+  for (std::uint32_t r = 0; r < plan.recv_count; ++r) mpi_recvs += node.node_recv(r) ? 0 : 1;
+  plan.mpi_messages = mpi_sends + mpi_recvs > 0;
+  plan.done_units = mpi_sends + mpi_recvs + (node.any() ? 1 : 0);
+  // The short MPI sends go first so that their flags do not cross PCIe behind the long sends'
+  // data; node sends are the node grid's, so without a long MPI send there is no gate.
+  plan.short_send_count = long_mpi_send ? short_mpi_sends : 0;
+  if (!node.any()) return;
+  plan.node = node.device_plan();
+  node_done.emplace(control, 1, notify::FlagWriter::device, "node_done");
+  plan.node_done = node_done->device_view();
+  // Node sends go into the peers' memory, whose flow control is the GPUs' own.
+  if (mpi_sends == 0) plan.send_buffer_free.count = 0;
 }
 
 std::uint32_t* ExchangeResources::field_slot_word() const {

@@ -23,8 +23,8 @@ struct ExchangeResources {
   ExchangeResources(MessageLayouts message_layouts, const kernels::FieldSet& fields,
                     const ExchangeOptions& options);
 
-  // Points the plan at the node transport's routes (copied to device memory).
-  void attach_node_routes(const NodeTransport& node);
+  // Points the plan at the node transport's device half, and counts what is left to MPI.
+  void attach_node_transport(const NodeTransport& node);
 
   // The slot of `fields` in the field bank, registering it (a copy to the device) when new.
   // Throws ConfigError when the bank is full or the shape differs from the first FieldSet's.
@@ -56,9 +56,7 @@ struct ExchangeResources {
   kernels::DeviceMemory short_sends;  // device memory: plan.short_sends_signalled, then the counter
   // device memory: plan.sends_short_first, recvs_short_first, long_send_member
   kernels::DeviceMemory short_first;
-  kernels::DeviceMemory node_routes;  // device memory: plan.node_sends, then plan.node_recvs
   std::optional<notify::FlagArray> node_done;  // device -> host: every node message done
-  kernels::DeviceMemory node_messages_counted;  // device memory: plan.node_messages_counted
   // Stream-ordered exchanges: host -> device, the previous epoch's MPI sends completed.
   notify::FlagArray send_buffer_free;
   // device memory: plan.messages_counted, then plan.exchange_done (one line each)

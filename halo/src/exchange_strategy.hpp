@@ -10,7 +10,7 @@
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "message_requests.hpp"
-#include "node_transport.hpp"
+#include "transports/node/node_transport.hpp"
 #include "timeline_recorder.hpp"
 
 namespace haloflag::halo::detail {

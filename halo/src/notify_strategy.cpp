@@ -8,8 +8,9 @@
 // every pass with long sends in turn (ExchangeOptions::long_sends_in_turn). Long receives may
 // be posted one by one as their messages arrive (ExchangeOptions::long_receives_on_arrival).
 // (Receives still in MPI's hands are listed by requests.pending().) Messages of the node
-// transport take no CPU step: the GPUs hand them over through flags of their own, and the CPU
-// reads one flag, node_done, to see that all of them are done.
+// transport take no CPU step: the node grid moves them in pieces between the GPUs
+// (transports/node_pieces.hpp), and the CPU reads one flag, node_done, to see that all of them
+// are done.
 #include <stdexcept>
 #include <string>
 
@@ -36,9 +37,13 @@ class NotifyStrategy final : public ExchangeStrategy {
                                        : strategy_ == Strategy::resident   ? KernelOp::resident_pack
                                                                            : KernelOp::notify_pack);
     if (strategy_ == Strategy::resident) {
-      // Resident kernels start now and serve exchange 1, 2, ... until shut_down().
-      context_.runner.launch(KernelOp::resident_pack, 1);
-      context_.runner.launch(KernelOp::resident_unpack, 1);
+      // Resident kernels start now and serve exchange 1, 2, ... until shut_down(): the
+      // per-message kernels for the MPI messages, the node grid for the node transport's.
+      if (context_.resources.plan.mpi_messages) {
+        context_.runner.launch(KernelOp::resident_pack, 1);
+        context_.runner.launch(KernelOp::resident_unpack, 1);
+      }
+      if (context_.node.any()) context_.runner.launch(KernelOp::resident_node, 1);
       resident_running_ = true;
     }
   }
@@ -133,7 +138,8 @@ class NotifyStrategy final : public ExchangeStrategy {
     }
     // Every block has signalled; a launched kernel exits right after its last signal.
     if (strategy_ == Strategy::resident || strategy_ == Strategy::embedded) return true;
-    return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack);
+    return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack) &&
+           context_.runner.lane_idle(Lane::node);
   }
 
   std::string pending() const override {
@@ -181,6 +187,7 @@ class NotifyStrategy final : public ExchangeStrategy {
       }
       context_.runner.synchronize(Lane::pack);
       context_.runner.synchronize(Lane::unpack);
+      context_.runner.synchronize(Lane::node);
     } catch (...) {  // a kernel fault was already reported, or the exchange is being abandoned
     }
   }
@@ -198,12 +205,19 @@ class NotifyStrategy final : public ExchangeStrategy {
                std::to_string(context_.resources.plan.recv_count) +
                " receives through the embedded API";
       case Strategy::resident:
-        return "resident pack " + context_.runner.launch_shape(KernelOp::resident_pack) +
-               ", resident unpack " + context_.runner.launch_shape(KernelOp::resident_unpack) +
-               ", launched once";
+        return (context_.resources.plan.mpi_messages
+                    ? "resident pack " + context_.runner.launch_shape(KernelOp::resident_pack) +
+                          ", resident unpack " +
+                          context_.runner.launch_shape(KernelOp::resident_unpack) + ", "
+                    : std::string()) +
+               node_grid_description(KernelOp::resident_node) + "launched once";
       default:
-        return "pack " + context_.runner.launch_shape(KernelOp::notify_pack) + ", unpack " +
-               context_.runner.launch_shape(KernelOp::notify_unpack) + " on a second stream";
+        return (context_.resources.plan.mpi_messages
+                    ? "pack " + context_.runner.launch_shape(KernelOp::notify_pack) +
+                          ", unpack " + context_.runner.launch_shape(KernelOp::notify_unpack) +
+                          " on a second stream, "
+                    : std::string()) +
+               node_grid_description(KernelOp::node_pieces) + "launched per exchange";
     }
   }
 
@@ -212,8 +226,11 @@ class NotifyStrategy final : public ExchangeStrategy {
   void start_pack_work(std::uint64_t epoch) {
     switch (strategy_) {
       case Strategy::stream_notify:
-        context_.runner.launch(KernelOp::notify_pack, epoch);
-        context_.runner.launch(KernelOp::notify_unpack, epoch);
+        if (context_.resources.plan.mpi_messages) {
+          context_.runner.launch(KernelOp::notify_pack, epoch);
+          context_.runner.launch(KernelOp::notify_unpack, epoch);
+        }
+        if (context_.node.any()) context_.runner.launch(KernelOp::node_pieces, epoch);
         break;
       case Strategy::stacked_notify:
         context_.runner.launch(KernelOp::stacked, epoch);
@@ -226,6 +243,15 @@ class NotifyStrategy final : public ExchangeStrategy {
       default:
         throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
     }
+  }
+
+  // The node grid's shape and pieces, for launch_description(); empty without node peers.
+  std::string node_grid_description(KernelOp op) const {
+    if (!context_.node.any()) return {};
+    const kernels::NodePlan& node = context_.resources.plan.node;
+    return "node grid " + context_.runner.launch_shape(op) + " (" +
+           std::to_string(node.send_piece_count) + " send and " +
+           std::to_string(node.recv_piece_count) + " receive pieces), ";
   }
 
   // Tests the posted receives and hands each completed one to the GPU.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/transports/node_pieces.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "runner_factories.hpp"
@@ -58,6 +59,20 @@ __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(Excha
   if (threadIdx.x == 0) release_stream_waits(plan);
 }
 
+__global__ void __launch_bounds__(kMaxBlockThreads) node_kernel(ExchangePlan plan, std::uint64_t epoch) {
+  node_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
+}
+
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_node_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+  for (std::uint64_t epoch = first_epoch;; ++epoch) {
+    if (resident_node_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch) !=
+        BlockStatus::ok) {
+      break;
+    }
+  }
+  if (threadIdx.x == 0) release_stream_waits(plan);
+}
+
 void check_launch(KernelOp op) {
   const cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess) {
@@ -86,7 +101,8 @@ void load_every_kernel() {
          {kernel_address(pack_kernel), kernel_address(unpack_kernel),
           kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
           kernel_address(stacked_kernel), kernel_address(resident_pack_kernel),
-          kernel_address(resident_unpack_kernel)}) {
+          kernel_address(resident_unpack_kernel), kernel_address(node_kernel),
+          kernel_address(resident_node_kernel)}) {
       cudaFuncAttributes attributes{};
       HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     }
@@ -100,7 +116,8 @@ class GpuKernelRunner final : public KernelRunner {
   GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
       : plan_(plan), settings_(settings) {
     load_every_kernel();
-    for (int threads : {settings.fused_threads, settings.message_threads, settings.stacked_threads}) {
+    for (int threads : {settings.fused_threads, settings.message_threads, settings.stacked_threads,
+                        settings.node_threads}) {
       if (threads < 32 || threads > 1024 || threads % 32 != 0) {
         throw KernelError("threads per block must be a multiple of 32 in [32, 1024] (got " +
                           std::to_string(threads) + ")");
@@ -115,6 +132,11 @@ class GpuKernelRunner final : public KernelRunner {
     // a user's compute kernels on default-priority streams yield to them.
     for (cudaStream_t& stream : streams_) {
       HF_GPU_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+    }
+    if (settings.node_blocks < 0 || settings.node_piece_bytes < 8) {
+      throw KernelError("node blocks must be 0 (sized by pieces) or more, and a piece at least 8 "
+                        "bytes (got " + std::to_string(settings.node_blocks) + " and " +
+                        std::to_string(settings.node_piece_bytes) + ")");
     }
     std::int64_t largest = 0;
     for (std::uint32_t m = 0; m < plan.send_count; ++m) {
@@ -152,6 +174,18 @@ class GpuKernelRunner final : public KernelRunner {
         if (plan_.recv_count == 0) return;
         unpack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.recv_count),
                         threads_of(op), 0, stream>>>(plan_);
+        break;
+      case KernelOp::node_pieces:
+        require_stream_residency(StreamKernels::notify);
+        if (node_blocks() > 0) {
+          node_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
+        }
+        break;
+      case KernelOp::resident_node:
+        require_stream_residency(StreamKernels::resident);
+        if (node_blocks() > 0) {
+          resident_node_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
+        }
         break;
       case KernelOp::notify_pack:
         require_stream_residency(StreamKernels::notify);
@@ -207,7 +241,7 @@ class GpuKernelRunner final : public KernelRunner {
     if (status == cudaSuccess) return true;
     if (status == cudaErrorNotReady) return false;
     throw KernelError(std::string("kernel fault on the ") +
-                      (lane == Lane::pack ? "pack" : "unpack") + " stream: " +
+                      std::string(to_string(lane)) + " stream: " +
                       cudaGetErrorString(status));
   }
 
@@ -215,7 +249,7 @@ class GpuKernelRunner final : public KernelRunner {
     const cudaError_t status = cudaStreamSynchronize(streams_[static_cast<int>(lane)]);
     if (status != cudaSuccess) {
       throw KernelError(std::string("kernel fault on the ") +
-                        (lane == Lane::pack ? "pack" : "unpack") + " stream: " +
+                        std::string(to_string(lane)) + " stream: " +
                         cudaGetErrorString(status));
     }
   }
@@ -242,6 +276,10 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::stacked:
         blocks = stacked_blocks();
         break;
+      case KernelOp::node_pieces:
+      case KernelOp::resident_node:
+        blocks = node_blocks();
+        break;
     }
     return std::to_string(blocks) + " blocks x " + std::to_string(threads_of(op)) + " threads";
   }
@@ -250,10 +288,12 @@ class GpuKernelRunner final : public KernelRunner {
     switch (op) {
       case KernelOp::notify_pack:
       case KernelOp::notify_unpack:
+      case KernelOp::node_pieces:
         require_stream_residency(StreamKernels::notify);
         break;
       case KernelOp::resident_pack:
       case KernelOp::resident_unpack:
+      case KernelOp::resident_node:
         require_stream_residency(StreamKernels::resident);
         break;
       case KernelOp::stacked:
@@ -286,7 +326,13 @@ class GpuKernelRunner final : public KernelRunner {
     return layout;
   }
 
+  int node_threads() const { return settings_.node_threads; }
+
+  // The node grid's blocks (resolved by require_stream_residency); 0 without node pieces.
+  int node_blocks() const { return node_blocks_; }
+
   int threads_of(KernelOp op) const {
+    if (op == KernelOp::node_pieces || op == KernelOp::resident_node) return node_threads();
     if (op == KernelOp::fused_pack || op == KernelOp::fused_unpack) return settings_.fused_threads;
     if (op == KernelOp::stacked) return settings_.stacked_threads;
     return settings_.message_threads;
@@ -298,8 +344,10 @@ class GpuKernelRunner final : public KernelRunner {
 
   enum class StreamKernels { notify, resident };
 
-  // The pack and unpack kernels of one exchange run side by side and wait on each other through
-  // MPI: every block of both must be resident at once.
+  // The pack and unpack kernels of one exchange and the node grid run side by side and wait on
+  // each other through MPI and the peers: every block of all three must be resident at once.
+  // The node grid takes one block per piece (or LaunchSettings::node_blocks) of the room the
+  // per-message kernels leave.
   void require_stream_residency(StreamKernels kernels) {
     if (stream_residency_checked_) return;
     const bool resident = kernels == StreamKernels::resident;
@@ -312,17 +360,41 @@ class GpuKernelRunner final : public KernelRunner {
                                            : kernel_address(notify_unpack_kernel),
                                   settings_.message_threads));
     const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_ / sharers();
-    const std::int64_t asked = std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_);
+    const std::int64_t asked =
+        plan_.mpi_messages ? std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_) : 0;
+    const std::string message_blocks =
+        std::to_string(asked) + " blocks of " + std::to_string(settings_.message_threads) +
+        " threads (" + std::to_string(pack_blocks(plan_)) + " pack (" +
+        std::to_string(plan_.long_send_team) + " per long send) + " +
+        std::to_string(unpack_blocks(plan_)) + " unpack, " +
+        std::to_string(plan_.long_recv_team) + " per long receive)";
     if (asked > fit) {
-      throw CoResidencyError(strategy + " needs " + std::to_string(asked) +
-                             " blocks of " + std::to_string(settings_.message_threads) +
-                             " threads resident at once (" + std::to_string(pack_blocks(plan_)) +
-                             " pack (" + std::to_string(plan_.long_send_team) +
-                             " per long send) + " + std::to_string(unpack_blocks(plan_)) +
-                             " unpack, " + std::to_string(plan_.long_recv_team) +
-                             " per long receive); GPU " + std::to_string(device_) + " fits " +
-                             std::to_string(fit) + " (" + std::to_string(per_sm) + " per SM x " +
+      throw CoResidencyError(strategy + " needs " + message_blocks + " resident at once; GPU " +
+                             std::to_string(device_) + " fits " + std::to_string(fit) + " (" +
+                             std::to_string(per_sm) + " per SM x " +
                              std::to_string(multiprocessors_) + " SMs" + shared_text() + ")");
+    }
+    const std::uint32_t pieces =
+        std::max(plan_.node.send_piece_count, plan_.node.recv_piece_count);
+    if (pieces > 0) {
+      const int node_per_sm = blocks_per_multiprocessor(
+          resident ? kernel_address(resident_node_kernel) : kernel_address(node_kernel),
+          settings_.node_threads);
+      const std::int64_t node_fit = std::int64_t{node_per_sm} * multiprocessors_ / sharers();
+      // What the per-message kernels leave, in node blocks.
+      const std::int64_t room = fit == 0 ? 0 : node_fit * (fit - asked) / fit;
+      const std::int64_t wanted = settings_.node_blocks > 0 ? settings_.node_blocks : pieces;
+      if (room < 1 || (settings_.node_blocks > 0 && wanted > room)) {
+        throw CoResidencyError(strategy + "'s node grid needs " +
+                               std::to_string(settings_.node_blocks > 0 ? wanted : 1) +
+                               " blocks of " + std::to_string(settings_.node_threads) +
+                               " threads beside " + message_blocks + "; GPU " +
+                               std::to_string(device_) + " has room for " +
+                               std::to_string(room) + " (" + std::to_string(node_per_sm) +
+                               " per SM x " + std::to_string(multiprocessors_) + " SMs" +
+                               shared_text() + ")");
+      }
+      node_blocks_ = static_cast<int>(std::min(wanted, room));
     }
     stream_residency_checked_ = true;
   }
@@ -374,8 +446,9 @@ class GpuKernelRunner final : public KernelRunner {
   int multiprocessors_ = 0;
   int fused_blocks_ = 1;
   mutable int stacked_blocks_ = 0;
+  int node_blocks_ = 0;
   bool stream_residency_checked_ = false;
-  cudaStream_t streams_[2] = {nullptr, nullptr};
+  cudaStream_t streams_[kLaneCount] = {nullptr, nullptr, nullptr};
   std::map<KernelOp, Graph> graphs_;
 };
 

@@ -1,4 +1,4 @@
-// The host backend's KernelRunner: two lanes of CPU threads run the block programs. A "block"
+// The host backend's KernelRunner: three lanes of CPU threads run the block programs. A "block"
 // is one thread; a lane of T threads runs blocks t, t + T, ... in order, so flag-driven blocks
 // that wait in turn never deadlock and need no co-residency. Only the stacked grid needs all
 // its blocks at once (they wait on block 0): it uses exactly the lane's T threads.
@@ -18,7 +18,8 @@ class HostKernelRunner final : public KernelRunner {
   HostKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
       : plan_(plan),
         pack_lane_("host pack lane", settings.host_threads),
-        unpack_lane_("host unpack lane", settings.host_threads) {}
+        unpack_lane_("host unpack lane", settings.host_threads),
+        node_lane_("host node lane", settings.host_threads) {}
 
   void launch(KernelOp op, std::uint64_t epoch) override {
     lane(lane_of(op)).submit(job(op, epoch));
@@ -42,7 +43,10 @@ class HostKernelRunner final : public KernelRunner {
   void check_co_residency(KernelOp) override {}
 
  private:
-  HostLane& lane(Lane which) { return which == Lane::pack ? pack_lane_ : unpack_lane_; }
+  HostLane& lane(Lane which) {
+    if (which == Lane::node) return node_lane_;
+    return which == Lane::pack ? pack_lane_ : unpack_lane_;
+  }
 
   // Runs body(message) for the messages [0, count) this thread owns.
   template <class Body>
@@ -93,7 +97,9 @@ class HostKernelRunner final : public KernelRunner {
         return [plan, block, epoch](int thread, int threads) {
           bool failed = false;
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            if (!failed) failed = wait_and_unpack(block, plan, r, epoch, r) != BlockStatus::ok;
+            if (!failed) {
+              failed = unpack_receive(block, plan, {r, 0}, epoch, r) != BlockStatus::ok;
+            }
           });
         };
       case KernelOp::stacked:
@@ -127,6 +133,22 @@ class HostKernelRunner final : public KernelRunner {
             if (status != BlockStatus::ok) return release_stream_waits(plan);
           }
         };
+      // Thread t is node block t of the lane's threads: all its send pieces, then its receive
+      // pieces, so no thread waits for a piece that it would itself move later.
+      case KernelOp::node_pieces:
+        return [plan, block, epoch](int thread, int threads) {
+          node_exchange(block, plan, static_cast<std::uint32_t>(thread),
+                        static_cast<std::uint32_t>(threads), epoch);
+        };
+      case KernelOp::resident_node:
+        return [plan, block, epoch](int thread, int threads) {
+          for (std::uint64_t e = epoch;; ++e) {
+            if (resident_node_step(block, plan, static_cast<std::uint32_t>(thread),
+                                   static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
+              return release_stream_waits(plan);
+            }
+          }
+        };
     }
     throw KernelError("unknown kernel op");
   }
@@ -134,6 +156,7 @@ class HostKernelRunner final : public KernelRunner {
   ExchangePlan plan_;
   HostLane pack_lane_;
   HostLane unpack_lane_;
+  HostLane node_lane_;
 };
 
 }  // namespace

@@ -15,6 +15,8 @@ std::string_view to_string(KernelOp op) {
     case KernelOp::stacked: return "stacked";
     case KernelOp::resident_pack: return "resident_pack";
     case KernelOp::resident_unpack: return "resident_unpack";
+    case KernelOp::node_pieces: return "node_pieces";
+    case KernelOp::resident_node: return "resident_node";
   }
   return "unknown";
 }

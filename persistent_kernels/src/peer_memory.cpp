@@ -12,6 +12,10 @@ IpcHandle export_ipc_handle(const void* device_base) {
   return handle;
 }
 
+const void* allocation_base(const void* device_pointer) {
+  return detail::gpu_allocation_base(device_pointer);
+}
+
 IpcMapping::IpcMapping(const IpcHandle& handle) : data_(detail::gpu_ipc_open(handle.bytes.data())) {}
 
 IpcMapping::~IpcMapping() { release(); }

@@ -1,5 +1,10 @@
 // IPC handles and host registration on CUDA and HIP (the names are mapped in gpu_runtime.hpp).
 #include <cstring>
+#include <string>
+
+#if !defined(HALOFLAG_HAVE_HIP)
+#include <cuda.h>
+#endif
 
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/kernels/peer_memory.hpp"
@@ -24,6 +29,29 @@ void gpu_ipc_export(const void* device_base, std::byte* handle) {
   cudaIpcMemHandle_t ipc{};
   check(cudaIpcGetMemHandle(&ipc, const_cast<void*>(device_base)), "cudaIpcGetMemHandle");
   std::memcpy(handle, &ipc, sizeof ipc);
+}
+
+const void* gpu_allocation_base(const void* device_pointer) {
+#if defined(HALOFLAG_HAVE_HIP)
+  hipDeviceptr_t base = nullptr;
+  std::size_t bytes = 0;
+  check(hipMemGetAddressRange(&base, &bytes, const_cast<void*>(device_pointer)),
+        "hipMemGetAddressRange");
+  return base;
+#else
+  CUdeviceptr base = 0;
+  std::size_t bytes = 0;
+  const CUresult status =
+      cuMemGetAddressRange(&base, &bytes, reinterpret_cast<CUdeviceptr>(device_pointer));
+  if (status != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    (void)cuGetErrorName(status, &name);
+    throw KernelError(std::string("cuMemGetAddressRange failed: ") +
+                      (name != nullptr ? name : "unknown error") +
+                      " (not device memory of this process's GPU)");
+  }
+  return reinterpret_cast<const void*>(base);
+#endif
 }
 
 void* gpu_ipc_open(const std::byte* handle) {

@@ -7,6 +7,7 @@
 namespace haloflag::kernels::detail {
 
 void gpu_ipc_export(const void* device_base, std::byte* handle);  // kIpcHandleBytes bytes
+const void* gpu_allocation_base(const void* device_pointer);
 void* gpu_ipc_open(const std::byte* handle);
 void gpu_ipc_close(void* mapped) noexcept;
 void* gpu_host_register(void* host, std::size_t bytes);  // returns the device address

@@ -126,14 +126,29 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 // acquire-release order at that side's scope; returns the value before. Used to count the blocks
 // that finished their share of a message: the last one, having acquired every other block's
 // release, signals for all (release is cumulative).
-HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word) {
+// `amount` counts several at once (a receive standing for all the pieces of its peer).
+HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t amount = 1) {
 #if HF_HIP_DEVICE_CODE
-  return __hip_atomic_fetch_add(word, std::uint64_t{1}, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
+  return __hip_atomic_fetch_add(word, amount, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
 #elif HF_DEVICE_CODE
   return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).fetch_add(
-      std::uint64_t{1}, cuda::std::memory_order_acq_rel);
+      amount, cuda::std::memory_order_acq_rel);
 #else
-  return std::atomic_ref<std::uint64_t>(*word).fetch_add(1, std::memory_order_acq_rel);
+  return std::atomic_ref<std::uint64_t>(*word).fetch_add(amount, std::memory_order_acq_rel);
+#endif
+}
+
+// A system-scope release fence: this thread's earlier writes, and what it has observed (release
+// is cumulative), are performed for every observer before its later writes. A node block fences
+// once after its piece, before it counts the piece in, so that the block completing the count
+// publishes every block's piece with one store into the peer's memory.
+HF_HD inline void fence_release_system() {
+#if HF_HIP_DEVICE_CODE
+  __threadfence_system();
+#elif HF_DEVICE_CODE
+  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_system);
+#else
+  std::atomic_thread_fence(std::memory_order_release);
 #endif
 }
 

@@ -1,13 +1,7 @@
 // What one block of each exchange kernel does, written once over a "group" so that the CUDA/HIP
 // kernels and the host backend's CPU threads run the same code.
 //
-// A group type provides (all HF_HD):
-//   int  thread() const;          this member's index, 0 <= thread() < size()
-//   int  size() const;            members in the group
-//   void sync() const;            barrier over the group
-//   int  from_leader(int) const;  barrier; every member returns the value member 0 passed
-// A GPU block is a group (threadIdx, __syncthreads); so is the whole cooperative grid (grid
-// barrier); on the host a block is a single thread and the stacked grid is a team of threads.
+// Groups are the type of block_waits.hpp: a GPU block, a cooperative grid, or host threads.
 //
 // Flag protocol (docs/design.md): the group's members write the payload, meet at a barrier, then
 // member 0 alone signals with a system-scope release store. Waits are done by member 0 with the
@@ -16,156 +10,52 @@
 
 #include <cstdint>
 
+#include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
+#include "haloflag/kernels/transports/node_pieces.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/stream_release.hpp"
 
 namespace haloflag::kernels {
 
-// What a block learns from a wait.
-enum class BlockStatus : int {
-  ok,      // the flag shows the epoch: go on
-  stop,    // the host stored kStopEpoch: the resident kernel ends
-  failed,  // deadline or abort: recorded in the control block; the block ends
-};
-
-// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
-// every member gets the outcome.
-template <class Group>
-HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word,
-                                   std::uint32_t array_id, std::uint32_t index,
-                                   std::uint64_t epoch, const notify::WaitControl& control,
-                                   std::uint32_t waiter,
-                                   notify::AbortReads abort_reads = notify::AbortReads::periodic,
-                                   notify::Scope scope = notify::Scope::system) {
-  BlockStatus status = BlockStatus::ok;
-  if (group.thread() == 0) {
-    const notify::WaitOutcome outcome = notify::wait_word(
-        word, array_id, index, epoch, control, notify::Side::device, waiter, abort_reads, scope);
-    if (outcome != notify::WaitOutcome::ready) {
-      status = BlockStatus::failed;
-    } else if (notify::load_relaxed(word, scope) == kStopEpoch) {
-      status = BlockStatus::stop;
-    }
-  }
-  return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
-}
-
-template <class Group>
-HF_HD BlockStatus leader_wait(const Group& group, const notify::FlagArrayView& flags,
-                              std::uint32_t index, std::uint64_t epoch,
-                              const notify::WaitControl& control, std::uint32_t waiter,
-                              notify::AbortReads abort_reads = notify::AbortReads::periodic,
-                              notify::Scope scope = notify::Scope::system) {
-  return leader_wait_word(group, flags.word(index), flags.array_id, index, epoch, control, waiter,
-                          abort_reads, scope);
-}
-
-// True once some device-side wait has failed: lets every block of a grid leave together. The
-// device record's `claimed` is the GPU's own word (claim_same_side), read at its scope.
-HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
-  const auto& record = control.words->failure[static_cast<std::uint32_t>(notify::Side::device)];
-  return notify::load_relaxed_same_side(&record.claimed) != 0;
-}
-
 // Signals. The group's barrier orders every member's payload writes before member 0's
 // system-scope release store, and release is cumulative: what member 0 has observed is
 // published with the flag. One fence per group, not per thread: a system-scope fence in each of
 // a whole grid's threads cost milliseconds per exchange.
-//
-// A node message of this rank is done (one thread): the block completing the exchange's count of
-// them tells the CPU with one flag (node_done), so that the CPU reads one line per exchange for
-// all of them instead of one per message. Device-scope counting, then a system-scope release
-// that publishes what every counted block did (release is cumulative).
-HF_HD inline void count_node_message(const ExchangePlan& plan, std::uint64_t epoch) {
-  const std::uint64_t before = notify::count_in_same_side(plan.node_messages_counted);
-  if ((before + 1) % plan.node_message_count == 0) notify::signal_flag(plan.node_done, 0, epoch);
-}
 
-// A message of this rank is done, packed or unpacked (one thread): the block completing the
-// exchange's count of them stores the epoch into exchange_done, the word a stream-ordered
-// wait(stream) holds the caller's stream on. Device scope: the stream and the work behind it
-// are on this GPU.
-HF_HD inline void count_message_done(const ExchangePlan& plan, std::uint64_t epoch) {
-  if (plan.exchange_done == nullptr) return;
-  const std::uint64_t before = notify::count_in_same_side(plan.messages_counted);
-  if ((before + 1) % (plan.send_count + plan.recv_count) == 0) {
-    notify::store_release_same_side(plan.exchange_done, epoch);
-  }
-}
 
-// A resident kernel that ends (stopped or failed) releases every stream waiting in
-// wait(stream), whose exchange will never be done: no caller's stream waits forever, and the
-// host reports the failure at its next call.
-HF_HD inline void release_stream_waits(const ExchangePlan& plan) {
-  if (plan.exchange_done != nullptr) {
-    notify::store_release_same_side(plan.exchange_done, notify::kReleaseStreamWaits);
-  }
-}
-
-// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier). A
-// node send releases the receiver's arrival flag, which is all the receiver waits for, and
-// counts itself in for node_done; an MPI send's send_ready hands it to the CPU, which posts it.
+// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier): its
+// send_ready hands it to the CPU, which posts it. Messages of the node transport never come here:
+// the node grid moves them (transports/node_pieces.hpp).
 HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
                                 std::uint64_t epoch) {
-  count_message_done(plan, epoch);
-  if (const NodeSendRoute* route = node_send(plan, message)) {
-    notify::store_release_system(route->arrival, epoch);
-    count_node_message(plan, epoch);
-    return;
-  }
+  count_done_unit(plan, epoch);
   notify::signal_flag(plan.send_ready, message, epoch);
 }
 
-// Receive `message` of `epoch` is unpacked (one thread, after the barrier): a node receive's
-// buffer is free for the sender's next epoch, and it counts itself in for node_done; an MPI
-// receive's unpack_done tells this rank's CPU.
+// Receive `message` of `epoch` is unpacked (one thread, after the barrier): unpack_done tells
+// this rank's CPU.
 HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
                                   std::uint64_t epoch) {
-  count_message_done(plan, epoch);
-  if (const NodeRecvRoute* route = node_recv(plan, message)) {
-    notify::store_release_system(route->unpacked, epoch);
-    count_node_message(plan, epoch);
-    return;
-  }
+  count_done_unit(plan, epoch);
   notify::signal_flag(plan.unpack_done, message, epoch);
 }
 
-// Flow control of a node send: epoch e may overwrite the receiver's buffer only once the
-// receiver has unpacked epoch e - 1 from it. The leader reads the receiver's flag through the
-// mapping; an MPI send returns at once.
-template <class Group>
-HF_HD BlockStatus wait_receiver_unpacked(const Group& group, const ExchangePlan& plan,
-                                 std::uint32_t message, std::uint64_t epoch,
-                                 std::uint32_t waiter) {
-  const NodeSendRoute* route = node_send(plan, message);
-  if (route == nullptr || epoch <= 1) return BlockStatus::ok;
-  return leader_wait_word(group, route->unpacked, plan.peer_unpacked_id, message, epoch - 1,
-                          plan.control, waiter);
-}
-
-// Waits until receive `message` of `epoch` may be unpacked: the sender's arrival flag in this
-// rank's memory (node), or unpack_ready, which this rank's CPU stores once MPI received it. Only
-// unpack_ready can say stop (kStopEpoch).
+// Waits until MPI receive `message` of `epoch` may be unpacked: unpack_ready, which this rank's
+// CPU stores once MPI received it, and which alone can say stop (kStopEpoch).
 template <class Group>
 HF_HD BlockStatus wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                        std::uint64_t epoch, std::uint32_t waiter) {
-  const NodeRecvRoute* route = node_recv(plan, message);
-  if (route == nullptr) {
-    return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
-  }
-  return leader_wait_word(group, route->arrival, plan.node_arrival_id, message, epoch,
-                          plan.control, waiter);
+  return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
 }
 
 template <class Group>
 HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch,
                                   std::uint32_t waiter) {
-  const BlockStatus status = wait_receiver_unpacked(group, plan, message, epoch, waiter);
-  if (status != BlockStatus::ok) return status;
+  (void)waiter;
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   pack_message_at(plan.sends[message], fields_of(plan), send_data(plan, message), group.thread(),
                   group.size());
@@ -340,6 +230,7 @@ template <class Group>
 HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
                                  std::uint64_t epoch, std::uint32_t waiter) {
   const std::uint32_t r = role.message;
+  if (node_recv(plan, r) != nullptr) return BlockStatus::ok;  // the node grid's
   if (plan.long_recv_team == 1 || !is_long(plan, plan.recvs[r])) {
     return wait_and_unpack(group, plan, r, epoch, waiter);
   }
@@ -354,8 +245,7 @@ HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, U
 // ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
 // message i + 1, and PCIe delivers them in that order, so the first long message is handed on
 // after its own data has crossed, not after all of it.
-// A node message's receiver must have unpacked the previous epoch: every member checks before
-// it writes its share.
+// Node sends are the node grid's: the team passes them by.
 template <class Group>
 HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
                                           std::uint32_t member, std::uint32_t members,
@@ -363,8 +253,7 @@ HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan
   const GridShare share = grid_share(group, member, members);
   for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
     const std::uint32_t m = plan.sends_short_first[i];
-    const BlockStatus status = wait_receiver_unpacked(group, plan, m, epoch, member);
-    if (status != BlockStatus::ok) return status;
+    if (node_send(plan, m) != nullptr) continue;
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
@@ -399,8 +288,6 @@ HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, P
                                  std::uint64_t epoch) {
   const std::uint32_t m = role.message;
   if (plan.long_send_team == 1) return pack_and_signal(group, plan, m, epoch, m);
-  const BlockStatus status = wait_receiver_unpacked(group, plan, m, epoch, m);
-  if (status != BlockStatus::ok) return status;
   if (role.member == 0 && group.thread() == 0) {
     stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
   }
@@ -420,6 +307,16 @@ HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, P
 template <class Group>
 HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
+  // The node grid moves node sends; their blocks (and helpers) have nothing to do, but for the
+  // long ones' places in the team that packs the long sends in turn.
+  if (block < plan.send_count && node_send(plan, block) != nullptr &&
+      (!plan.long_sends_in_turn || !is_long(plan, plan.sends[block]))) {
+    return BlockStatus::ok;
+  }
+  if (block >= plan.send_count && !plan.long_sends_in_turn &&
+      node_send(plan, pack_role(plan, block).message) != nullptr) {
+    return BlockStatus::ok;
+  }
   if (block < plan.send_count && !is_long(plan, plan.sends[block])) {
     const BlockStatus status = pack_and_signal(group, plan, block, epoch, block);
     if (status != BlockStatus::ok) return status;
@@ -488,17 +385,19 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
 }
 
 // The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
-//  1. short sends, each packed and signalled by one block (round robin);
-//  2. once every short send is signalled (ExchangePlan::short_send_count), long sends, in
-//     message order: every block packs its share of the message, counts itself
-//     in, and goes on to the next message; the last block to finish a message signals it. No
-//     block waits for another, and since a thread's share is set by its place in the whole
-//     buffer, different long messages mostly fall to different blocks and are packed at once.
-//  3. short receives, each awaited and unpacked by one block (round robin);
-//  4. long receives at once, each by its own group of consecutive blocks (long receive i by
+//  1. short MPI sends, each packed and signalled by one block (round robin);
+//  2. the node transport's send pieces (transports/node_pieces.hpp), over every block;
+//  3. once every short MPI send is signalled (ExchangePlan::short_send_count), long MPI sends,
+//     in message order: every block packs its share of the message, counts itself in, and goes
+//     on to the next message; the last block to finish a message signals it. No block waits for
+//     another, and since a thread's share is set by its place in the whole buffer, different
+//     long messages mostly fall to different blocks and are packed at once.
+//  4. short MPI receives, each awaited and unpacked by one block (round robin);
+//  5. long MPI receives at once, each by its own group of consecutive blocks (long receive i by
 //     group i % groups), as a team (unpack_long_by_team). Long receives tend to complete
 //     together: unpacked one after another by the whole grid, each waits on the previous one's
 //     relay, while groups reading at once are bound only by the bus.
+//  6. the node transport's receive pieces, over every block.
 // The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
 // wait has the plan's deadline. A block whose wait failed (recorded in the control block)
 // leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
@@ -508,26 +407,35 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
   bool failed = false;
+  if (block_index == 0 && block.thread() == 0) announce_ghosts_free(plan, epoch);
   for (std::uint32_t i = block_index; i < plan.short_sends && !failed; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];
+    if (node_send(plan, m) != nullptr) continue;
     failed = pack_and_signal(block, plan, m, epoch, block_index) != BlockStatus::ok;
     if (!failed) count_short_send(block, plan, epoch);
+  }
+  if (!failed) {
+    failed = node_send_pieces(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
   }
   if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != BlockStatus::ok;
   if (!failed) {
     failed = pack_long_sends_in_turn(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
   }
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
-    failed = wait_and_unpack(block, plan, plan.recvs_short_first[i], epoch, block_index) !=
-             BlockStatus::ok;
+    const std::uint32_t r = plan.recvs_short_first[i];
+    if (node_recv(plan, r) != nullptr) continue;
+    failed = wait_and_unpack(block, plan, r, epoch, block_index) != BlockStatus::ok;
   }
   const BlockGroup group = long_receive_group(plan, block_index, blocks);
   for (std::uint32_t i = plan.short_recvs + group.index; i < plan.recv_count; i += group.count) {
+    const std::uint32_t r = plan.recvs_short_first[i];
+    if (node_recv(plan, r) != nullptr) continue;
     // A failed first block still takes part: it stops its remaining copies.
     if (failed && block_index != group.first) continue;
-    failed = unpack_long_by_team(block, plan, plan.recvs_short_first[i], block_index - group.first,
-                                 group.blocks, epoch, block_index, failed) != BlockStatus::ok;
+    failed = unpack_long_by_team(block, plan, r, block_index - group.first, group.blocks, epoch,
+                                 block_index, failed) != BlockStatus::ok;
   }
+  if (!failed) (void)node_receive_pieces(block, plan, block_index, blocks, epoch);
 }
 
 }  // namespace haloflag::kernels

@@ -42,19 +42,19 @@ namespace haloflag::kernels {
 // which the host stores in Exchange::start(): from then on the send buffer is free (the previous
 // epoch's sends completed). Then the group packs the message from plan.fields() into the send
 // buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
-// message of the node transport is packed straight into the peer's buffer once the peer has
-// unpacked the previous epoch, and the leader also releases the peer's arrival flag.
+// message of the node transport goes, once its receiver has said its ghosts are free for the
+// epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
+// transport"); the group also tells this rank's own node senders that its ghosts are free.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
-// Returns BlockStatus::ok, or BlockStatus::failed when the wait on pack_start passed the deadline
-// or the host aborted (recorded as "pack_start[0]", or "peer_unpacked[message]" for the node
-// transport's wait; nothing was packed). Every member of the group
-// returns the same value.
+// Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
+// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed).
+// Every member of the group returns the same value.
 //
 // Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
-// relay it through device memory from the block of message 0: with groups assigned to messages
-// by the caller, that block may not be running (or may be the one waiting), and the others
-// would wait on a relay nobody writes. One poll of a host line per message per epoch costs
-// little next to a stencil sweep.
+// relay it through device memory from one block: with groups assigned to messages by the
+// caller, that block may not be running (or may be the one waiting), and the others would wait
+// on a relay nobody writes. One poll of a host line per message per epoch costs little next to
+// a stencil sweep.
 template <class Group>
 HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                                 std::uint32_t message, std::uint64_t epoch) {
@@ -63,27 +63,59 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
       leader_wait(group, internal.pack_start, 0, epoch, internal.control, message);
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
   if (status != BlockStatus::ok) return BlockStatus::failed;
-  return pack_and_signal(group, internal, message, epoch, message) == BlockStatus::ok
-             ? BlockStatus::ok
-             : BlockStatus::failed;
+  const NodeSendRoute* route = node_send(internal, message);
+  if (route == nullptr) {
+    return pack_and_signal(group, internal, message, epoch, message) == BlockStatus::ok
+               ? BlockStatus::ok
+               : BlockStatus::failed;
+  }
+  // Every group that saw the start says so: the same value, whichever group stores it first.
+  if (group.thread() == 0) announce_ghosts_free(internal, epoch);
+  const kernels::detail::GhostsFree free =
+      kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message);
+  if (free.status != BlockStatus::ok) return BlockStatus::failed;
+  const auto elements = static_cast<std::uint32_t>(internal.sends[message].element_count());
+  move_send_part(group, internal, message, 0, elements, route->pieces, free.direct, epoch);
+  return BlockStatus::ok;
 }
 
 // Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields().
 // Waits (the group's leader, for all members) until the plan's unpack_ready[message] flag shows
-// `epoch`, which the host stores once the message has arrived (for the node transport: until the
-// peer's group has released this rank's arrival flag); then the group unpacks it from the
+// `epoch`, which the host stores once the message has arrived; then the group unpacks it from the
 // receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
 // epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
-// reuses the receive buffer).
+// reuses the receive buffer). A message of the node transport is waited for on its peer's
+// arrival word in this rank's memory, after the exchange's start (pack_start: the group tells
+// this rank's node senders its ghosts are free).
 // Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
-// aborted (recorded as "unpack_ready[message]"; nothing was unpacked). Every member of the group
-// returns the same value.
+// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked).
+// Every member of the group returns the same value.
 template <class Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch) {
-  const BlockStatus status =
-      wait_and_unpack(group, detail::plan_of(plan), message, epoch, message);
-  return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
+  const ExchangePlan& internal = detail::plan_of(plan);
+  const NodeRecvRoute* route = node_recv(internal, message);
+  if (route == nullptr) {
+    const BlockStatus status = wait_and_unpack(group, internal, message, epoch, message);
+    return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
+  }
+  if (leader_wait(group, internal.pack_start, 0, epoch, internal.control, message) !=
+      BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
+  if (group.thread() == 0) announce_ghosts_free(internal, epoch);
+  const NodePeerRoute& peer = internal.node.peers[route->peer];
+  if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer, epoch,
+                       internal.control, message) != BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
+  const MessageLayout& layout = internal.recvs[message];
+  kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
+                                   static_cast<std::uint32_t>(layout.element_count()),
+                                   reinterpret_cast<const Element*>(route->data));
+  group.sync();
+  if (group.thread() == 0) count_node_work(internal, epoch, route->pieces);
+  return BlockStatus::ok;
 }
 
 // True once any device-side wait of this exchange has failed (deadline or abort), whichever

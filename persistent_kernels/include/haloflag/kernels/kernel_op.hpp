@@ -15,17 +15,26 @@ enum class KernelOp {
   stacked,             // one cooperative grid: pack and unpack with grid barriers (§4.2)
   resident_pack,       // notify_pack for every epoch until stopped, waiting on pack_start
   resident_unpack,     // notify_unpack for every epoch until stopped
+  node_pieces,         // the node transport's grid for one epoch (transports/node_pieces.hpp)
+  resident_node,       // node_pieces for every epoch until stopped, waiting on pack_start
 };
 
-// Two lanes: the pack lane carries the pack work and the non-flag unpacks that follow it in
-// order; the unpack lane carries the flag-driven unpack kernels that run beside the pack ones.
-enum class Lane { pack = 0, unpack = 1 };
+// Three lanes: the pack lane carries the pack work and the non-flag unpacks that follow it in
+// order; the unpack lane carries the flag-driven unpack kernels that run beside the pack ones;
+// the node lane carries the node transport's grid beside both.
+enum class Lane { pack = 0, unpack = 1, node = 2 };
+inline constexpr int kLaneCount = 3;
 
 constexpr Lane lane_of(KernelOp op) {
+  if (op == KernelOp::node_pieces || op == KernelOp::resident_node) return Lane::node;
   return op == KernelOp::notify_unpack || op == KernelOp::resident_unpack ? Lane::unpack
                                                                           : Lane::pack;
 }
 
 std::string_view to_string(KernelOp op);
+
+constexpr std::string_view to_string(Lane lane) {
+  return lane == Lane::pack ? "pack" : lane == Lane::unpack ? "unpack" : "node";
+}
 
 }  // namespace haloflag::kernels

@@ -19,6 +19,13 @@ struct LaunchSettings {
   // one after another). One block per message is enough when PCIe bounds it; one block's
   // scattered accesses bound a copy into a peer's device memory. The host backend uses one.
   int long_send_blocks = 1;
+  // The node transport's grid: threads per block, blocks (0: one per piece, as many as fit
+  // beside the exchange's other kernels), and the bytes of a piece, its unit of work. Pieces of
+  // a few KiB spread a face over many multiprocessors, and a block's threads move a piece in
+  // one or two rounds of loads.
+  int node_threads = 256;
+  int node_blocks = 0;
+  int node_piece_bytes = 4096;
   int host_threads = 2;        // host backend: threads per lane, and the stacked grid's blocks
   // Processes whose exchange kernels share this GPU (ranks of one node bound to one GPU, under
   // MPS). Their persistent and cooperative grids must all be resident together, so each may

@@ -20,6 +20,10 @@ struct IpcHandle {
 // backend). Throws KernelError naming the runtime's reason.
 IpcHandle export_ipc_handle(const void* device_base);
 
+// The start of the device allocation holding `device_pointer` (IPC shares whole allocations).
+// Throws KernelError when it is not device memory of this process's GPU.
+const void* allocation_base(const void* device_pointer);
+
 // Another process's allocation mapped into this one (peer access enabled as needed); closed on
 // destruction, before the owner may free it.
 class IpcMapping {

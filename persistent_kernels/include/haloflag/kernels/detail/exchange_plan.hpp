@@ -13,7 +13,7 @@
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
-#include "haloflag/kernels/node_routes.hpp"
+#include "haloflag/kernels/transports/node_route.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/wait_control.hpp"
@@ -99,24 +99,21 @@ struct ExchangePlan {
   // that packs the long sends (pack_blocks, pack_role).
   std::uint32_t long_send_team = 1;
 
-  // Messages carried by the node transport (node_routes.hpp), in device-readable memory:
-  // [send_count] and [recv_count] routes, an entry with null data going over MPI. Null arrays:
-  // every message goes over MPI. The ids name the node flags in failure records.
-  const NodeSendRoute* node_sends = nullptr;
-  const NodeRecvRoute* node_recvs = nullptr;
-  std::uint32_t node_arrival_id = 0;   // this rank's arrival flags (index: receive)
-  std::uint32_t peer_unpacked_id = 0;  // a receiver's unpacked flag (index: this rank's send)
-  // The CPU learns that every node message of the exchange is done from one flag: [1] in pinned
-  // host memory, set to the epoch by the block completing the count (in device memory) of the
-  // exchange's node_message_count node sends and receives. Node messages set no send_ready or
-  // unpack_done.
-  std::uint32_t node_message_count = 0;
-  std::uint64_t* node_messages_counted = nullptr;
+  // The node transport's device half (transports/node_route.hpp): its messages move in pieces
+  // by the node grid, not by the per-message blocks. The CPU learns that every one of them is
+  // done from one flag, node_done: [1] in pinned host memory, set to the epoch by the node
+  // block completing NodePlan::work_done's count.
+  NodePlan node;
   notify::FlagArrayView node_done;
+  // False when every message goes over the node transport: the per-message kernels are not
+  // launched at all.
+  bool mpi_messages = true;
 
-  // Stream-ordered exchanges (Exchange::wait(stream)): every send and receive counts itself in
-  // once signalled; the block completing the exchange's send_count + recv_count stores the
-  // epoch into exchange_done, the word a stream waits on. Both in device memory; null: none.
+  // Stream-ordered exchanges (Exchange::wait(stream)): every MPI send and receive counts itself
+  // in once signalled, and the node grid once for all its messages; the block completing the
+  // exchange's done_units stores the epoch into exchange_done, the word a stream waits on. Both
+  // in device memory; null: none.
+  std::uint32_t done_units = 0;
   std::uint64_t* messages_counted = nullptr;
   std::uint64_t* exchange_done = nullptr;
   // [1] in pinned host memory, host writes: the MPI sends of that epoch completed, so the send
@@ -143,19 +140,21 @@ HF_HD inline const FieldSet& fields_of(const ExchangePlan& plan) {
 
 // The node route of send `message`, or null when it goes over MPI.
 HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
-  if (plan.node_sends == nullptr || plan.node_sends[message].data == nullptr) return nullptr;
-  return &plan.node_sends[message];
+  if (plan.node.sends == nullptr || plan.node.sends[message].peer == kNoNodePeer) return nullptr;
+  return &plan.node.sends[message];
 }
 
 HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint32_t message) {
-  if (plan.node_recvs == nullptr || plan.node_recvs[message].data == nullptr) return nullptr;
-  return &plan.node_recvs[message];
+  if (plan.node.recvs == nullptr || plan.node.recvs[message].peer == kNoNodePeer) return nullptr;
+  return &plan.node.recvs[message];
 }
 
-// Where send `message` is packed: the peer's buffer (node) or this rank's send buffer (MPI).
+// Where send `message` is packed whole: the peer's buffer (node: the bulk strategies and the
+// embedded API) or this rank's send buffer (MPI).
 HF_HD inline std::byte* send_data(const ExchangePlan& plan, std::uint32_t message) {
   const NodeSendRoute* route = node_send(plan, message);
-  return route != nullptr ? route->data : plan.send_buffer + plan.sends[message].buffer_offset;
+  return route != nullptr ? route->target_buffer
+                          : plan.send_buffer + plan.sends[message].buffer_offset;
 }
 
 // Where receive `message` is unpacked from.

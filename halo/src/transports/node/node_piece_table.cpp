@@ -1,0 +1,66 @@
+#include "node_piece_table.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "haloflag/halo/errors.hpp"
+
+namespace haloflag::halo::detail {
+namespace {
+
+// Appends the pieces of one message; returns how many.
+std::uint32_t append_pieces(std::vector<kernels::NodePiece>& pieces, std::uint32_t message,
+                            std::uint32_t peer, std::int64_t elements,
+                            std::int64_t piece_elements) {
+  std::uint32_t count = 0;
+  for (std::int64_t first = 0; first < elements; first += piece_elements) {
+    const std::int64_t length = std::min(piece_elements, elements - first);
+    pieces.push_back({message, static_cast<std::uint32_t>(first),
+                      static_cast<std::uint32_t>(length), peer});
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
+NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
+                               const std::vector<std::uint32_t>& send_peer,
+                               const std::vector<std::uint32_t>& recv_peer,
+                               std::size_t peer_count, std::int64_t piece_bytes) {
+  const auto element_bytes = static_cast<std::int64_t>(sizeof(kernels::Element));
+  if (piece_bytes < element_bytes) {
+    throw ConfigError("node transport: a piece of " + std::to_string(piece_bytes) +
+                      " bytes holds no element (at least " + std::to_string(element_bytes) +
+                      ")");
+  }
+  const std::int64_t piece_elements = piece_bytes / element_bytes;
+  NodePieceTable table;
+  table.pieces_of_send.assign(layouts.sends.size(), 0);
+  table.pieces_of_recv.assign(layouts.recvs.size(), 0);
+  table.pieces_out.assign(peer_count, 0);
+  table.pieces_in.assign(peer_count, 0);
+  table.first_recv_piece.assign(peer_count, 0);
+  for (std::size_t m = 0; m < layouts.sends.size(); ++m) {
+    if (send_peer[m] == kernels::kNoNodePeer) continue;
+    const std::uint32_t count =
+        append_pieces(table.send_pieces, static_cast<std::uint32_t>(m), send_peer[m],
+                      layouts.sends[m].element_count(), piece_elements);
+    table.pieces_of_send[m] = count;
+    table.pieces_out[send_peer[m]] += count;
+  }
+  for (std::uint32_t peer = 0; peer < peer_count; ++peer) {
+    table.first_recv_piece[peer] = static_cast<std::uint32_t>(table.recv_pieces.size());
+    for (std::size_t r = 0; r < layouts.recvs.size(); ++r) {
+      if (recv_peer[r] != peer) continue;
+      const std::uint32_t count =
+          append_pieces(table.recv_pieces, static_cast<std::uint32_t>(r), peer,
+                        layouts.recvs[r].element_count(), piece_elements);
+      table.pieces_of_recv[r] = count;
+      table.pieces_in[peer] += count;
+    }
+  }
+  return table;
+}
+
+}  // namespace haloflag::halo::detail

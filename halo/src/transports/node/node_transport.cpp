@@ -1,0 +1,680 @@
+#include "transports/node/node_transport.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "deadline_collectives.hpp"
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/kernels/kernel_runner.hpp"
+#include "haloflag/notify/flag_line.hpp"
+#include "haloflag/notify/gpu_device.hpp"
+#include "haloflag/notify/system_atomics.hpp"
+#include "transports/node/node_piece_table.hpp"
+
+namespace haloflag::halo::detail {
+namespace {
+
+constexpr std::size_t kLine = notify::kFlagLineBytes;
+constexpr std::int64_t kDataAlignment = 256;
+
+// One receive of a rank, as it tells the sender at set-up. Offsets are bytes from the start of
+// the receiver's region (device memory when in_device, else its shared segment's region).
+struct RouteEntry {
+  std::int32_t tag = 0;
+  std::int32_t node = 0;       // the receiver carries this peer's messages over the node transport
+  std::int32_t in_device = 0;  // the region is the receiver's device memory
+  std::int32_t unused = 0;
+  std::int64_t bytes = 0;
+  std::int64_t data_offset = 0;
+  std::int64_t mailbox_offset = 0;  // in the shared segment: arrived line; unpacked line follows
+  kernels::MessageLayout layout{};  // the receiver's layout: where direct placement writes
+};
+
+// What a rank tells each node peer about the words the peer writes in its region.
+struct PeerEntry {
+  std::int32_t in_device = 0;
+  std::int32_t mapped_fields = 0;  // this rank mapped the peer's fields (it will place directly)
+  std::int64_t arrival_offset = -1;      // the peer stores its arrivals here
+  std::int64_t ghosts_free_offset = -1;  // the peer stores its ghosts_free here
+};
+
+struct HandleEntry {
+  kernels::IpcHandle handle;
+  std::int32_t valid = 0;
+  std::int32_t unused = 0;
+};
+
+// A rank's first FieldSet as its node peers open it: a handle per distinct allocation, and
+// where each variable lies in its allocation.
+struct FieldExport {
+  std::array<kernels::IpcHandle, kernels::kMaxVariables> handles{};
+  std::array<std::int64_t, kernels::kMaxVariables> offsets{};
+  std::array<std::int32_t, kernels::kMaxVariables> handle_of{};
+  std::int32_t handle_count = 0;
+  std::int32_t variable_count = 0;
+  std::int32_t valid = 0;
+  std::int32_t unused = 0;
+  std::array<char, 160> failure{};
+};
+
+// The ranks of `shared` (one shared-memory node) bound to the same GPU as this one.
+int count_gpu_sharers(MPI_Comm shared, std::chrono::nanoseconds timeout) {
+  struct BusId {
+    std::array<char, 32> text{};
+  };
+  BusId mine;
+  const std::string id = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
+  std::snprintf(mine.text.data(), mine.text.size(), "%s", id.c_str());
+  int sharers = 0;
+  for (const BusId& other : all_gather(mine, shared, timeout, "gathering the ranks' GPUs")) {
+    if (std::strcmp(other.text.data(), mine.text.data()) == 0) ++sharers;
+  }
+  return sharers;
+}
+
+MPI_Comm split_node(MPI_Comm shared, int rank, int node_size) {
+  if (node_size <= 0) return shared;
+  MPI_Comm part = MPI_COMM_NULL;
+  const int status = MPI_Comm_split(shared, rank / node_size, rank, &part);
+  MPI_Comm_free(&shared);
+  check_node_step(status, "MPI_Comm_split by node size");
+  return part;
+}
+
+std::string ranks_text(const std::vector<int>& ranks) {
+  std::string text;
+  for (int r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
+  return text;
+}
+
+std::int64_t aligned(std::int64_t value, std::int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+FieldExport export_fields_of(const kernels::FieldSet& fields) {
+  FieldExport exported;
+  try {
+    std::vector<const void*> bases;
+    for (int v = 0; v < fields.variable_count; ++v) {
+      const void* base = kernels::allocation_base(fields.variables[v]);
+      auto found = std::find(bases.begin(), bases.end(), base);
+      if (found == bases.end()) {
+        exported.handles[bases.size()] = kernels::export_ipc_handle(base);
+        bases.push_back(base);
+        found = bases.end() - 1;
+      }
+      exported.handle_of[static_cast<std::size_t>(v)] =
+          static_cast<std::int32_t>(found - bases.begin());
+      exported.offsets[static_cast<std::size_t>(v)] =
+          reinterpret_cast<const std::byte*>(fields.variables[v]) -
+          static_cast<const std::byte*>(base);
+    }
+    exported.handle_count = static_cast<std::int32_t>(bases.size());
+    exported.variable_count = fields.variable_count;
+    exported.valid = 1;
+  } catch (const std::exception& error) {
+    std::snprintf(exported.failure.data(), exported.failure.size(), "%s", error.what());
+  }
+  return exported;
+}
+
+}  // namespace
+
+NodeTransport::NodeTransport(MPI_Comm comm, const RankMessages& messages,
+                             const MessageLayouts& layouts, const kernels::FieldSet& fields,
+                             const ExchangeOptions& options, notify::ControlBlock& control,
+                             const MessageNames& names)
+    : timeout_(options.timeout),
+      send_routes_(messages.sends.size()),
+      recv_routes_(messages.recvs.size()),
+      send_mailboxes_(messages.sends.size()),
+      recv_mailboxes_(messages.recvs.size()) {
+  arrival_id_ = control.register_array("node_arrival");
+  ghosts_free_id_ = control.register_array("node_ghosts_free");
+  try {
+    set_up(comm, messages, layouts, fields, options, names);
+  } catch (...) {
+    // The node's other ranks may be anywhere in the set-up: free nothing they might map.
+    (void)device_region_.release();
+    throw;
+  }
+}
+
+void NodeTransport::throw_if_unusable() const {
+  if (!problems_.empty()) throw ConfigError(problems_);
+}
+
+void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
+                           const MessageLayouts& layouts, const kernels::FieldSet& fields,
+                           const ExchangeOptions& options, const MessageNames& names) {
+  const bool gpu = options.backend != notify::Backend::host;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<std::string>& problems = problems_;
+
+  // Who is on this rank's node, and who shares its GPU.
+  MPI_Comm shared = MPI_COMM_NULL;
+  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
+                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  if (gpu) gpu_sharers_ = count_gpu_sharers(shared, timeout_);
+  node_comm_ = split_node(shared, rank, options.node_size);
+  int node_rank = 0;
+  int node_size = 0;
+  MPI_Comm_rank(node_comm_, &node_rank);
+  MPI_Comm_size(node_comm_, &node_size);
+  const std::vector<int> node_members =
+      all_gather(rank, node_comm_, timeout_, "gathering the node's ranks");
+  std::map<int, int> node_rank_of;  // comm rank -> node rank
+  for (int q = 0; q < node_size; ++q) node_rank_of[node_members[static_cast<std::size_t>(q)]] = q;
+
+  // This rank's choice for each peer.
+  std::set<int> peers;
+  for (const Message& m : messages.sends) peers.insert(m.peer);
+  for (const Message& m : messages.recvs) peers.insert(m.peer);
+  std::map<int, bool> by_node;  // peer -> carried by the node transport
+  for (int peer : peers) {
+    const bool on_node = node_rank_of.contains(peer);
+    if (options.transport == Transport::node && !on_node) {
+      problems.push_back("transport node: peer " + std::to_string(peer) +
+                         " is not on this rank's node (ranks " + ranks_text(node_members) +
+                         "); use transport auto to reach it over MPI");
+    }
+    by_node[peer] = on_node && options.transport != Transport::mpi;
+  }
+  // The node peers in order: their index is their place in the device half's peer array.
+  std::map<int, std::uint32_t> peer_index;
+  for (int peer : peers) {
+    if (!by_node[peer]) continue;
+    peer_index[peer] = static_cast<std::uint32_t>(plan_peers_.size());
+    plan_peers_.push_back(peer);
+  }
+  std::set<int> send_peers;
+  for (const Message& m : messages.sends) {
+    if (by_node[m.peer]) send_peers.insert(m.peer);
+  }
+
+  // This rank's region: two lines per node peer (the arrival and ghosts_free words the peer
+  // writes), then the node receives' data. The same offsets serve the device region and the
+  // shared segment's region.
+  const auto peer_count = static_cast<std::int64_t>(plan_peers_.size());
+  std::int64_t region_bytes = aligned(2 * peer_count * static_cast<std::int64_t>(kLine),
+                                      kDataAlignment);
+  std::vector<std::int64_t> data_offset(messages.recvs.size(), -1);
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    if (!by_node[messages.recvs[r].peer]) continue;
+    data_offset[r] = region_bytes;
+    region_bytes = aligned(region_bytes + messages.recvs[r].bytes, kDataAlignment);
+  }
+  const auto arrival_line = [](std::uint32_t index) {
+    return static_cast<std::int64_t>(2 * kLine * index);
+  };
+  const auto ghosts_free_line = [](std::uint32_t index) {
+    return static_cast<std::int64_t>(2 * kLine * index + kLine);
+  };
+
+  // GPU: the device region, its IPC handle, and the handles of this rank's node peers.
+  const bool try_device = gpu && options.node_mapping == NodeMapping::automatic;
+  std::vector<int> other_node_peers;
+  for (int peer : plan_peers_) {
+    if (peer != rank) other_node_peers.push_back(peer);
+  }
+  DeviceSharing sharing;
+  if (gpu) {
+    sharing = share_device_memory(other_node_peers, node_rank_of, node_members, options.backend,
+                                  try_device && peer_count > 0, region_bytes, try_device);
+  }
+  const auto opened_by = [&](int q, int p) {
+    return sharing.opened_by.empty() ||
+           sharing.opened_by[static_cast<std::size_t>(q * node_size + p)] != 0;
+  };
+  // The region is in device memory when every node peer could map it (itself, for a self-peer).
+  bool in_device = try_device && sharing.exported;
+  for (int peer : plan_peers_) {
+    if (peer != rank && !opened_by(node_rank_of[peer], node_rank)) in_device = false;
+  }
+  const bool host_region_needed = peer_count > 0 && !in_device;
+
+  // Direct placement: the fields of the peers this rank sends to, mapped here.
+  std::map<int, std::string> fields_refused;
+  std::vector<int> send_peer_list(send_peers.begin(), send_peers.end());
+  const std::map<int, kernels::FieldSet> target_fields =
+      share_fields(fields, send_peer_list, node_rank_of, try_device, fields_refused);
+
+  // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
+  const std::int64_t mailbox_bytes =
+      aligned(static_cast<std::int64_t>(2 * kLine * messages.recvs.size()), kDataAlignment);
+  const std::int64_t segment_bytes = mailbox_bytes + (host_region_needed ? region_bytes : 0);
+  segments_ = std::make_unique<SharedSegments>(node_comm_, static_cast<std::size_t>(segment_bytes),
+                                               timeout_);
+  std::byte* my_segment = segments_->segment(node_rank);
+  if (host_region_needed) host_region_ = my_segment + mailbox_bytes;
+
+  // Tell each sender of the node where its messages to this rank go, and each node peer where
+  // its words are.
+  std::vector<std::vector<RouteEntry>> outgoing(static_cast<std::size_t>(node_size));
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    const Message& m = messages.recvs[r];
+    const auto found = node_rank_of.find(m.peer);
+    if (found == node_rank_of.end()) continue;
+    RouteEntry entry;
+    entry.tag = m.tag;
+    entry.node = by_node[m.peer] ? 1 : 0;
+    entry.bytes = m.bytes;
+    entry.mailbox_offset = static_cast<std::int64_t>(2 * kLine * r);
+    if (entry.node) {
+      entry.in_device = in_device ? 1 : 0;
+      entry.data_offset = data_offset[r];
+      entry.layout = layouts.recvs[r];
+    }
+    outgoing[static_cast<std::size_t>(found->second)].push_back(entry);
+  }
+  const std::vector<std::vector<RouteEntry>> incoming =
+      all_to_all(outgoing, node_comm_, timeout_, "exchanging routes");
+  std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(node_size));
+  for (const auto& [peer, index] : peer_index) {
+    PeerEntry entry;
+    entry.in_device = in_device ? 1 : 0;
+    entry.mapped_fields = target_fields.at(peer).variable_count > 0 ? 1 : 0;
+    entry.arrival_offset = arrival_line(index);
+    entry.ghosts_free_offset = ghosts_free_line(index);
+    peer_outgoing[static_cast<std::size_t>(node_rank_of[peer])].push_back(entry);
+  }
+  const std::vector<std::vector<PeerEntry>> peer_incoming =
+      all_to_all(peer_outgoing, node_comm_, timeout_, "exchanging node words");
+
+  // Host addresses in the shared segments become device addresses through registrations.
+  bool host_path_used = gpu && host_region_needed;
+  for (const auto& entries : peer_incoming) {
+    for (const PeerEntry& e : entries) host_path_used = host_path_used || (gpu && !e.in_device);
+  }
+  if (host_path_used) {
+    try {
+      for (int q = 0; q < node_size; ++q) {
+        registrations_.emplace_back(segments_->segment(q), segments_->bytes(q));
+      }
+    } catch (const std::exception& error) {
+      problems.push_back(std::string("the node's shared memory cannot be registered for the "
+                                     "GPU, so the pinned-host fallback is unavailable: ") +
+                         error.what());
+      return;
+    }
+  }
+  const auto device_view = [&](int q, std::byte* host) -> std::byte* {
+    if (!gpu) return host;
+    return static_cast<std::byte*>(
+        registrations_[static_cast<std::size_t>(q)].device_address(host));
+  };
+  // The region of node rank q as this rank's GPU reaches it.
+  const auto region_of = [&](int q, bool peer_in_device) -> std::byte* {
+    if (q == node_rank) {
+      return in_device ? static_cast<std::byte*>(device_region_->data())
+                       : device_view(q, my_segment + mailbox_bytes);
+    }
+    if (peer_in_device) return static_cast<std::byte*>(mappings_[static_cast<std::size_t>(q)].data());
+    return device_view(q, segments_->segment(q) + mailbox_bytes);
+  };
+  std::byte* my_region = peer_count > 0 ? region_of(node_rank, in_device) : nullptr;
+
+  // The peers of the device half.
+  std::vector<kernels::NodePeerRoute> peer_routes(plan_peers_.size());
+  std::vector<std::uint32_t> send_peer(messages.sends.size(), kernels::kNoNodePeer);
+  std::vector<std::uint32_t> recv_peer(messages.recvs.size(), kernels::kNoNodePeer);
+  for (const auto& [peer, index] : peer_index) {
+    const int q = node_rank_of[peer];
+    const auto& entries = peer_incoming[static_cast<std::size_t>(q)];
+    if (entries.size() != 1) {
+      problems.push_back("peers disagree on the transport: this rank carries its messages with "
+                         "peer " + std::to_string(peer) + " over node, peer " +
+                         std::to_string(peer) + " over mpi; give both the same "
+                         "ExchangeOptions::transport and node_size");
+      continue;
+    }
+    kernels::NodePeerRoute& route = peer_routes[index];
+    std::byte* there = region_of(q, entries[0].in_device != 0);
+    if (there == nullptr) {
+      problems.push_back("peer " + std::to_string(peer) +
+                         "'s node memory is not mapped in this rank");
+      continue;
+    }
+    route.arrival_there = reinterpret_cast<std::uint64_t*>(there + entries[0].arrival_offset);
+    route.ghosts_free_there =
+        reinterpret_cast<std::uint64_t*>(there + entries[0].ghosts_free_offset);
+    route.arrival_here = reinterpret_cast<const std::uint64_t*>(my_region + arrival_line(index));
+    route.ghosts_free_here =
+        reinterpret_cast<const std::uint64_t*>(my_region + ghosts_free_line(index));
+    route.target_fields = target_fields.at(peer);
+    route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
+    peer_lines_.push_back(arrival_line(index));
+  }
+  peer_lines_in_device_.assign(plan_peers_.size(), in_device);
+
+  // This rank's receives.
+  recv_text_.resize(messages.recvs.size());
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    const Message& m = messages.recvs[r];
+    if (node_rank_of.contains(m.peer)) {
+      std::byte* line = my_segment + 2 * kLine * r;
+      recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
+                            reinterpret_cast<std::uint64_t*>(line + kLine)};
+    }
+    if (data_offset[r] < 0) continue;
+    recv_peer[r] = peer_index[m.peer];
+    recv_routes_[r].data = my_region + data_offset[r];
+    recv_routes_[r].peer = recv_peer[r];
+    recv_text_[r] = names.recv(r);
+    ++node_recvs_;
+  }
+  // This rank's sends, matched by tag with what their receivers said.
+  send_text_.resize(messages.sends.size());
+  for (std::size_t m = 0; m < messages.sends.size(); ++m) {
+    const Message& send = messages.sends[m];
+    const auto found = node_rank_of.find(send.peer);
+    if (found == node_rank_of.end()) continue;
+    const int q = found->second;
+    const RouteEntry* entry = nullptr;
+    for (const RouteEntry& listed : incoming[static_cast<std::size_t>(q)]) {
+      if (listed.tag == send.tag) entry = &listed;
+    }
+    if (entry == nullptr) {
+      problems.push_back(names.send(m) + ": peer " + std::to_string(send.peer) +
+                         " lists no such receive for the node transport");
+      continue;
+    }
+    if ((entry->node != 0) != by_node[send.peer]) {
+      problems.push_back("peers disagree on the transport: this rank carries its messages with peer " +
+                         std::to_string(send.peer) + " over " +
+                         (by_node[send.peer] ? "node" : "mpi") + ", peer " +
+                         std::to_string(send.peer) + " over " + (entry->node ? "node" : "mpi") +
+                         " (" + names.send(m) + "); give both the same ExchangeOptions::transport "
+                         "and node_size");
+      continue;
+    }
+    if (!entry->node) continue;
+    if (entry->layout.element_count() != layouts.sends[m].element_count()) {
+      problems.push_back(names.send(m) + ": peer " + std::to_string(send.peer) + " unpacks " +
+                         std::to_string(entry->layout.element_count()) + " elements, this rank packs " +
+                         std::to_string(layouts.sends[m].element_count()));
+      continue;
+    }
+    std::byte* segment = segments_->segment(q);
+    send_mailboxes_[m] = {reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset),
+                          reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset + kLine)};
+    std::byte* there = region_of(q, entry->in_device != 0);
+    send_peer[m] = peer_index[send.peer];
+    send_routes_[m].target = entry->layout;
+    send_routes_[m].target_buffer = there + entry->data_offset;
+    send_routes_[m].peer = send_peer[m];
+    send_text_[m] = names.send(m);
+    ++node_sends_;
+  }
+  if (!problems.empty()) return;
+
+  const NodePieceTable table = cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(),
+                                               options.launch.node_piece_bytes);
+  for (std::size_t i = 0; i < peer_routes.size(); ++i) {
+    peer_routes[i].pieces_out = table.pieces_out[i];
+    peer_routes[i].pieces_in = table.pieces_in[i];
+    peer_routes[i].first_recv_piece = table.first_recv_piece[i];
+  }
+  for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
+  for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
+  pieces_out_ = table.pieces_out;
+  upload_plan(options.backend, peer_routes, table);
+
+  for (int peer : peers) {
+    PeerTransport described{peer, by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
+    if (by_node[peer]) {
+      if (!gpu) {
+        described.path = "shared memory";
+      } else if (peer == rank) {
+        described.path = in_device ? "device, self" : "pinned host, self";
+      } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
+        described.path = "pinned host: " + why->second;
+      } else {
+        described.path = in_device ? "device (IPC)" : "pinned host: a node peer cannot map this rank's region";
+      }
+      if (!sharing.export_failure.empty()) {
+        described.path += "; this rank's handle: " + sharing.export_failure;
+      }
+      if (send_peers.contains(peer)) {
+        const auto why = fields_refused.find(peer);
+        described.path += why == fields_refused.end() ? ", pieces into its ghost cells"
+                                                      : ", pieces into its buffer (" + why->second + ")";
+      }
+    }
+    peers_.push_back(described);
+  }
+}
+
+std::map<int, kernels::FieldSet> NodeTransport::share_fields(
+    const kernels::FieldSet& fields, const std::vector<int>& send_peers,
+    const std::map<int, int>& node_rank_of, bool export_fields,
+    std::map<int, std::string>& why_not) {
+  int node_rank = 0;
+  MPI_Comm_rank(node_comm_, &node_rank);
+  FieldExport mine;
+  if (export_fields) {
+    mine = export_fields_of(fields);
+  } else {
+    std::snprintf(mine.failure.data(), mine.failure.size(), "%s",
+                  "no field mapping on this backend or with a forced host mapping");
+  }
+  const std::vector<FieldExport> exports =
+      all_gather(mine, node_comm_, timeout_, "exchanging field handles");
+  std::map<int, kernels::FieldSet> mapped;
+  for (int peer : send_peers) {
+    const int q = node_rank_of.at(peer);
+    kernels::FieldSet target{};
+    if (q == node_rank) {
+      target = fields;  // a self-peer places into its own ghost cells
+    } else if (const FieldExport& theirs = exports[static_cast<std::size_t>(q)]; !theirs.valid) {
+      why_not[peer] = std::string("its fields are not shared: ") + theirs.failure.data();
+    } else {
+      try {
+        std::vector<void*> bases;
+        for (int h = 0; h < theirs.handle_count; ++h) {
+          field_mappings_.emplace_back(theirs.handles[static_cast<std::size_t>(h)]);
+          bases.push_back(field_mappings_.back().data());
+        }
+        target.variable_count = theirs.variable_count;
+        for (int v = 0; v < theirs.variable_count; ++v) {
+          const auto i = static_cast<std::size_t>(v);
+          target.variables[v] = reinterpret_cast<kernels::Element*>(
+              static_cast<std::byte*>(bases[static_cast<std::size_t>(theirs.handle_of[i])]) +
+              theirs.offsets[i]);
+        }
+      } catch (const std::exception& error) {
+        target = {};
+        why_not[peer] = std::string("its fields did not open here: ") + error.what();
+      }
+    }
+    mapped[peer] = target;
+  }
+  return mapped;
+}
+
+void NodeTransport::upload_plan(notify::Backend backend,
+                                const std::vector<kernels::NodePeerRoute>& peers,
+                                const NodePieceTable& table) {
+  if (!any()) return;
+  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay.
+  counters_ = kernels::DeviceMemory(backend, kLine * (peers.size() + 2));
+  auto* lines = static_cast<std::byte*>(counters_.data());
+  std::vector<kernels::NodePeerRoute> routes = peers;
+  for (std::size_t i = 0; i < routes.size(); ++i) {
+    routes[i].pieces_sent = reinterpret_cast<std::uint64_t*>(lines + kLine * i);
+  }
+  plan_.work_done = reinterpret_cast<std::uint64_t*>(lines + kLine * peers.size());
+  plan_.start_relay = reinterpret_cast<std::uint64_t*>(lines + kLine * (peers.size() + 1));
+
+  // One allocation for the arrays, each at an offset suited to every element type.
+  std::size_t bytes = 0;
+  const auto place = [&](std::size_t size) {
+    const std::size_t at = (bytes + 63) / 64 * 64;
+    bytes = at + size;
+    return at;
+  };
+  const std::size_t peers_at = place(sizeof(kernels::NodePeerRoute) * routes.size());
+  const std::size_t sends_at = place(sizeof(kernels::NodeSendRoute) * send_routes_.size());
+  const std::size_t recvs_at = place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
+  const std::size_t send_pieces_at = place(sizeof(kernels::NodePiece) * table.send_pieces.size());
+  const std::size_t recv_pieces_at = place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
+  plan_memory_ = kernels::DeviceMemory(backend, std::max<std::size_t>(bytes, 1));
+  const auto upload = [&](const auto& items, std::size_t at) {
+    using Item = typename std::decay_t<decltype(items)>::value_type;
+    plan_memory_.copy_from_host(items.data(), sizeof(Item) * items.size(), at);
+    return reinterpret_cast<const Item*>(static_cast<std::byte*>(plan_memory_.data()) + at);
+  };
+  plan_.peers = upload(routes, peers_at);
+  plan_.sends = upload(send_routes_, sends_at);
+  plan_.recvs = upload(recv_routes_, recvs_at);
+  plan_.send_pieces = upload(table.send_pieces, send_pieces_at);
+  plan_.recv_pieces = upload(table.recv_pieces, recv_pieces_at);
+  plan_.peer_count = static_cast<std::uint32_t>(routes.size());
+  plan_.send_piece_count = static_cast<std::uint32_t>(table.send_pieces.size());
+  plan_.recv_piece_count = static_cast<std::uint32_t>(table.recv_pieces.size());
+  plan_.arrival_id = arrival_id_;
+  plan_.ghosts_free_id = ghosts_free_id_;
+}
+
+std::string NodeTransport::pending(std::uint64_t epoch) const {
+  std::string text;
+  const auto read_word = [&](std::int64_t offset) -> std::uint64_t {
+    std::uint64_t value = 0;
+    if (host_region_ != nullptr) {
+      value = notify::load_acquire_system(reinterpret_cast<const std::uint64_t*>(host_region_ + offset));
+    } else if (device_region_) {
+      device_region_->copy_to_host(&value, sizeof value, static_cast<std::size_t>(offset));
+    }
+    return value;
+  };
+  for (std::size_t i = 0; i < plan_peers_.size() && i < peer_lines_.size(); ++i) {
+    const int peer = plan_peers_[i];
+    const std::uint64_t arrival = read_word(peer_lines_[i]);
+    const std::uint64_t free = read_word(peer_lines_[i] + static_cast<std::int64_t>(kLine));
+    std::uint64_t sent = 0;
+    counters_.copy_to_host(&sent, sizeof sent, kLine * i);
+    const auto out = std::uint64_t{pieces_out_[i]};
+    if (arrival < epoch) {
+      text += "\n  node_arrival[" + std::to_string(i) + "] = " + std::to_string(arrival) +
+              ", waiting for " + std::to_string(epoch) + ": peer " + std::to_string(peer) +
+              "'s pieces have not all landed:";
+      for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
+        if (recv_routes_[r].peer == i) text += "\n    " + recv_text_[r];
+      }
+    }
+    if (out > 0 && sent < epoch * out) {
+      text += "\n  to peer " + std::to_string(peer) + ": " +
+              std::to_string(sent - std::min(sent, (epoch - 1) * out)) + " of " +
+              std::to_string(out) + " pieces moved (node_ghosts_free[" + std::to_string(i) +
+              "] = " + std::to_string(free >> kernels::kGhostsFreeSlotBits) +
+              ", waiting for " + std::to_string(epoch) + "):";
+      for (std::size_t m = 0; m < send_routes_.size(); ++m) {
+        if (send_routes_[m].peer == i) text += "\n    " + send_text_[m];
+      }
+    }
+  }
+  return text;
+}
+
+NodeTransport::~NodeTransport() {
+  mappings_.clear();
+  field_mappings_.clear();
+  registrations_.clear();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || node_comm_ == MPI_COMM_NULL) {
+    (void)device_region_.release();  // nobody can be asked: never free what a peer may map
+    return;
+  }
+  try {
+    barrier_with_deadline(node_comm_, timeout_, "the barrier before freeing node memory");
+  } catch (const std::exception& error) {
+    // A peer that does not answer may still map this rank's device memory: keep it.
+    std::fprintf(stderr, "%s; this rank's node memory is left allocated\n", error.what());
+    (void)device_region_.release();
+    return;
+  }
+  device_region_.reset();
+  MPI_Comm_free(&node_comm_);
+}
+
+NodeTransport::DeviceSharing NodeTransport::share_device_memory(
+    const std::vector<int>& node_peers, const std::map<int, int>& node_rank_of,
+    const std::vector<int>& node_members, notify::Backend backend, bool export_region,
+    std::int64_t region_bytes, bool open_handles) {
+  const auto node_size = static_cast<int>(node_members.size());
+  DeviceSharing sharing;
+  HandleEntry mine;
+  if (export_region) {
+    try {
+      device_region_ = std::make_unique<kernels::DeviceMemory>(
+          backend, static_cast<std::size_t>(region_bytes));
+      mine.handle = kernels::export_ipc_handle(device_region_->data());
+      mine.valid = 1;
+      sharing.exported = true;
+    } catch (const std::exception& error) {
+      sharing.export_failure = error.what();
+    }
+  }
+  const std::vector<HandleEntry> handles =
+      all_gather(mine, node_comm_, timeout_, "exchanging IPC handles");
+  std::vector<std::int32_t> opened(static_cast<std::size_t>(node_size), 1);
+  mappings_.resize(static_cast<std::size_t>(node_size));
+  int rank = 0;
+  MPI_Comm_rank(node_comm_, &rank);
+  for (int peer : node_peers) {
+    const int q = node_rank_of.at(peer);
+    const HandleEntry& entry = handles[static_cast<std::size_t>(q)];
+    std::string why;
+    if (!open_handles) {
+      why = "host mapping forced";
+    } else if (!entry.valid) {
+      why = "peer " + std::to_string(peer) + " has no IPC handle to give";
+    } else {
+      try {
+        mappings_[static_cast<std::size_t>(q)] = kernels::IpcMapping(entry.handle);
+      } catch (const std::exception& error) {
+        why = error.what();
+        std::fprintf(stderr,
+                     "node rank %d: node transport: the IPC handle of peer %d did not open (%s); "
+                     "its messages go through pinned host memory\n",
+                     rank, peer, error.what());
+      }
+    }
+    if (!why.empty()) {
+      opened[static_cast<std::size_t>(q)] = 0;
+      sharing.refused[peer] = why;
+    }
+  }
+  sharing.opened_by.assign(static_cast<std::size_t>(node_size * node_size), 1);
+  MPI_Request request = MPI_REQUEST_NULL;
+  check_node_step(MPI_Iallgather(opened.data(), node_size, MPI_INT32_T, sharing.opened_by.data(),
+                                 node_size, MPI_INT32_T, node_comm_, &request),
+                  "gathering which IPC handles opened");
+  wait_with_deadline(request, timeout_, "gathering which IPC handles opened");
+  return sharing;
+}
+
+void NodeTransport::announce_packed(std::size_t m, std::uint64_t epoch) {
+  notify::store_release_system(send_mailboxes_[m].arrived, epoch);
+}
+
+bool NodeTransport::receiver_unpacked(std::size_t m, std::uint64_t epoch) const {
+  return notify::load_acquire_system(send_mailboxes_[m].unpacked) >= epoch;
+}
+
+bool NodeTransport::arrived(std::size_t r, std::uint64_t epoch) const {
+  return notify::load_acquire_system(recv_mailboxes_[r].arrived) >= epoch;
+}
+
+void NodeTransport::announce_unpacked(std::size_t r, std::uint64_t epoch) {
+  notify::store_release_system(recv_mailboxes_[r].unpacked, epoch);
+}
+
+}  // namespace haloflag::halo::detail

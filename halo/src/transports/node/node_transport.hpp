@@ -1,0 +1,158 @@
+// Internal: the host half of the node transport (docs/design.md, "The node transport"). At
+// set-up it sorts the peers into node and MPI ones, agrees on that with each node peer, maps the
+// memory the node's GPUs write into, cuts the node messages into pieces and uploads the device
+// half (kernels::NodePlan) that the node grid runs on:
+//   - each rank's region holds, per node peer, the peer's arrival word and ghosts_free word,
+//     then a buffer per node receive. The region is device memory shared through an IPC handle
+//     (GPU backends), or the rank's segment of host memory shared by the node's processes,
+//     registered as pinned (where IPC is refused, or when forced), or that segment itself on the
+//     host backend;
+//   - each rank's first FieldSet is exported too (GPU backends), so that its senders place
+//     their pieces straight into its ghost cells (direct placement); a self-peer uses its own.
+// For the bulk strategies, whose CPU sequences the kernels, the segments also hold a CPU-to-CPU
+// mailbox per node receive (arrived, unpacked).
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/halo/transport.hpp"
+#include "haloflag/kernels/device_memory.hpp"
+#include "haloflag/kernels/field_set.hpp"
+#include "haloflag/kernels/peer_memory.hpp"
+#include "haloflag/kernels/transports/node_route.hpp"
+#include "haloflag/notify/control_block.hpp"
+#include "message_names.hpp"
+#include "transports/node/shared_segments.hpp"
+
+namespace haloflag::halo::detail {
+
+class NodeTransport {
+ public:
+  // Collective over `comm` (every rank calls it, also with Transport::mpi, so that peers can
+  // check they agree). A choice that cannot be kept (a node peer off the node, peers that chose
+  // differently for each other, host memory the GPU cannot register) is kept for
+  // throw_if_unusable(), so that every rank has run every collective step and holds a transport
+  // to tear down alike. A failed MPI call throws at once.
+  NodeTransport(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
+                const kernels::FieldSet& fields, const ExchangeOptions& options,
+                notify::ControlBlock& control, const MessageNames& names);
+  // Throws ConfigError listing every problem the set-up found.
+  void throw_if_unusable() const;
+  // Closes this rank's mappings of its peers' memory, waits (at most the timeout) until every
+  // rank of the node has closed its own, then frees this rank's memory. When a peer does not
+  // answer in time the memory is left allocated: it may still be mapped by that peer.
+  ~NodeTransport();
+  NodeTransport(const NodeTransport&) = delete;
+  NodeTransport& operator=(const NodeTransport&) = delete;
+
+  bool node_send(std::size_t m) const { return send_routes_[m].peer != kernels::kNoNodePeer; }
+  bool node_recv(std::size_t r) const { return recv_routes_[r].peer != kernels::kNoNodePeer; }
+  bool any() const { return node_sends_ + node_recvs_ > 0; }
+  std::size_t node_send_count() const { return node_sends_; }
+  std::size_t node_recv_count() const { return node_recvs_; }
+
+  // The device half, in device-readable memory (null arrays when no peer is on the node).
+  const kernels::NodePlan& device_plan() const { return plan_; }
+
+  const std::vector<PeerTransport>& peers() const { return peers_; }
+  // The rank of node peer `index` of the device half (the index of a node word in a failure
+  // record); -1 when there is none.
+  int peer_rank(std::size_t index) const {
+    return index < plan_peers_.size() ? plan_peers_[index] : -1;
+  }
+  // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
+  int gpu_sharers() const { return gpu_sharers_; }
+
+  // What the node messages of `epoch` still wait for, for a deadline error: per peer, whether
+  // its arrival has come, with the receives (tags, bytes) it carries, and whether this rank's
+  // sends to it are out (the peer's ghosts_free, this rank's count of pieces).
+  std::string pending(std::uint64_t epoch) const;
+
+  // The bulk strategies' mailbox, read and written by CPUs. Epochs only grow.
+  void announce_packed(std::size_t m, std::uint64_t epoch);  // to the receiver of send m
+  bool receiver_unpacked(std::size_t m, std::uint64_t epoch) const;
+  bool arrived(std::size_t r, std::uint64_t epoch) const;
+  void announce_unpacked(std::size_t r, std::uint64_t epoch);  // to the sender of receive r
+
+ private:
+  void set_up(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
+              const kernels::FieldSet& fields, const ExchangeOptions& options,
+              const MessageNames& names);
+
+  // What the node's ranks learnt from each other's IPC handles (GPU backends).
+  struct DeviceSharing {
+    bool exported = false;  // this rank's device region has a handle
+    std::string export_failure;
+    std::map<int, std::string> refused;  // peer -> why its handle did not open here
+    // [q * node size + p]: node rank q opened node rank p's handle, or never needed to.
+    std::vector<std::int32_t> opened_by;
+  };
+  // Collective over the node: allocates and exports this rank's device region (when
+  // `export_region`), and opens the handles of this rank's node peers (when `open_handles`); a
+  // handle that will not open is reported, not thrown.
+  DeviceSharing share_device_memory(const std::vector<int>& node_peers,
+                                    const std::map<int, int>& node_rank_of,
+                                    const std::vector<int>& node_members,
+                                    notify::Backend backend, bool export_region,
+                                    std::int64_t region_bytes, bool open_handles);
+  // Collective over the node: exports this rank's FieldSet (when `export_fields`) and maps the
+  // fields of the peers this rank sends to; returns, per node peer, the mapped FieldSet
+  // (variable_count 0 where none) and records why a mapping failed in `why_not`.
+  std::map<int, kernels::FieldSet> share_fields(const kernels::FieldSet& fields,
+                                                const std::vector<int>& send_peers,
+                                                const std::map<int, int>& node_rank_of,
+                                                bool export_fields,
+                                                std::map<int, std::string>& why_not);
+  // Uploads the routes, pieces and counters of the device half.
+  void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
+                   const struct NodePieceTable& table);
+
+  struct Mailbox {
+    std::uint64_t* arrived = nullptr;   // written by the sender's CPU
+    std::uint64_t* unpacked = nullptr;  // written by the receiver's CPU
+  };
+
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  std::chrono::nanoseconds timeout_;
+  std::uint32_t arrival_id_ = 0;
+  std::uint32_t ghosts_free_id_ = 0;
+  std::unique_ptr<kernels::DeviceMemory> device_region_;
+  std::vector<kernels::IpcMapping> mappings_;        // by node rank; empty where not opened
+  std::vector<kernels::IpcMapping> field_mappings_;  // the peers' field allocations
+  std::unique_ptr<SharedSegments> segments_;
+  std::vector<kernels::HostRegistration> registrations_;  // by node rank, where used
+  std::vector<kernels::NodeSendRoute> send_routes_;
+  std::vector<kernels::NodeRecvRoute> recv_routes_;
+  std::vector<Mailbox> send_mailboxes_;  // the receiver's mailbox of each node send
+  std::vector<Mailbox> recv_mailboxes_;  // this rank's mailbox of each node receive
+  // For pending(): this rank's peers in NodePlan order, and host-readable views of the words.
+  std::vector<int> plan_peers_;
+  std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
+  std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
+  std::vector<bool> peer_lines_in_device_;
+  std::vector<std::uint32_t> pieces_out_;
+  std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
+  std::vector<std::string> recv_text_;
+  // The device half and the memory it points into.
+  kernels::DeviceMemory plan_memory_;
+  kernels::DeviceMemory counters_;
+  kernels::NodePlan plan_;
+  std::size_t node_sends_ = 0;
+  std::size_t node_recvs_ = 0;
+  std::vector<PeerTransport> peers_;
+  std::vector<std::string> problems_;
+  int gpu_sharers_ = 1;
+};
+
+}  // namespace haloflag::halo::detail

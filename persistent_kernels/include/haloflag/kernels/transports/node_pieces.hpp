@@ -1,0 +1,270 @@
+// What a block of the node grid does for one epoch (docs/design.md, "The node transport"):
+// written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
+// threads alike.
+//
+//  1. start: block 0 sees the exchange start (host flag or the caller's stream), tells every
+//     node sender that this rank's ghost cells may take the epoch (ghosts_free), and relays the
+//     start in device memory to the other blocks;
+//  2. send pieces i = block, block + blocks, ...: wait until the receiver's ghosts are free
+//     (a word in this rank's memory), gather the piece from this rank's cells and store it into
+//     the receiver's ghost cells or buffer, fence, count it in; the block completing a peer's
+//     count stores the epoch into that peer's arrival word;
+//  3. receive pieces likewise: wait for the peer's arrival (this rank's memory), unpack the
+//     piece from this rank's buffer unless the peer placed it directly, count it in.
+// The block completing the epoch's count of pieces stores node_done for the CPU, and counts one
+// unit towards the stream's exchange_done.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/kernels/block_waits.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/pack_unpack.hpp"
+#include "haloflag/kernels/transports/node_route.hpp"
+#include "haloflag/notify/flag_ops.hpp"
+#include "haloflag/notify/portability.hpp"
+
+namespace haloflag::kernels {
+
+// The FieldSet slot this rank's exchange unpacks into, as it tells its senders: the plan's
+// selected slot, or kBufferedSlot where the caller's kernel picks its fields (embedded).
+HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
+  if (plan.field_slot == nullptr) return kBufferedSlot;
+  return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
+}
+
+// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into every
+// node sender's memory.
+HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
+  const std::uint64_t word = ghosts_free_word(epoch, announced_slot(plan));
+  for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) {
+    const NodePeerRoute& peer = plan.node.peers[p];
+    if (peer.pieces_in > 0) notify::store_release_system(peer.ghosts_free_there, word);
+  }
+}
+
+// A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
+// this rank's first FieldSet mapped, and the epoch uses it.
+HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot) {
+  return peer.direct_in != 0 && slot == 0;
+}
+
+// `amount` pieces of this rank's node work are done (one thread): the block completing the
+// epoch's count tells the CPU with node_done, and the stream with one done unit.
+HF_HD inline void count_node_work(const ExchangePlan& plan, std::uint64_t epoch,
+                                  std::uint64_t amount) {
+  const std::uint64_t total = plan.node.work_per_epoch();
+  const std::uint64_t before = notify::count_in_same_side(plan.node.work_done, amount);
+  if ((before + amount) % total == 0) {
+    notify::signal_flag(plan.node_done, 0, epoch);
+    count_done_unit(plan, epoch);
+  }
+}
+
+namespace detail {
+
+// Elements [first, end) of a message moved by one group from `source` cells of `from` to the
+// `target` cells of `to` (direct), or to `buffer` (in buffer order). Thread t moves elements
+// first + t + k * size, all loads of a round before its stores (pack_unpack.hpp).
+template <class Group>
+HF_HD void move_elements(const Group& group, const MessageLayout& source, const FieldSet& from,
+                         std::uint32_t first, std::uint32_t end, const MessageLayout& target,
+                         const FieldSet* to, Element* buffer) {
+  const auto source_cells = static_cast<std::uint32_t>(source.cells_per_variable());
+  const auto target_cells = static_cast<std::uint32_t>(target.cells_per_variable());
+  const auto size = static_cast<std::uint32_t>(group.size());
+  for (std::uint32_t base = first + static_cast<std::uint32_t>(group.thread()); base < end;
+       base += size * kElementsInFlight) {
+    Element values[kElementsInFlight] = {};
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
+      if (e < end) {
+        const FieldPlace place = field_place(source, source_cells, e);
+        values[k] = from.variables[place.variable][place.offset];
+      }
+    }
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
+      if (e >= end) continue;
+      if (to != nullptr) {
+        const FieldPlace place = field_place(target, target_cells, e);
+        to->variables[place.variable][place.offset] = values[k];
+      } else {
+        buffer[e] = values[k];
+      }
+    }
+  }
+}
+
+// Elements [first, end) of a receive unpacked from `buffer` into `layout`'s cells of `to`.
+template <class Group>
+HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
+                           std::uint32_t first, std::uint32_t end, const Element* buffer) {
+  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
+  const auto size = static_cast<std::uint32_t>(group.size());
+  for (std::uint32_t base = first + static_cast<std::uint32_t>(group.thread()); base < end;
+       base += size * kElementsInFlight) {
+    Element values[kElementsInFlight] = {};
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
+      if (e < end) values[k] = buffer[e];
+    }
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
+      if (e >= end) continue;
+      const FieldPlace place = field_place(layout, cells, e);
+      to.variables[place.variable][place.offset] = values[k];
+    }
+  }
+}
+
+// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
+// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
+struct GhostsFree {
+  BlockStatus status;
+  bool direct;
+};
+
+template <class Group>
+HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t peer_index, std::uint64_t epoch,
+                                  std::uint32_t waiter) {
+  const NodePeerRoute& peer = plan.node.peers[peer_index];
+  int outcome = 0;  // BlockStatus * 2 + direct
+  if (group.thread() == 0) {
+    const notify::WaitOutcome waited =
+        notify::wait_word(peer.ghosts_free_here, plan.node.ghosts_free_id, peer_index,
+                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
+    if (waited != notify::WaitOutcome::ready) {
+      outcome = static_cast<int>(BlockStatus::failed) * 2;
+    } else {
+      const std::uint64_t slot =
+          notify::load_relaxed_system(peer.ghosts_free_here) & kBufferedSlot;
+      outcome = (slot == 0 && peer.target_fields.variable_count > 0) ? 1 : 0;
+    }
+  }
+  outcome = group.from_leader(outcome);
+  return {static_cast<BlockStatus>(outcome / 2), (outcome & 1) != 0};
+}
+
+// After the group's barrier, thread 0 publishes `pieces` pieces of send `message`: a
+// system-scope fence orders this block's stores before its count, and the block completing the
+// peer's count stores the arrival (release: it publishes every counted block's pieces).
+HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRoute& route,
+                                    std::uint32_t pieces, std::uint64_t epoch) {
+  const NodePeerRoute& peer = plan.node.peers[route.peer];
+  notify::fence_release_system();
+  const std::uint64_t before = notify::count_in_same_side(peer.pieces_sent, pieces);
+  if ((before + pieces) % peer.pieces_out == 0) {
+    notify::store_release_system(peer.arrival_there, epoch);
+  }
+  count_node_work(plan, epoch, pieces);
+}
+
+}  // namespace detail
+
+// Elements [first, end) of node send `message` into its receiver's ghost cells or buffer; the
+// group's members, then thread 0 counts `pieces` pieces in. The receiver's ghosts must be free
+// for the epoch (wait_ghosts_free).
+template <class Group>
+HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                          std::uint32_t first, std::uint32_t end, std::uint32_t pieces,
+                          bool direct, std::uint64_t epoch) {
+  const NodeSendRoute& route = plan.node.sends[message];
+  const FieldSet* to = direct ? &plan.node.peers[route.peer].target_fields : nullptr;
+  detail::move_elements(group, plan.sends[message], fields_of(plan), first, end, route.target, to,
+                        reinterpret_cast<Element*>(route.target_buffer));
+  group.sync();
+  if (group.thread() == 0) detail::count_sent_pieces(plan, route, pieces, epoch);
+}
+
+// Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
+// rank's ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait
+// on the relay in device memory.
+template <class Group>
+HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                             std::uint64_t epoch) {
+  if (block != 0) {
+    return leader_wait_word(group, plan.node.start_relay, plan.pack_start.array_id, 0, epoch,
+                            plan.control, block, notify::AbortReads::none);
+  }
+  const BlockStatus status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, block);
+  if (group.thread() == 0) {
+    if (status == BlockStatus::ok) announce_ghosts_free(plan, epoch);
+    notify::store_release_system(plan.node.start_relay,
+                                 status == BlockStatus::failed
+                                     ? kStopEpoch
+                                     : notify::load_relaxed_system(plan.pack_start.word(0)));
+  }
+  return status;
+}
+
+// Step 2: block `block` of `blocks` moves its send pieces.
+template <class Group>
+HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
+                                   std::uint32_t block, std::uint32_t blocks,
+                                   std::uint64_t epoch) {
+  const NodePlan& node = plan.node;
+  for (std::uint32_t i = block; i < node.send_piece_count; i += blocks) {
+    const NodePiece piece = node.send_pieces[i];
+    const detail::GhostsFree free = detail::wait_ghosts_free(group, plan, piece.peer, epoch, block);
+    if (free.status != BlockStatus::ok) return free.status;
+    move_send_part(group, plan, piece.message, piece.first, piece.first + piece.count, 1,
+                   free.direct, epoch);
+  }
+  return BlockStatus::ok;
+}
+
+// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
+// directly leaves nothing to unpack: its first piece's block alone waits, for all of them.
+template <class Group>
+HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
+                                      std::uint32_t block, std::uint32_t blocks,
+                                      std::uint64_t epoch) {
+  const NodePlan& node = plan.node;
+  const std::uint64_t slot = announced_slot(plan);
+  for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
+    const NodePiece piece = node.recv_pieces[j];
+    const NodePeerRoute& peer = node.peers[piece.peer];
+    const bool direct = placed_directly(peer, slot);
+    if (direct && j != peer.first_recv_piece) continue;
+    const BlockStatus status = leader_wait_word(group, peer.arrival_here, node.arrival_id,
+                                                piece.peer, epoch, plan.control, block);
+    if (status != BlockStatus::ok) return status;
+    if (!direct) {
+      detail::unpack_elements(group, plan.recvs[piece.message], fields_of(plan), piece.first,
+                              piece.first + piece.count,
+                              reinterpret_cast<const Element*>(node.recvs[piece.message].data));
+      group.sync();
+    }
+    if (group.thread() == 0) count_node_work(plan, epoch, direct ? peer.pieces_in : 1);
+  }
+  return BlockStatus::ok;
+}
+
+// One epoch of a launched node grid (stream_notify): the launch is the start.
+template <class Group>
+HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                         std::uint32_t blocks, std::uint64_t epoch) {
+  if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
+  if (node_send_pieces(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
+  (void)node_receive_pieces(group, plan, block, blocks, epoch);
+}
+
+// One epoch of the resident node grid; anything but ok ends the kernel.
+template <class Group>
+HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& plan,
+                                     std::uint32_t block, std::uint32_t blocks,
+                                     std::uint64_t epoch) {
+  BlockStatus status = node_start(group, plan, block, epoch);
+  if (status != BlockStatus::ok) return status;
+  status = node_send_pieces(group, plan, block, blocks, epoch);
+  if (status != BlockStatus::ok) return status;
+  return node_receive_pieces(group, plan, block, blocks, epoch);
+}
+
+}  // namespace haloflag::kernels
