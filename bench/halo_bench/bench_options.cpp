@@ -231,6 +231,18 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "(with --long-sends in-turn, all of them pack every long send in turn)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  app.add_option("--node-threads", launch.node_threads,
+                 "node transport: threads per block of the node grid")
+      ->check(CLI::Range(32, 1024))
+      ->capture_default_str();
+  app.add_option("--node-blocks", launch.node_blocks,
+                 "node transport: blocks of the node grid; 0: one per piece, as many as fit")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option("--piece-bytes", launch.node_piece_bytes,
+                 "node transport: bytes of a piece, the node grid's unit of work")
+      ->check(at_least(8))
+      ->capture_default_str();
   app.add_option("--host-threads", launch.host_threads,
                  "host backend: threads per lane and blocks of the stacked grid")
       ->check(at_least(1))

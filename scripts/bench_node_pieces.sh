@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The node transport's pieces on two GPUs of one host, one rank per GPU (nvidia-h100-x2,
+# nvidia-h200-x2), in parts of one device call each:
+#   exchanges  every strategy over node and mpi on the 2-rank configs of HALOFLAG_CUBES
+#              (200 800), in alternating rounds, with the default node grid
+#   pieces     resident and stream_notify over node at cube 200 and 800 for each piece size
+#              and block size of HALOFLAG_PIECES and HALOFLAG_NODE_THREADS
+#   jacobi     examples/jacobi3d over node, every variant, 7- and 27-point, 32^3 per rank:
+#              checked bit for bit against the single-rank reference, then timed
+#   gpu_tests  ctest -L gpu on the two GPUs
+#   scripts/bench_node_pieces.sh PART OUT_DIR [halo_bench options...]
+# Each part writes OUT_DIR/PART/ (machine.txt, commands.txt, each run's table and JSON) and
+# OUT_DIR/PART.tar.gz, the one file a device call brings back per part.
+# Environment: HALOFLAG_CUBES, HALOFLAG_ROUNDS (3), HALOFLAG_BUILD_DIR (build-gpu),
+# HALOFLAG_GPU (cuda; none runs the host backend, to check this script without a GPU).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/figures_common.sh"
+usage="usage: bench_node_pieces.sh exchanges|pieces|jacobi|gpu_tests OUT_DIR [options...]"
+part=${1:?$usage}
+out=${2:?$usage}
+shift 2
+case $part in exchanges | pieces | jacobi | gpu_tests) ;; *) echo "$usage" >&2; exit 2 ;; esac
+mkdir -p "$out/$part"
+out=$(cd "$out" && pwd)
+dir=$out/$part
+export HALOFLAG_GPU=${HALOFLAG_GPU:-cuda}
+export HALOFLAG_BUILD_DIR=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
+build=$HALOFLAG_BUILD_DIR
+export PATH=/usr/local/cuda/bin:$PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-cma}
+[[ $(nproc) -lt 4 ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
+rounds=${HALOFLAG_ROUNDS:-3}
+read -r -a cubes <<<"${HALOFLAG_CUBES:-200 800}"
+
+if [[ $HALOFLAG_GPU != none ]]; then
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+  if [[ $gpus -lt 2 ]]; then
+    echo "bench_node_pieces.sh: this node has ${gpus:-0} GPU(s); the run needs 2, one per rank" >&2
+    exit 1
+  fi
+fi
+touch "$dir/commands.txt"
+run_logged() {  # run_logged LOG COMMAND...: the command line into commands.txt and LOG, then its output
+  local log=$1
+  shift
+  echo "\$ $*" | tee -a "$dir/commands.txt" >"$log"
+  "$@" 2>&1 | tee -a "$log"
+}
+config_of() {
+  local cube=$1 config=$root/comb_configs/comb_${1}_np2_reduced.cfg
+  if [[ ! -f $config ]]; then
+    mkdir -p "$dir/configs"
+    config=$dir/configs/comb_${cube}_np2_reduced.cfg
+    "$build/comb_configs/haloflag_gen_config" --size "$cube" --divide 4,4,4 --periodic 1,1,1 \
+      --ghost 1 --vars 3 --reduce-to-2-ranks 21 --output "$config" >/dev/null
+  fi
+  echo "$config"
+}
+
+case $part in
+  exchanges)
+    figures_build "$root" "$build" "$dir/build.log" halo_bench haloflag_gen_config
+    figures_machine_info "$dir/machine.txt" "$root"
+    for cube in "${cubes[@]}"; do
+      run_logged "$dir/halo_bench_${cube}.txt" mpiexec -n 2 "$build/bench/halo_bench" \
+        --config "$(config_of "$cube")" --transport node,mpi --rounds "$rounds" --progress 0 \
+        --json "$dir/halo_bench_${cube}.json" "$@"
+    done
+    ;;
+  pieces)
+    figures_build "$root" "$build" "$dir/build.log" halo_bench haloflag_gen_config
+    figures_machine_info "$dir/machine.txt" "$root"
+    for cube in "${cubes[@]}"; do
+      for piece in ${HALOFLAG_PIECES:-2048 4096 8192}; do
+        for threads in ${HALOFLAG_NODE_THREADS:-256 512}; do
+          run_logged "$dir/halo_bench_${cube}_${piece}_${threads}.txt" mpiexec -n 2 \
+            "$build/bench/halo_bench" --config "$(config_of "$cube")" --transport node \
+            --strategy comb_fused,stream_notify,resident --rounds "$rounds" --progress 0 \
+            --trace-exchanges 0 --piece-bytes "$piece" --node-threads "$threads" \
+            --json "$dir/halo_bench_${cube}_${piece}_${threads}.json" "$@"
+        done
+      done
+    done
+    ;;
+  jacobi)
+    figures_build "$root" "$build" "$dir/build.log" haloflag_jacobi3d
+    figures_machine_info "$dir/machine.txt" "$root"
+    for stencil in 7 27; do
+      run_logged "$dir/jacobi_${stencil}.txt" mpiexec -n 2 "$build/examples/jacobi3d/haloflag_jacobi3d" \
+        --stencil "$stencil" --local 32 --transport node --check \
+        --iterations "${HALOFLAG_JACOBI_ITERATIONS:-200}" --repeats "${HALOFLAG_JACOBI_REPEATS:-10}" \
+        --json "$dir/jacobi_${stencil}.json" "$@"
+    done
+    ;;
+  gpu_tests)
+    if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q "HALOFLAG_BUILD_TESTS:BOOL=ON" "$build/CMakeCache.txt"; then
+      cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
+        -DHALOFLAG_BUILD_TESTS=ON -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$dir/build.log" 2>&1
+    fi
+    cmake --build "$build" -j "$(nproc)" >>"$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; exit 1; }
+    figures_machine_info "$dir/machine.txt" "$root"
+    (cd "$build" && run_logged "$dir/ctest_gpu.txt" ctest -L gpu --output-on-failure -j 2 "$@") || true
+    ;;
+esac
+tar -czf "$out/$part.tar.gz" -C "$out" "$part"
