@@ -20,6 +20,7 @@ void gpu_copy_to_host(void*, const void*, std::size_t) { no_gpu_backend("device 
 void gpu_ipc_export(const void*, std::byte*) { no_gpu_backend("IPC handle"); }
 void* gpu_ipc_open(const std::byte*) { no_gpu_backend("IPC handle"); }
 const void* gpu_allocation_base(const void*) { no_gpu_backend("allocation lookup"); }
+bool gpu_native_peer_atomics(const char*) { return false; }
 void gpu_ipc_close(void*) noexcept {}
 void* gpu_host_register(void*, std::size_t) { no_gpu_backend("host registration"); }
 void gpu_host_unregister(void*) noexcept {}

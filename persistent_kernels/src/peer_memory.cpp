@@ -16,6 +16,10 @@ const void* allocation_base(const void* device_pointer) {
   return detail::gpu_allocation_base(device_pointer);
 }
 
+bool native_peer_atomics(const std::string& peer_pci_bus_id) {
+  return detail::gpu_native_peer_atomics(peer_pci_bus_id.c_str());
+}
+
 IpcMapping::IpcMapping(const IpcHandle& handle) : data_(detail::gpu_ipc_open(handle.bytes.data())) {}
 
 IpcMapping::~IpcMapping() { release(); }

@@ -54,6 +54,24 @@ const void* gpu_allocation_base(const void* device_pointer) {
 #endif
 }
 
+bool gpu_native_peer_atomics(const char* peer_pci_bus_id) {
+  int mine = 0;
+  int other = 0;
+  if (cudaGetDevice(&mine) != cudaSuccess ||
+      cudaDeviceGetByPCIBusId(&other, peer_pci_bus_id) != cudaSuccess) {
+    (void)cudaGetLastError();  // the peer's GPU is not visible here: no way to tell
+    return false;
+  }
+  if (other == mine) return true;
+  int native = 0;
+  if (cudaDeviceGetP2PAttribute(&native, cudaDevP2PAttrNativeAtomicSupported, mine, other) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return native != 0;
+}
+
 void* gpu_ipc_open(const std::byte* handle) {
   cudaIpcMemHandle_t ipc{};
   std::memcpy(&ipc, handle, sizeof ipc);

@@ -8,6 +8,7 @@ namespace haloflag::kernels::detail {
 
 void gpu_ipc_export(const void* device_base, std::byte* handle);  // kIpcHandleBytes bytes
 const void* gpu_allocation_base(const void* device_pointer);
+bool gpu_native_peer_atomics(const char* peer_pci_bus_id);
 void* gpu_ipc_open(const std::byte* handle);
 void gpu_ipc_close(void* mapped) noexcept;
 void* gpu_host_register(void* host, std::size_t bytes);  // returns the device address

@@ -62,19 +62,19 @@ struct FieldExport {
   std::array<char, 160> failure{};
 };
 
-// The ranks of `shared` (one shared-memory node) bound to the same GPU as this one.
-int count_gpu_sharers(MPI_Comm shared, std::chrono::nanoseconds timeout) {
+// The PCI bus id of each rank of `comm`'s GPU.
+std::vector<std::string> gather_bus_ids(MPI_Comm comm, std::chrono::nanoseconds timeout) {
   struct BusId {
     std::array<char, 32> text{};
   };
   BusId mine;
   const std::string id = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
   std::snprintf(mine.text.data(), mine.text.size(), "%s", id.c_str());
-  int sharers = 0;
-  for (const BusId& other : all_gather(mine, shared, timeout, "gathering the ranks' GPUs")) {
-    if (std::strcmp(other.text.data(), mine.text.data()) == 0) ++sharers;
+  std::vector<std::string> ids;
+  for (const BusId& other : all_gather(mine, comm, timeout, "gathering the ranks' GPUs")) {
+    ids.emplace_back(other.text.data());
   }
-  return sharers;
+  return ids;
 }
 
 MPI_Comm split_node(MPI_Comm shared, int rank, int node_size) {
@@ -161,7 +161,11 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   MPI_Comm shared = MPI_COMM_NULL;
   check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
                   "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-  if (gpu) gpu_sharers_ = count_gpu_sharers(shared, timeout_);
+  if (gpu) {
+    const std::vector<std::string> shared_ids = gather_bus_ids(shared, timeout_);
+    const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
+    gpu_sharers_ = static_cast<int>(std::count(shared_ids.begin(), shared_ids.end(), mine));
+  }
   node_comm_ = split_node(shared, rank, options.node_size);
   int node_rank = 0;
   int node_size = 0;
@@ -171,6 +175,16 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
       all_gather(rank, node_comm_, timeout_, "gathering the node's ranks");
   std::map<int, int> node_rank_of;  // comm rank -> node rank
   for (int q = 0; q < node_size; ++q) node_rank_of[node_members[static_cast<std::size_t>(q)]] = q;
+  const std::vector<std::string> bus_ids =
+      gpu ? gather_bus_ids(node_comm_, timeout_) : std::vector<std::string>{};
+  // Arrival words count elements where the pair's GPUs add into each other's device memory
+  // natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
+  // the epoch.
+  const auto counting_pair = [&](int peer, bool region_in_device) {
+    if (!gpu) return true;
+    return region_in_device &&
+           kernels::native_peer_atomics(bus_ids[static_cast<std::size_t>(node_rank_of[peer])]);
+  };
 
   // This rank's choice for each peer.
   std::set<int> peers;
@@ -349,6 +363,8 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
         reinterpret_cast<const std::uint64_t*>(my_region + ghosts_free_line(index));
     route.target_fields = target_fields.at(peer);
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
+    route.counts_in = counting_pair(peer, in_device) ? 1 : 0;
+    route.counts_out = counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
     peer_lines_.push_back(arrival_line(index));
   }
   peer_lines_in_device_.assign(plan_peers_.size(), in_device);
@@ -416,6 +432,12 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
 
   const NodePieceTable table = cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(),
                                                options.launch.node_piece_bytes);
+  for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
+    if (recv_peer[r] != kernels::kNoNodePeer) {
+      peer_routes[recv_peer[r]].elements_in +=
+          static_cast<std::uint64_t>(layouts.recvs[r].element_count());
+    }
+  }
   for (std::size_t i = 0; i < peer_routes.size(); ++i) {
     peer_routes[i].pieces_out = table.pieces_out[i];
     peer_routes[i].pieces_in = table.pieces_in[i];
@@ -423,8 +445,8 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
-  pieces_out_ = table.pieces_out;
-  upload_plan(options.backend, peer_routes, table);
+  host_peers_ = peer_routes;
+  upload_plan(options.backend, peer_routes, table, gpu && !in_device);
 
   for (int peer : peers) {
     PeerTransport described{peer, by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
@@ -500,17 +522,24 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
 
 void NodeTransport::upload_plan(notify::Backend backend,
                                 const std::vector<kernels::NodePeerRoute>& peers,
-                                const NodePieceTable& table) {
+                                const NodePieceTable& table, bool relay_host_words) {
   if (!any()) return;
-  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay.
-  counters_ = kernels::DeviceMemory(backend, kLine * (peers.size() + 2));
+  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay, then the
+  // relays of the words in pinned host memory, two per peer.
+  const std::size_t n = peers.size();
+  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 2));
   auto* lines = static_cast<std::byte*>(counters_.data());
+  const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
   std::vector<kernels::NodePeerRoute> routes = peers;
-  for (std::size_t i = 0; i < routes.size(); ++i) {
-    routes[i].pieces_sent = reinterpret_cast<std::uint64_t*>(lines + kLine * i);
+  for (std::size_t i = 0; i < n; ++i) {
+    routes[i].pieces_sent = line(i);
+    if (relay_host_words) {
+      routes[i].ghosts_free_relay = line(n + 2 + 2 * i);
+      routes[i].arrival_relay = line(n + 3 + 2 * i);
+    }
   }
-  plan_.work_done = reinterpret_cast<std::uint64_t*>(lines + kLine * peers.size());
-  plan_.start_relay = reinterpret_cast<std::uint64_t*>(lines + kLine * (peers.size() + 1));
+  plan_.work_done = line(n);
+  plan_.start_relay = line(n + 1);
 
   // One allocation for the arrays, each at an offset suited to every element type.
   std::size_t bytes = 0;
@@ -557,23 +586,22 @@ std::string NodeTransport::pending(std::uint64_t epoch) const {
     const int peer = plan_peers_[i];
     const std::uint64_t arrival = read_word(peer_lines_[i]);
     const std::uint64_t free = read_word(peer_lines_[i] + static_cast<std::int64_t>(kLine));
-    std::uint64_t sent = 0;
-    counters_.copy_to_host(&sent, sizeof sent, kLine * i);
-    const auto out = std::uint64_t{pieces_out_[i]};
-    if (arrival < epoch) {
+    const kernels::NodePeerRoute& route = host_peers_[i];
+    const auto out = std::uint64_t{route.pieces_out};
+    if (route.pieces_in > 0 && arrival < kernels::arrival_target(route, epoch)) {
       text += "\n  node_arrival[" + std::to_string(i) + "] = " + std::to_string(arrival) +
-              ", waiting for " + std::to_string(epoch) + ": peer " + std::to_string(peer) +
-              "'s pieces have not all landed:";
+              ", waiting for " + std::to_string(kernels::arrival_target(route, epoch)) +
+              (route.counts_in != 0 ? " elements" : "") + ": peer " + std::to_string(peer) +
+              "'s pieces of exchange " + std::to_string(epoch) + " have not all landed:";
       for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
         if (recv_routes_[r].peer == i) text += "\n    " + recv_text_[r];
       }
     }
-    if (out > 0 && sent < epoch * out) {
-      text += "\n  to peer " + std::to_string(peer) + ": " +
-              std::to_string(sent - std::min(sent, (epoch - 1) * out)) + " of " +
-              std::to_string(out) + " pieces moved (node_ghosts_free[" + std::to_string(i) +
-              "] = " + std::to_string(free >> kernels::kGhostsFreeSlotBits) +
-              ", waiting for " + std::to_string(epoch) + "):";
+    if (out > 0 && (free >> kernels::kGhostsFreeSlotBits) < epoch) {
+      text += "\n  node_ghosts_free[" + std::to_string(i) + "] = " +
+              std::to_string(free >> kernels::kGhostsFreeSlotBits) + ", waiting for " +
+              std::to_string(epoch) + ": peer " + std::to_string(peer) +
+              " has not started the exchange, so these are not sent:";
       for (std::size_t m = 0; m < send_routes_.size(); ++m) {
         if (send_routes_[m].peer == i) text += "\n    " + send_text_[m];
       }

@@ -114,9 +114,10 @@ class NodeTransport {
                                                 const std::map<int, int>& node_rank_of,
                                                 bool export_fields,
                                                 std::map<int, std::string>& why_not);
-  // Uploads the routes, pieces and counters of the device half.
+  // Uploads the routes, pieces and counters of the device half; `relay_host_words`: this rank's
+  // words are in pinned host memory, and the node grid's block 0 relays them.
   void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
-                   const struct NodePieceTable& table);
+                   const struct NodePieceTable& table, bool relay_host_words);
 
   struct Mailbox {
     std::uint64_t* arrived = nullptr;   // written by the sender's CPU
@@ -141,7 +142,7 @@ class NodeTransport {
   std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
   std::vector<bool> peer_lines_in_device_;
-  std::vector<std::uint32_t> pieces_out_;
+  std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
   // The device half and the memory it points into.

@@ -138,6 +138,21 @@ HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t
 #endif
 }
 
+// Adds `amount` to a counter in another GPU's memory (or, on the host backend, another process's
+// shared memory) with a system-scope release: what this thread wrote and observed before is
+// visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
+// with native atomics modify, never the CPU (rule 1): the node transport's arrival counters.
+HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) {
+#if HF_HIP_DEVICE_CODE
+  (void)__hip_atomic_fetch_add(word, amount, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+#elif HF_DEVICE_CODE
+  (void)cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*word).fetch_add(
+      amount, cuda::std::memory_order_release);
+#else
+  (void)std::atomic_ref<std::uint64_t>(*word).fetch_add(amount, std::memory_order_release);
+#endif
+}
+
 // A system-scope release fence: this thread's earlier writes, and what it has observed (release
 // is cumulative), are performed for every observer before its later writes. A node block fences
 // once after its piece, before it counts the piece in, so that the block completing the count

@@ -72,7 +72,7 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
   // Every group that saw the start says so: the same value, whichever group stores it first.
   if (group.thread() == 0) announce_ghosts_free(internal, epoch);
   const kernels::detail::GhostsFree free =
-      kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message);
+      kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message, false);
   if (free.status != BlockStatus::ok) return BlockStatus::failed;
   const auto elements = static_cast<std::uint32_t>(internal.sends[message].element_count());
   move_send_part(group, internal, message, 0, elements, route->pieces, free.direct, epoch);
@@ -105,8 +105,9 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   }
   if (group.thread() == 0) announce_ghosts_free(internal, epoch);
   const NodePeerRoute& peer = internal.node.peers[route->peer];
-  if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer, epoch,
-                       internal.control, message) != BlockStatus::ok) {
+  if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer,
+                       arrival_target(peer, epoch), internal.control, message) !=
+      BlockStatus::ok) {
     return BlockStatus::failed;
   }
   const MessageLayout& layout = internal.recvs[message];

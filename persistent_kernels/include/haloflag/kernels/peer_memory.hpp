@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 
 namespace haloflag::kernels {
 
@@ -23,6 +24,11 @@ IpcHandle export_ipc_handle(const void* device_base);
 // The start of the device allocation holding `device_pointer` (IPC shares whole allocations).
 // Throws KernelError when it is not device memory of this process's GPU.
 const void* allocation_base(const void* device_pointer);
+
+// Whether this process's GPU has native atomics on the memory of the GPU with PCI bus id
+// `peer_pci_bus_id` (NVLink: yes; PCIe peer-to-peer: often not). False when that GPU is not
+// visible to this process, or on a build without a GPU backend.
+bool native_peer_atomics(const std::string& peer_pci_bus_id);
 
 // Another process's allocation mapped into this one (peer access enabled as needed); closed on
 // destruction, before the owner may free it.

@@ -19,6 +19,7 @@
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/transports/node_route.hpp"
 #include "haloflag/notify/flag_ops.hpp"
@@ -129,21 +130,26 @@ struct GhostsFree {
   bool direct;
 };
 
+// `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
+// embedded API's groups poll the word itself).
 template <class Group>
 HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t peer_index, std::uint64_t epoch,
-                                  std::uint32_t waiter) {
+                                  std::uint32_t waiter, bool relayed) {
   const NodePeerRoute& peer = plan.node.peers[peer_index];
+  const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
+                                  ? peer.ghosts_free_relay
+                                  : peer.ghosts_free_here;
   int outcome = 0;  // BlockStatus * 2 + direct
   if (group.thread() == 0) {
     const notify::WaitOutcome waited =
-        notify::wait_word(peer.ghosts_free_here, plan.node.ghosts_free_id, peer_index,
+        notify::wait_word(word, plan.node.ghosts_free_id, peer_index,
                           ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
-    if (waited != notify::WaitOutcome::ready) {
+    const std::uint64_t seen = notify::load_relaxed_system(word);
+    if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * 2;
     } else {
-      const std::uint64_t slot =
-          notify::load_relaxed_system(peer.ghosts_free_here) & kBufferedSlot;
+      const std::uint64_t slot = seen & kBufferedSlot;
       outcome = (slot == 0 && peer.target_fields.variable_count > 0) ? 1 : 0;
     }
   }
@@ -151,18 +157,39 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   return {static_cast<BlockStatus>(outcome / 2), (outcome & 1) != 0};
 }
 
-// After the group's barrier, thread 0 publishes `pieces` pieces of send `message`: a
-// system-scope fence orders this block's stores before its count, and the block completing the
-// peer's count stores the arrival (release: it publishes every counted block's pieces).
+// After the group's barrier, thread 0 publishes `elements` elements (`pieces` pieces) of send
+// `message`. Counting pairs: one system-scope release add into the receiver's counter. Else a
+// system-scope fence orders this block's stores before its count in this rank's memory, and
+// the block completing the peer's count stores the epoch (release: it publishes every counted
+// block's pieces).
 HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRoute& route,
-                                    std::uint32_t pieces, std::uint64_t epoch) {
+                                    std::uint32_t pieces, std::uint32_t elements,
+                                    std::uint64_t epoch) {
   const NodePeerRoute& peer = plan.node.peers[route.peer];
-  notify::fence_release_system();
-  const std::uint64_t before = notify::count_in_same_side(peer.pieces_sent, pieces);
-  if ((before + pieces) % peer.pieces_out == 0) {
-    notify::store_release_system(peer.arrival_there, epoch);
+  if (peer.counts_out != 0) {
+    notify::add_release_system(peer.arrival_there, elements);
+  } else {
+    notify::fence_release_system();
+    const std::uint64_t before = notify::count_in_same_side(peer.pieces_sent, pieces);
+    if ((before + pieces) % peer.pieces_out == 0) {
+      notify::store_release_system(peer.arrival_there, epoch);
+    }
   }
   count_node_work(plan, epoch, pieces);
+}
+
+// Traces: the arrival of `piece` was seen. A directly placed peer's receives all arrived then
+// (and need no unpack); a buffered piece stamps its receive when it is the first piece.
+HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece, bool direct) {
+  if (!direct) {
+    if (piece.first == 0) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::ready_seen));
+    return;
+  }
+  for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
+    if (plan.node.recvs[r].peer != piece.peer) continue;
+    stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
+    stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
+  }
 }
 
 }  // namespace detail
@@ -176,10 +203,38 @@ HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uin
                           bool direct, std::uint64_t epoch) {
   const NodeSendRoute& route = plan.node.sends[message];
   const FieldSet* to = direct ? &plan.node.peers[route.peer].target_fields : nullptr;
+  if (group.thread() == 0 && first == 0) {
+    stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
+  }
   detail::move_elements(group, plan.sends[message], fields_of(plan), first, end, route.target, to,
                         reinterpret_cast<Element*>(route.target_buffer));
   group.sync();
-  if (group.thread() == 0) detail::count_sent_pieces(plan, route, pieces, epoch);
+  if (group.thread() == 0) {
+    // Traces: each piece's block stamps when its part is out; the last one stays.
+    stamp_device_time(plan.times.send_slot(message, SendTime::packed));
+    detail::count_sent_pieces(plan, route, pieces, end - first, epoch);
+  }
+}
+
+// Block 0's relays (one thread): for every peer whose words are in pinned host memory, waits on
+// the word and copies it into its relay in device memory (kStopEpoch when the wait failed, so
+// the blocks waiting on the relay leave too). `arrivals`: the arrival words, else ghosts_free.
+HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch, bool arrivals) {
+  bool ok = true;
+  for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) {
+    const NodePeerRoute& peer = plan.node.peers[p];
+    std::uint64_t* relay = arrivals ? peer.arrival_relay : peer.ghosts_free_relay;
+    if (relay == nullptr || (arrivals ? peer.pieces_in : peer.pieces_out) == 0) continue;
+    const std::uint64_t* word = arrivals ? peer.arrival_here : peer.ghosts_free_here;
+    const std::uint64_t target = arrivals ? arrival_target(peer, epoch) : ghosts_free_word(epoch, 0);
+    const bool seen = ok && notify::wait_word(word, arrivals ? plan.node.arrival_id
+                                                             : plan.node.ghosts_free_id,
+                                              p, target, plan.control, notify::Side::device, 0) ==
+                               notify::WaitOutcome::ready;
+    ok = seen;
+    notify::store_release_system(relay, seen ? notify::load_relaxed_system(word) : kStopEpoch);
+  }
+  return ok;
 }
 
 // Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
@@ -209,9 +264,14 @@ HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
   const NodePlan& node = plan.node;
+  if (block == 0) {
+    const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, false) : 1;
+    if (group.from_leader(ok) == 0) return BlockStatus::failed;
+  }
   for (std::uint32_t i = block; i < node.send_piece_count; i += blocks) {
     const NodePiece piece = node.send_pieces[i];
-    const detail::GhostsFree free = detail::wait_ghosts_free(group, plan, piece.peer, epoch, block);
+    const detail::GhostsFree free =
+        detail::wait_ghosts_free(group, plan, piece.peer, epoch, block, true);
     if (free.status != BlockStatus::ok) return free.status;
     move_send_part(group, plan, piece.message, piece.first, piece.first + piece.count, 1,
                    free.direct, epoch);
@@ -227,21 +287,31 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
                                       std::uint64_t epoch) {
   const NodePlan& node = plan.node;
   const std::uint64_t slot = announced_slot(plan);
+  if (block == 0) {
+    const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, true) : 1;
+    if (group.from_leader(ok) == 0) return BlockStatus::failed;
+  }
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
     const NodePeerRoute& peer = node.peers[piece.peer];
     const bool direct = placed_directly(peer, slot);
     if (direct && j != peer.first_recv_piece) continue;
-    const BlockStatus status = leader_wait_word(group, peer.arrival_here, node.arrival_id,
-                                                piece.peer, epoch, plan.control, block);
+    const std::uint64_t* arrival =
+        peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
+    const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
+                                                arrival_target(peer, epoch), plan.control, block);
     if (status != BlockStatus::ok) return status;
+    if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
     if (!direct) {
       detail::unpack_elements(group, plan.recvs[piece.message], fields_of(plan), piece.first,
                               piece.first + piece.count,
                               reinterpret_cast<const Element*>(node.recvs[piece.message].data));
       group.sync();
     }
-    if (group.thread() == 0) count_node_work(plan, epoch, direct ? peer.pieces_in : 1);
+    if (group.thread() == 0) {
+      if (!direct) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
+      count_node_work(plan, epoch, direct ? peer.pieces_in : 1);
+    }
   }
   return BlockStatus::ok;
 }

@@ -9,8 +9,11 @@
 //   - ghosts_free: the receiver, at the start of its epoch e, stores (e << 4) | slot into the
 //     sender's memory: its ghost cells and buffer may take epoch e, and `slot` (its FieldSet
 //     for the epoch) says whether the sender may place directly (slot 0, when mapped);
-//   - arrival: the sender's block completing its count of the pieces for that peer stores e into
-//     the receiver's memory: every piece of epoch e has landed.
+//   - arrival: where the two GPUs have native peer atomics (and on the host backend), every
+//     block adds the elements of its piece to the receiver's arrival counter with one
+//     system-scope release add, and the receiver waits for e x its elements per epoch;
+//     elsewhere (pinned host memory between them) the sender's block completing its count of
+//     the pieces for that peer stores e into the receiver's arrival word.
 // Trivially copyable plain views: the plan points kernels at arrays of these.
 #pragma once
 
@@ -45,13 +48,29 @@ struct NodePeerRoute {
   // This rank's device memory: its pieces to the peer moved so far (pieces_out per epoch). The
   // block completing an epoch's count stores the arrival.
   std::uint64_t* pieces_sent = nullptr;
+  // Where this rank's words are in pinned host memory (the fallback), the node grid's block 0
+  // alone polls them and copies what it saw here, in device memory, for the other blocks: GPU
+  // reads of host memory are served one after another, and a grid polling them starves.
+  // Null where the words are in this GPU's memory.
+  std::uint64_t* ghosts_free_relay = nullptr;
+  std::uint64_t* arrival_relay = nullptr;
   // The peer's first FieldSet, mapped here; variable_count 0 when it is not (buffered only).
   FieldSet target_fields{};
   std::uint32_t pieces_out = 0;  // this rank's send pieces to the peer, per epoch
   std::uint32_t pieces_in = 0;   // the receive pieces (NodePlan::recv_pieces) from the peer
   std::uint32_t first_recv_piece = 0;  // its first entry in NodePlan::recv_pieces
   std::uint32_t direct_in = 0;         // 1: the peer has mapped this rank's first FieldSet
+  // 1: the arrival word counts elements (added by the sender's blocks); 0: it holds the epoch
+  // (stored once by the sender). For arrival_here and for arrival_there.
+  std::uint32_t counts_in = 0;
+  std::uint32_t counts_out = 0;
+  std::uint64_t elements_in = 0;  // elements of the peer's messages to this rank, per epoch
 };
+
+// The value of a peer's arrival word once every piece of `epoch` from it has landed.
+HF_HD inline std::uint64_t arrival_target(const NodePeerRoute& peer, std::uint64_t epoch) {
+  return peer.counts_in != 0 ? epoch * peer.elements_in : epoch;
+}
 
 // A send of this rank; peer == kNoNodePeer: it goes over MPI.
 struct NodeSendRoute {
