@@ -7,6 +7,7 @@
 
 #include "gpu_stream_ops.hpp"
 #include "haloflag/notify/errors.hpp"
+#include "haloflag/notify/gpu_driver.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
 #if !defined(HALOFLAG_HAVE_HIP)
@@ -40,16 +41,7 @@ struct DriverCalls {
 
 template <class Function>
 Function entry_point(const char* symbol) {
-  void* function = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  // Version 12000: the signatures of CUDA 12 (the _v2 memory operations).
-  const cudaError_t status =
-      cudaGetDriverEntryPointByVersion(symbol, &function, 12000, cudaEnableDefault, &found);
-  if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || function == nullptr) {
-    throw NotifyError(std::string("the CUDA driver does not provide ") + symbol + " (" +
-                      cudaGetErrorString(status) + ")");
-  }
-  return reinterpret_cast<Function>(function);
+  return reinterpret_cast<Function>(cuda_driver_entry_point(symbol));
 }
 
 const DriverCalls& driver() {
@@ -78,6 +70,28 @@ CUdeviceptr address(const void* pointer) {
 #endif
 
 }  // namespace
+
+}  // namespace haloflag::notify::detail
+
+namespace haloflag::notify {
+
+#if !defined(HALOFLAG_HAVE_HIP)
+void* cuda_driver_entry_point(const char* symbol) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  const cudaError_t status =
+      cudaGetDriverEntryPointByVersion(symbol, &function, 12000, cudaEnableDefault, &found);
+  if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || function == nullptr) {
+    throw NotifyError(std::string("the CUDA driver does not provide ") + symbol + " (" +
+                      cudaGetErrorString(status) + ")");
+  }
+  return function;
+}
+#endif
+
+}  // namespace haloflag::notify
+
+namespace haloflag::notify::detail {
 
 void gpu_check_stream_memory_ops() {
   int device = 0;

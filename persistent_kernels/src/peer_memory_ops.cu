@@ -4,6 +4,8 @@
 
 #if !defined(HALOFLAG_HAVE_HIP)
 #include <cuda.h>
+
+#include "haloflag/notify/gpu_driver.hpp"
 #endif
 
 #include "haloflag/kernels/kernel_runner.hpp"
@@ -39,16 +41,17 @@ const void* gpu_allocation_base(const void* device_pointer) {
         "hipMemGetAddressRange");
   return base;
 #else
+  using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+  static const auto address_range =
+      reinterpret_cast<AddressRange>(notify::cuda_driver_entry_point("cuMemGetAddressRange"));
   CUdeviceptr base = 0;
   std::size_t bytes = 0;
   const CUresult status =
-      cuMemGetAddressRange(&base, &bytes, reinterpret_cast<CUdeviceptr>(device_pointer));
+      address_range(&base, &bytes, reinterpret_cast<CUdeviceptr>(device_pointer));
   if (status != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    (void)cuGetErrorName(status, &name);
-    throw KernelError(std::string("cuMemGetAddressRange failed: ") +
-                      (name != nullptr ? name : "unknown error") +
-                      " (not device memory of this process's GPU)");
+    throw KernelError("cuMemGetAddressRange failed with CUDA driver error " +
+                      std::to_string(static_cast<int>(status)) +
+                      ": not device memory of this process's GPU");
   }
   return reinterpret_cast<const void*>(base);
 #endif

@@ -20,6 +20,7 @@
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
+#include "gpu_jacobi.hpp"
 #include "jacobi_variant.hpp"
 #include "mpi_world.hpp"
 #include "reference_check.hpp"
@@ -39,7 +40,9 @@ Backend test_backend() {
   return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
 }
 
-// Why this run cannot use its backend ("" when it can); binds the GPU once.
+// Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
+// example's kernels, as main() does: loading a kernel lazily waits for every kernel running on
+// the GPU, and a stream variant's resident kernels run until its exchange ends.
 const std::string& backend_unavailable() {
   static const std::string why = [] {
     const Backend backend = test_backend();
@@ -51,6 +54,7 @@ const std::string& backend_unavailable() {
     if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
     const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
     std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
+    load_gpu_kernels();
     return std::string();
   }();
   return why;

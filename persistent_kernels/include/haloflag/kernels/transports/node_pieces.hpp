@@ -325,7 +325,9 @@ HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint
   (void)node_receive_pieces(group, plan, block, blocks, epoch);
 }
 
-// One epoch of the resident node grid; anything but ok ends the kernel.
+// One epoch of the resident node grid; anything but ok ends the kernel. A block whose wait
+// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
+// there for the next exchange leave at once instead of at their deadline.
 template <class Group>
 HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint32_t blocks,
@@ -333,8 +335,11 @@ HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& pla
   BlockStatus status = node_start(group, plan, block, epoch);
   if (status != BlockStatus::ok) return status;
   status = node_send_pieces(group, plan, block, blocks, epoch);
-  if (status != BlockStatus::ok) return status;
-  return node_receive_pieces(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::ok) status = node_receive_pieces(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::failed && group.thread() == 0) {
+    notify::store_release_system(plan.node.start_relay, kStopEpoch);
+  }
+  return status;
 }
 
 }  // namespace haloflag::kernels
