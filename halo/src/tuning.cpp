@@ -20,13 +20,18 @@ std::string WorkOrder::describe() const {
   text += long_sends_in_turn ? ", long sends in turn" : ", long sends at once";
   text += ", " + std::to_string(long_receive_blocks) +
           (long_receive_blocks == 1 ? " block" : " blocks") + " per long receive";
+  if (node_piece_bytes > 0) {
+    text += ", node pieces of " + std::to_string(node_piece_bytes) + " B by blocks of " +
+            std::to_string(node_threads) + " threads";
+  }
   return text;
 }
 
 std::string TuningReport::summary() const {
   if (!tuned) return reason;
   return "auto: " + chosen.describe() + " (fastest of " + std::to_string(candidates.size()) +
-         ", " + std::to_string(exchanges_per_candidate) + " exchanges each)";
+         " by more than " + std::to_string(static_cast<int>(kTuningMargin * 100)) +
+         "%, else the given one; " + std::to_string(exchanges_per_candidate) + " exchanges each)";
 }
 
 }  // namespace haloflag::halo

@@ -105,6 +105,8 @@ inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {
   options.long_receives_on_arrival = order.long_receives_on_arrival;
   options.long_sends_in_turn = order.long_sends_in_turn;
   options.launch.long_receive_blocks = order.long_receive_blocks;
+  if (order.node_piece_bytes > 0) options.launch.node_piece_bytes = order.node_piece_bytes;
+  if (order.node_threads > 0) options.launch.node_threads = order.node_threads;
 }
 
 }  // namespace haloflag::halo

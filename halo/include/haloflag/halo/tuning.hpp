@@ -18,11 +18,14 @@ std::string_view to_string(Tuning tuning);
 // Throws std::invalid_argument naming the valid choices ("fixed", "auto").
 Tuning parse_tuning(std::string_view name);
 
-// One order of work: the three options a tuned Exchange chooses (ExchangeOptions).
+// One order of work: the options a tuned Exchange chooses (ExchangeOptions): three for the MPI
+// messages, and for the node transport's the piece size and the node grid's block size.
 struct WorkOrder {
   bool long_receives_on_arrival = true;
   bool long_sends_in_turn = false;
   int long_receive_blocks = 3;  // LaunchSettings::long_receive_blocks
+  int node_piece_bytes = 0;     // LaunchSettings::node_piece_bytes; 0: as given (no node peer)
+  int node_threads = 0;         // LaunchSettings::node_threads; 0: as given
 
   // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
   std::string describe() const;
@@ -36,6 +39,11 @@ struct TunedCandidate {
   double median_us = -1.0;
   std::string skipped_because;  // set when it could not be set up
 };
+
+// A candidate replaces the given order only when it is faster by more than this fraction of the
+// given order's time: closer than that is within a run's noise, and a tuned Exchange is never
+// meant to be slower than the fixed one.
+inline constexpr double kTuningMargin = 0.03;
 
 // What a tuned Exchange chose, and why. `tuned` is false for fixed options, and for strategies
 // with nothing to choose (the bulk strategies); `reason` then says which.

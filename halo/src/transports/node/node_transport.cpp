@@ -430,8 +430,15 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   }
   if (!problems.empty()) return;
 
-  const NodePieceTable table = cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(),
-                                               options.launch.node_piece_bytes);
+  // A piece gives every thread of the block moving it at least one element: the stacked grid's
+  // blocks are larger than the node grid's.
+  const int threads = options.strategy == Strategy::stacked_notify ? options.launch.stacked_threads
+                                                                   : options.launch.node_threads;
+  const std::int64_t piece_bytes =
+      std::max<std::int64_t>(options.launch.node_piece_bytes,
+                             std::int64_t{threads} * std::int64_t{sizeof(kernels::Element)});
+  const NodePieceTable table =
+      cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(), piece_bytes);
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
     if (recv_peer[r] != kernels::kNoNodePeer) {
       peer_routes[recv_peer[r]].elements_in +=

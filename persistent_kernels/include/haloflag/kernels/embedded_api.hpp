@@ -44,7 +44,7 @@ namespace haloflag::kernels {
 // buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
 // message of the node transport goes, once its receiver has said its ghosts are free for the
 // epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
-// transport"); the group also tells this rank's own node senders that its ghosts are free.
+// transport"); the group also tells that peer that this rank's own ghosts are free.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
 // Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
 // aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed).
@@ -69,8 +69,9 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                ? BlockStatus::ok
                : BlockStatus::failed;
   }
-  // Every group that saw the start says so: the same value, whichever group stores it first.
-  if (group.thread() == 0) announce_ghosts_free(internal, epoch);
+  // The group tells its message's peer that this rank's ghosts are free: every node peer this
+  // rank sends to hears it from at least one group (the others from embedded_unpack).
+  if (group.thread() == 0) announce_ghosts_free_to(internal, route->peer, epoch);
   const kernels::detail::GhostsFree free =
       kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message, false);
   if (free.status != BlockStatus::ok) return BlockStatus::failed;
@@ -85,8 +86,8 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
 // receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
 // epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
 // reuses the receive buffer). A message of the node transport is waited for on its peer's
-// arrival word in this rank's memory, after the exchange's start (pack_start: the group tells
-// this rank's node senders its ghosts are free).
+// arrival word in this rank's memory (from a peer this rank sends nothing to, only after the
+// exchange's start, pack_start: the group then tells it this rank's ghosts are free).
 // Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
 // aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked).
 // Every member of the group returns the same value.
@@ -99,12 +100,15 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
     const BlockStatus status = wait_and_unpack(group, internal, message, epoch, message);
     return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
   }
-  if (leader_wait(group, internal.pack_start, 0, epoch, internal.control, message) !=
-      BlockStatus::ok) {
-    return BlockStatus::failed;
-  }
-  if (group.thread() == 0) announce_ghosts_free(internal, epoch);
   const NodePeerRoute& peer = internal.node.peers[route->peer];
+  // A peer this rank sends nothing to hears of its free ghosts here, after the start.
+  if (peer.pieces_out == 0) {
+    if (leader_wait(group, internal.pack_start, 0, epoch, internal.control, message) !=
+        BlockStatus::ok) {
+      return BlockStatus::failed;
+    }
+    if (group.thread() == 0) announce_ghosts_free_to(internal, route->peer, epoch);
+  }
   if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer,
                        arrival_target(peer, epoch), internal.control, message) !=
       BlockStatus::ok) {

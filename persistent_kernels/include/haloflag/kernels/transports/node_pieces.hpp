@@ -34,14 +34,20 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
   return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
-// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into every
-// node sender's memory.
-HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
-  const std::uint64_t word = ghosts_free_word(epoch, announced_slot(plan));
-  for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) {
-    const NodePeerRoute& peer = plan.node.peers[p];
-    if (peer.pieces_in > 0) notify::store_release_system(peer.ghosts_free_there, word);
+// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into node
+// sender `p`'s memory.
+HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
+                                          std::uint64_t epoch) {
+  const NodePeerRoute& peer = plan.node.peers[p];
+  if (peer.pieces_in > 0) {
+    notify::store_release_system(peer.ghosts_free_there,
+                                 ghosts_free_word(epoch, announced_slot(plan)));
   }
+}
+
+// The same to every node sender.
+HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
+  for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
 }
 
 // A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
