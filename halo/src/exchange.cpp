@@ -10,17 +10,17 @@
 #include <utility>
 
 #include "exchange_resources.hpp"
-#include "exchange_strategy.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/message_layouts.hpp"
 #include "haloflag/notify/stream_flag_ops.hpp"
 #include "message_names.hpp"
-#include "message_requests.hpp"
-#include "peer_handshake.hpp"
+#include "strategies/exchange_strategy.hpp"
+#include "strategies/work_order_tuner.hpp"
 #include "timeline_recorder.hpp"
+#include "transports/mpi/message_requests.hpp"
+#include "transports/mpi/peer_handshake.hpp"
 #include "transports/node/node_transport.hpp"
-#include "work_order_tuner.hpp"
 
 namespace haloflag::halo {
 

@@ -1,4 +1,4 @@
-#include "node_piece_table.hpp"
+#include "transports/node/node_piece_table.hpp"
 
 #include <algorithm>
 #include <string>

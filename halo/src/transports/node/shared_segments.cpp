@@ -1,4 +1,4 @@
-#include "shared_segments.hpp"
+#include "transports/node/shared_segments.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

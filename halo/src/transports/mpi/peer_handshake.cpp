@@ -1,4 +1,4 @@
-#include "peer_handshake.hpp"
+#include "transports/mpi/peer_handshake.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -12,7 +12,7 @@
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "mpi_error_text.hpp"
+#include "transports/mpi/mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 namespace {

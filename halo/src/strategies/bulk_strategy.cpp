@@ -7,7 +7,7 @@
 // the pack kernel the CPU tells each node receiver its message is there, and the unpack kernel
 // starts once MPI has delivered and every node sender has told. The notes go through the
 // node's shared memory (NodeTransport's mailbox).
-#include "exchange_strategy.hpp"
+#include "strategies/exchange_strategy.hpp"
 
 namespace haloflag::halo::detail {
 namespace {

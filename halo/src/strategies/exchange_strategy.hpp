@@ -9,9 +9,9 @@
 #include "exchange_resources.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
-#include "message_requests.hpp"
-#include "transports/node/node_transport.hpp"
 #include "timeline_recorder.hpp"
+#include "transports/mpi/message_requests.hpp"
+#include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "exchange_strategy.hpp"
+#include "strategies/exchange_strategy.hpp"
 
 namespace haloflag::halo::detail {
 namespace {

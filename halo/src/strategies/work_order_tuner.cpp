@@ -1,4 +1,4 @@
-#include "work_order_tuner.hpp"
+#include "strategies/work_order_tuner.hpp"
 
 #include <mpi.h>
 

@@ -1,4 +1,4 @@
-#include "mpi_error_text.hpp"
+#include "transports/mpi/mpi_error_text.hpp"
 
 #include <mpi.h>
 

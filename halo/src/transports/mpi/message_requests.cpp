@@ -1,10 +1,10 @@
-#include "message_requests.hpp"
+#include "transports/mpi/message_requests.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "haloflag/halo/exchange.hpp"
-#include "mpi_error_text.hpp"
+#include "transports/mpi/mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 
