@@ -79,7 +79,7 @@ case $part in
     done
     ;;
   orders)
-    # The fixed orders the set-up tuning chooses among (halo/src/work_order_tuner.cpp): receives
+    # The fixed orders the set-up tuning chooses among (halo/src/strategies/work_order_tuner.cpp): receives
     # matter only with MPI peers.
     read -r -a cubes <<<"${HALOFLAG_CUBES:-200 800}"
     node_orders=""

@@ -2,7 +2,7 @@
 
 #include <thread>
 
-#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/errors.hpp"
 #include "transports/mpi/mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {

@@ -19,7 +19,8 @@ SAME_SIDE = re.compile(r"\b(\w+_same_side|Scope::same_side)\b")
 SYSTEM = re.compile(r"\b(\w+_system|signal_flag|poll_flag|wait_flag|wait_word|leader_wait"
                     r"|leader_wait_word)\b")
 # Words whose name in the code differs from the table's.
-CODE_NAMES = {"node_arrival": "arrival", "node_unpacked": "unpacked", "abort": "abort"}
+CODE_NAMES = {"node_arrival": "arrival_here", "node_ghosts_free": "ghosts_free_here",
+              "abort": "abort"}
 SOURCES = ["persistent_kernels/include", "libnotify/include"]
 
 

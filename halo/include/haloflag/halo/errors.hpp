@@ -35,4 +35,12 @@ class ConfigError : public ProblemListError {
   using ProblemListError::ProblemListError;
 };
 
+// An exchange that failed: at set-up (a rank's own error, or the name of the rank that failed),
+// or while exchanging (a deadline, an abort, an MPI error, a kernel fault), naming the rank, the
+// exchange and what it still waited for.
+class ExchangeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace haloflag::halo

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/exchange_timeline.hpp"
 #include "haloflag/halo/geometry.hpp"
@@ -62,11 +63,6 @@
 #include "haloflag/notify/work_stream.hpp"
 
 namespace haloflag::halo {
-
-class ExchangeError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // How many different FieldSets one Exchange serves (start(fields)).
 inline constexpr int kMaxFieldSets = 8;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/errors.hpp"
 #include "transports/mpi/mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {

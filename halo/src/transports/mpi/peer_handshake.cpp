@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "haloflag/halo/errors.hpp"
-#include "haloflag/halo/exchange.hpp"
 #include "transports/mpi/mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "deadline_collectives.hpp"
-#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/errors.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
