@@ -24,23 +24,8 @@ case $part in exchanges | pieces | jacobi | gpu_tests) ;; *) echo "$usage" >&2; 
 mkdir -p "$out/$part"
 out=$(cd "$out" && pwd)
 dir=$out/$part
-export HALOFLAG_GPU=${HALOFLAG_GPU:-cuda}
-export HALOFLAG_BUILD_DIR=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
+figures_two_gpu_env "$root" bench_node_pieces.sh
 build=$HALOFLAG_BUILD_DIR
-export PATH=/usr/local/cuda/bin:$PATH
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-cma}
-[[ $(nproc) -lt 4 ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
-rounds=${HALOFLAG_ROUNDS:-3}
-read -r -a cubes <<<"${HALOFLAG_CUBES:-200 800}"
-
-if [[ $HALOFLAG_GPU != none ]]; then
-  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
-  if [[ $gpus -lt 2 ]]; then
-    echo "bench_node_pieces.sh: this node has ${gpus:-0} GPU(s); the run needs 2, one per rank" >&2
-    exit 1
-  fi
-fi
 touch "$dir/commands.txt"
 run_logged() {  # run_logged LOG COMMAND...: the command line into commands.txt and LOG, then its output
   local log=$1

@@ -41,20 +41,8 @@ case $part in exchanges | orders | jacobi) ;; *) echo "$usage" >&2; exit 2 ;; es
 mkdir -p "$out/$part"
 out=$(cd "$out" && pwd)
 dir=$out/$part
-export HALOFLAG_GPU=${HALOFLAG_GPU:-cuda}
-export HALOFLAG_BUILD_DIR=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
+figures_two_gpu_env "$root" bench_two_gpu.sh
 build=$HALOFLAG_BUILD_DIR
-export PATH=/usr/local/cuda/bin:$PATH
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-[[ $(nproc) -lt 2 ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
-
-if [[ $HALOFLAG_GPU != none ]]; then
-  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
-  if [[ $gpus -lt 2 ]]; then
-    echo "bench_two_gpu.sh: this node has ${gpus:-0} GPU(s); the run needs 2, one per rank" >&2
-    exit 1
-  fi
-fi
 figures_build "$root" "$build" "$dir/build.log" halo_bench haloflag_jacobi3d
 figures_machine_info "$dir/machine.txt" "$root"
 # Whether the two GPUs reach each other's memory (the node transport's IPC path crosses it).

@@ -116,3 +116,25 @@ figures_tar() {
     tar -czf "$tarball" -T -)
   echo "wrote $tarball" >&2
 }
+
+# figures_two_gpu_env ROOT SCRIPT: the environment of the runs with one rank on each of two GPUs
+# (HALOFLAG_GPU cuda, HALOFLAG_BUILD_DIR ROOT/build-gpu unless set, nvcc on PATH, Open MPI as
+# root); stops, naming SCRIPT, unless the node has 2 GPUs: two ranks on one GPU are the MPS
+# proxies, not these runs. HALOFLAG_GPU=none runs the host backend, to check a script without a
+# GPU.
+figures_two_gpu_env() {
+  local root=$1 script=$2
+  export HALOFLAG_GPU=${HALOFLAG_GPU:-cuda}
+  export HALOFLAG_BUILD_DIR=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
+  export PATH=/usr/local/cuda/bin:$PATH
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  [[ $(nproc) -lt 2 ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
+  if [[ $HALOFLAG_GPU != none ]]; then
+    local gpus
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
+    if [[ $gpus -lt 2 ]]; then
+      echo "$script: this node has ${gpus:-0} GPU(s); the run needs 2, one per rank" >&2
+      exit 1
+    fi
+  fi
+}

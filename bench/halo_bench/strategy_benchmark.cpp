@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "haloflag/bench/gather_strings.hpp"
+#include "haloflag/halo/deadline_barrier.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "progress_line.hpp"
 #include "verified_exchange.hpp"
@@ -105,7 +106,8 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
                                     halo::DeviceFields& fields, halo::HostField& scratch,
                                     VerificationRecord& record) {
   for (int i = 0; i < settings.warmup; ++i) {
-    MPI_Barrier(settings.comm);
+    halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
+                                "the barrier before an exchange");
     exchange.run();
   }
   const bool root = rank_of(settings.comm) == 0;
@@ -123,7 +125,8 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
       epoch = prepare_verified_exchange(exchange, fields, scratch, *settings.verifier, fill);
       fill = FieldFill::shell;
     }
-    MPI_Barrier(settings.comm);
+    halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
+                                "the barrier before an exchange");
     const double start = MPI_Wtime();
     exchange.run();
     local[i] = MPI_Wtime() - start;

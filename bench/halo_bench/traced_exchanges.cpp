@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "haloflag/bench/gather_strings.hpp"
+#include "haloflag/halo/deadline_barrier.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "strategy_benchmark.hpp"
 #include "timeline_json.hpp"
@@ -40,7 +41,8 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
   options.trace = true;
   halo::Exchange exchange(*settings.config, fields.view(), options);
   for (int i = 0; i < kTracedWarmup; ++i) {
-    MPI_Barrier(settings.comm);
+    halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
+                                "the barrier before an exchange");
     exchange.run();
   }
 
@@ -48,7 +50,8 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
   std::vector<double> local(static_cast<std::size_t>(exchanges) * kPhaseCount);
   nlohmann::json kept_timelines = nlohmann::json::array();
   for (int i = 0; i < exchanges; ++i) {
-    MPI_Barrier(settings.comm);
+    halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
+                                "the barrier before an exchange");
     exchange.run();
     const halo::ExchangeTimeline& timeline = exchange.last_timeline();
     const auto values = phase_values_us(halo::phases_of(timeline));

@@ -531,22 +531,23 @@ void NodeTransport::upload_plan(notify::Backend backend,
                                 const std::vector<kernels::NodePeerRoute>& peers,
                                 const NodePieceTable& table, bool relay_host_words) {
   if (!any()) return;
-  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay, then the
-  // relays of the words in pinned host memory, two per peer.
+  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay, announced,
+  // then the relays of the words in pinned host memory, two per peer.
   const std::size_t n = peers.size();
-  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 2));
+  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 3));
   auto* lines = static_cast<std::byte*>(counters_.data());
   const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
   std::vector<kernels::NodePeerRoute> routes = peers;
   for (std::size_t i = 0; i < n; ++i) {
     routes[i].pieces_sent = line(i);
     if (relay_host_words) {
-      routes[i].ghosts_free_relay = line(n + 2 + 2 * i);
-      routes[i].arrival_relay = line(n + 3 + 2 * i);
+      routes[i].ghosts_free_relay = line(n + 3 + 2 * i);
+      routes[i].arrival_relay = line(n + 4 + 2 * i);
     }
   }
   plan_.work_done = line(n);
   plan_.start_relay = line(n + 1);
+  plan_.announced = line(n + 2);
 
   // One allocation for the arrays, each at an offset suited to every element type.
   std::size_t bytes = 0;

@@ -138,6 +138,25 @@ HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t
 #endif
 }
 
+// Raises a word that only one side (GPU blocks, or host threads) modifies to `value` unless it
+// already holds as much, at that side's scope; true for the one caller that raised it. Lets one
+// of many groups that reach the same point of an epoch act for all.
+HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_fetch_max(word, value, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT) < value;
+#elif HF_DEVICE_CODE
+  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).fetch_max(
+             value, cuda::std::memory_order_acq_rel) < value;
+#else
+  std::atomic_ref<std::uint64_t> ref(*word);
+  std::uint64_t seen = ref.load(std::memory_order_acquire);
+  while (seen < value) {
+    if (ref.compare_exchange_weak(seen, value, std::memory_order_acq_rel)) return true;
+  }
+  return false;
+#endif
+}
+
 // Adds `amount` to a counter in another GPU's memory (or, on the host backend, another process's
 // shared memory) with a system-scope release: what this thread wrote and observed before is
 // visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
@@ -159,7 +178,7 @@ HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) 
 // publishes every block's piece with one store into the peer's memory.
 HF_HD inline void fence_release_system() {
 #if HF_HIP_DEVICE_CODE
-  __threadfence_system();
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "": the system scope
 #elif HF_DEVICE_CODE
   cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_system);
 #else

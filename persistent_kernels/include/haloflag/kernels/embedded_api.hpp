@@ -44,7 +44,8 @@ namespace haloflag::kernels {
 // buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
 // message of the node transport goes, once its receiver has said its ghosts are free for the
 // epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
-// transport"); the group also tells that peer that this rank's own ghosts are free.
+// transport"); the first group of the epoch also tells every node peer that this rank's own
+// ghosts are free.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
 // Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
 // aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed).
@@ -69,9 +70,8 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                ? BlockStatus::ok
                : BlockStatus::failed;
   }
-  // The group tells its message's peer that this rank's ghosts are free: every node peer this
-  // rank sends to hears it from at least one group (the others from embedded_unpack).
-  if (group.thread() == 0) announce_ghosts_free_to(internal, route->peer, epoch);
+  // The first group to get here tells every node peer that this rank's ghosts are free.
+  if (group.thread() == 0) announce_ghosts_free_once(internal, epoch);
   const kernels::detail::GhostsFree free =
       kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message, false);
   if (free.status != BlockStatus::ok) return BlockStatus::failed;
@@ -107,7 +107,7 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
         BlockStatus::ok) {
       return BlockStatus::failed;
     }
-    if (group.thread() == 0) announce_ghosts_free_to(internal, route->peer, epoch);
+    if (group.thread() == 0) announce_ghosts_free_once(internal, epoch);
   }
   if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer,
                        arrival_target(peer, epoch), internal.control, message) !=

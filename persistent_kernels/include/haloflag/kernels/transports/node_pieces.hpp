@@ -50,6 +50,13 @@ HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t e
   for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
 }
 
+// The same once per epoch from whichever of many groups comes first (one thread): the embedded
+// API's groups, any of which may be the first to see the start. Announcing to every peer before
+// any wait keeps the ranks' waits on each other acyclic.
+HF_HD inline void announce_ghosts_free_once(const ExchangePlan& plan, std::uint64_t epoch) {
+  if (notify::raise_same_side(plan.node.announced, epoch)) announce_ghosts_free(plan, epoch);
+}
+
 // A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
 // this rank's first FieldSet mapped, and the epoch uses it.
 HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot) {

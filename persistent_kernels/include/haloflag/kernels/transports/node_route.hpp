@@ -111,6 +111,9 @@ struct NodePlan {
   std::uint64_t* work_done = nullptr;
   // Device memory, [1]: the node grid's block 0 copies the exchange's start here for the others.
   std::uint64_t* start_relay = nullptr;
+  // Device memory, [1]: the last epoch whose free ghosts the embedded API's groups announced
+  // (the first group to raise it announces for all).
+  std::uint64_t* announced = nullptr;
   std::uint32_t arrival_id = 0;      // failure records: node_arrival[peer]
   std::uint32_t ghosts_free_id = 0;  // node_ghosts_free[peer]
 
