@@ -585,32 +585,44 @@ Exchange::Exchange(const Geometry& geometry, const kernels::FieldSet& fields,
     : Exchange(make_exchange_config(geometry), fields, options) {}
 
 Exchange::~Exchange() = default;
+Exchange::Exchange(Exchange&& other) noexcept = default;
+Exchange& Exchange::operator=(Exchange&& other) noexcept = default;
 
-void Exchange::start() { impl_->start(nullptr); }
-void Exchange::start(const kernels::FieldSet& fields) { impl_->start(&fields); }
-void Exchange::start(notify::WorkStream stream) { impl_->start(stream, nullptr); }
+Exchange::Impl& Exchange::impl() const {
+  if (!impl_) {
+    throw ExchangeError("this Exchange was moved from: use the Exchange it was moved to");
+  }
+  return *impl_;
+}
+
+void Exchange::start() { impl().start(nullptr); }
+void Exchange::start(const kernels::FieldSet& fields) { impl().start(&fields); }
+void Exchange::start(notify::WorkStream stream) { impl().start(stream, nullptr); }
 void Exchange::start(notify::WorkStream stream, const kernels::FieldSet& fields) {
-  impl_->start(stream, &fields);
+  impl().start(stream, &fields);
 }
-void Exchange::wait(notify::WorkStream stream) { impl_->wait(stream); }
-bool Exchange::progress() { return impl_->progress(); }
-void Exchange::finish() { impl_->finish(); }
+void Exchange::wait(notify::WorkStream stream) { impl().wait(stream); }
+bool Exchange::progress() { return impl().progress(); }
+void Exchange::finish() { impl().finish(); }
 void Exchange::run() {
-  impl_->start(nullptr);
-  impl_->finish();
+  impl().start(nullptr);
+  impl().finish();
 }
-void Exchange::abort(std::string reason) { impl_->abort(std::move(reason)); }
-std::uint64_t Exchange::epoch() const { return impl_->epoch(); }
-Strategy Exchange::strategy() const { return impl_->options().strategy; }
-notify::Backend Exchange::backend() const { return impl_->options().backend; }
-int Exchange::rank() const { return impl_->rank(); }
-const RankMessages& Exchange::messages() const { return impl_->messages(); }
-std::string Exchange::launch_description() const { return impl_->launch_description(); }
-const ExchangeTimeline& Exchange::last_timeline() const { return impl_->last_timeline(); }
-kernels::DevicePlan Exchange::device_plan() const { return impl_->device_plan(); }
+void Exchange::abort(std::string reason) { impl().abort(std::move(reason)); }
+std::uint64_t Exchange::epoch() const { return impl().epoch(); }
+Strategy Exchange::strategy() const { return impl().options().strategy; }
+notify::Backend Exchange::backend() const { return impl().options().backend; }
+int Exchange::rank() const { return impl().rank(); }
+const RankMessages& Exchange::messages() const { return impl().messages(); }
+std::string Exchange::launch_description() const { return impl().launch_description(); }
+const ExchangeTimeline& Exchange::last_timeline() const { return impl().last_timeline(); }
+kernels::DevicePlan Exchange::device_plan() const { return impl().device_plan(); }
 const std::vector<PeerTransport>& Exchange::peer_transports() const {
-  return impl_->peer_transports();
+  return impl().peer_transports();
 }
-const TuningReport& Exchange::tuning() const { return tuning_; }
+const TuningReport& Exchange::tuning() const {
+  (void)impl();  // a moved-from Exchange has none
+  return tuning_;
+}
 
 }  // namespace haloflag::halo

@@ -213,6 +213,39 @@ TEST_P(OverEachTransport, OneExchangeServesTwoFieldSetsInTurn) {
       << "rank " << world_rank();
 }
 
+// An Exchange moves like a handle: into a container, out of it, and back; its kernels keep
+// serving the one it was moved to, and a moved-from one says so instead of crashing.
+TEST_P(OverEachTransport, AnExchangeMovesAndAMovedFromOneSaysSo) {
+  SKIP_WITHOUT_BACKEND();
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = stream_options(GetParam(), Progress::caller);
+  Buffer buffer(options.backend, verifier);
+  const auto run_checked = [&](Exchange& exchange) {
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    verifier.fill(buffer.host, epoch);
+    buffer.device.upload(buffer.host);
+    exchange.run();
+    buffer.device.download(buffer.host);
+    EXPECT_EQ(verifier.check_all(buffer.host, epoch), "") << "exchange " << epoch;
+  };
+  std::vector<Exchange> held;
+  held.push_back(Exchange(geometry, buffer.device.view(), options));
+  run_checked(held.back());
+  Exchange moved = std::move(held.back());
+  try {
+    held.back().start();
+    ADD_FAILURE() << "start() on a moved-from Exchange did not throw";
+  } catch (const haloflag::halo::ExchangeError& error) {
+    EXPECT_NE(std::string(error.what()).find("moved from"), std::string::npos) << error.what();
+  }
+  run_checked(moved);
+  held.back() = std::move(moved);
+  EXPECT_THROW((void)moved.epoch(), haloflag::halo::ExchangeError);
+  run_checked(held.back());
+  EXPECT_EQ(held.back().epoch(), 3u);
+}
+
 TEST_P(OverEachTransport, HostStartsAlternateFieldSets) {
   SKIP_WITHOUT_BACKEND();
   const Geometry geometry = small_geometry();

@@ -78,6 +78,12 @@ class Exchange {
   ~Exchange();
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
+  // Movable: an Exchange can live in a container or come out of a factory. Its kernels, threads
+  // and memory stay where they are; only the handle moves. Every call on a moved-from Exchange
+  // throws ExchangeError saying so; assigning another Exchange to it makes it usable again.
+  // Moving onto a live Exchange first tears that one down, as its destructor would.
+  Exchange(Exchange&& other) noexcept;
+  Exchange& operator=(Exchange&& other) noexcept;
 
   // Begins the next exchange (epoch() + 1) now. Throws if one is still in progress.
   void start();
@@ -141,6 +147,9 @@ class Exchange {
   class Impl;
 
  private:
+  // The implementation, or ExchangeError when this Exchange has been moved from.
+  Impl& impl() const;
+
   std::unique_ptr<Impl> impl_;
   TuningReport tuning_;
 };
