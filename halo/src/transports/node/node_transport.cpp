@@ -367,7 +367,6 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
     route.counts_out = counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
     peer_lines_.push_back(arrival_line(index));
   }
-  peer_lines_in_device_.assign(plan_peers_.size(), in_device);
 
   // This rank's receives.
   recv_text_.resize(messages.recvs.size());

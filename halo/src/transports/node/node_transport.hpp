@@ -141,7 +141,6 @@ class NodeTransport {
   std::vector<int> plan_peers_;
   std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
-  std::vector<bool> peer_lines_in_device_;
   std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
