@@ -8,6 +8,9 @@
 #   jacobi     examples/jacobi3d over node, every variant, 7- and 27-point, 32^3 per rank:
 #              checked bit for bit against the single-rank reference, then timed
 #   gpu_tests  ctest -L gpu on the two GPUs
+#   one_gpu    the proxy: CUDA_VISIBLE_DEVICES=0, so both ranks share GPU 0 under NVIDIA MPS
+#              (scripts/run_with_mps.sh): ctest -L gpu, then halo_bench over node at the cubes of
+#              HALOFLAG_CUBES (200)
 #   scripts/bench_node_pieces.sh PART OUT_DIR [halo_bench options...]
 # Each part writes OUT_DIR/PART/ (machine.txt, commands.txt, each run's table and JSON) and
 # OUT_DIR/PART.tar.gz, the one file a device call brings back per part.
@@ -16,16 +19,20 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/figures_common.sh"
-usage="usage: bench_node_pieces.sh exchanges|pieces|jacobi|gpu_tests OUT_DIR [options...]"
+usage="usage: bench_node_pieces.sh exchanges|pieces|jacobi|gpu_tests|one_gpu OUT_DIR [options...]"
 part=${1:?$usage}
 out=${2:?$usage}
 shift 2
-case $part in exchanges | pieces | jacobi | gpu_tests) ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $part in exchanges | pieces | jacobi | gpu_tests | one_gpu) ;; *) echo "$usage" >&2; exit 2 ;; esac
 mkdir -p "$out/$part"
 out=$(cd "$out" && pwd)
 dir=$out/$part
 figures_two_gpu_env "$root" bench_node_pieces.sh
 build=$HALOFLAG_BUILD_DIR
+rounds=${HALOFLAG_ROUNDS:-3}
+default_cubes="200 800"
+[[ $part == one_gpu ]] && default_cubes=200
+read -r -a cubes <<<"${HALOFLAG_CUBES:-$default_cubes}"
 touch "$dir/commands.txt"
 run_logged() {  # run_logged LOG COMMAND...: the command line into commands.txt and LOG, then its output
   local log=$1
@@ -79,14 +86,25 @@ case $part in
         --json "$dir/jacobi_${stencil}.json" "$@"
     done
     ;;
-  gpu_tests)
+  gpu_tests | one_gpu)
     if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q "HALOFLAG_BUILD_TESTS:BOOL=ON" "$build/CMakeCache.txt"; then
       cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
         -DHALOFLAG_BUILD_TESTS=ON -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$dir/build.log" 2>&1
     fi
     cmake --build "$build" -j "$(nproc)" >>"$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; exit 1; }
     figures_machine_info "$dir/machine.txt" "$root"
-    (cd "$build" && run_logged "$dir/ctest_gpu.txt" ctest -L gpu --output-on-failure -j 2 "$@") || true
+    if [[ $part == gpu_tests ]]; then
+      (cd "$build" && run_logged "$dir/ctest_gpu.txt" ctest -L gpu --output-on-failure -j 2 "$@") || true
+    else
+      export CUDA_VISIBLE_DEVICES=0
+      (cd "$build" && run_logged "$dir/ctest_gpu.txt" ctest -L gpu --output-on-failure) || true
+      for cube in "${cubes[@]}"; do
+        run_logged "$dir/halo_bench_${cube}.txt" "$root/scripts/run_with_mps.sh" 2 \
+          mpiexec -n 2 "$build/bench/halo_bench" --config "$(config_of "$cube")" \
+          --transport node --rounds "$rounds" --progress 0 --trace-exchanges 0 \
+          --json "$dir/halo_bench_${cube}.json" || true
+      done
+    fi
     ;;
 esac
 tar -czf "$out/$part.tar.gz" -C "$out" "$part"

@@ -15,6 +15,11 @@ gpus=0
 if command -v nvidia-smi >/dev/null 2>&1; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
 fi
+# The GPUs this process may use: CUDA_VISIBLE_DEVICES=0 makes a two-GPU machine a one-GPU one.
+if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]] && (( gpus > 0 )); then
+  IFS=, read -r -a visible <<<"$CUDA_VISIBLE_DEVICES"
+  (( ${#visible[@]} < gpus )) && gpus=${#visible[@]}
+fi
 if (( gpus == 0 || gpus >= ranks )); then
   exec "$@"
 fi

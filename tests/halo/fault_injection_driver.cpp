@@ -1,19 +1,23 @@
 // A halo exchange job in which one rank dies in the middle of an exchange; run under mpiexec by
 // fault_injection_process_test:
 //
-//   halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange number>
+//   halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange number> [exit|kill]
 //
-// Every rank exchanges over a periodic cube on the host backend. The dying rank starts the
-// given exchange and leaves the process at once with std::_Exit(3), as a crash would (no
-// MPI_Finalize, no destructors, nothing sent). Each other rank prints the outcome of that
-// exchange, every line prefixed by "[rank R] " so that lines of different ranks can be told
-// apart; then the survivors meet on a communicator made before the crash and one of them ends
-// the job with MPI_Abort (MPI_Finalize would wait for the dead rank forever). Whether the
-// survivors get that far depends on the launcher: by default Open MPI and MPICH end the whole
-// job as soon as a rank exits without finalising.
+// Every rank exchanges over a periodic cube on the backend HALOFLAG_TEST_BACKEND names (the host
+// backend when unset; a GPU backend binds one GPU per rank). The dying rank starts the given
+// exchange and leaves the process at once, as a crash would (no MPI_Finalize, no destructors,
+// nothing sent): with std::_Exit(3), or killed by SIGKILL. Each other rank prints the outcome of
+// that exchange, every line prefixed by "[rank R] " so that lines of different ranks can be
+// told apart. On a GPU it then drops the Exchange (which stops its kernels and closes its
+// mappings of the dead rank's memory) and runs a kernel, to show that its GPU is still usable.
+// Then the survivors meet on a communicator made before the crash and one of them ends the job
+// with MPI_Abort (MPI_Finalize would wait for the dead rank forever). Whether the survivors get
+// that far depends on the launcher: by default Open MPI and MPICH end the whole job as soon as
+// a rank exits without finalising. A GPU backend this run cannot use exits 77 on every rank.
 #include <mpi.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -29,6 +33,8 @@
 #include "haloflag/halo/host_field.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/device_clock_offset.hpp"
+#include "test_backend.hpp"
 #include "test_transport.hpp"
 
 namespace {
@@ -36,12 +42,14 @@ namespace {
 using namespace haloflag::halo;
 
 constexpr int kCrashExitCode = 3;
+constexpr int kSkipExitCode = 77;
 
 struct Arguments {
   Strategy strategy = Strategy::stream_notify;
   std::chrono::milliseconds timeout{0};
   int dying_rank = 0;
   int exchange = 0;  // the exchange the dying rank starts and never finishes
+  bool killed = false;  // SIGKILL instead of std::_Exit
 };
 
 int parse_number(const char* text, const char* what) {
@@ -55,9 +63,10 @@ int parse_number(const char* text, const char* what) {
 }
 
 Arguments parse_arguments(int argc, char** argv, int size) {
-  if (argc != 5) {
+  if (argc != 5 && argc != 6) {
     throw std::invalid_argument(
-        "usage: halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange>");
+        "usage: halo_fault_injection_driver <strategy> <timeout_ms> <dying rank> <exchange> "
+        "[exit|kill]");
   }
   Arguments arguments;
   arguments.strategy = parse_strategy(argv[1]);
@@ -70,6 +79,13 @@ Arguments parse_arguments(int argc, char** argv, int size) {
   }
   if (arguments.timeout.count() < 1) throw std::invalid_argument("timeout_ms must be at least 1");
   if (arguments.exchange < 1) throw std::invalid_argument("exchange must be at least 1");
+  if (argc == 6) {
+    const std::string how = argv[5];
+    if (how != "exit" && how != "kill") {
+      throw std::invalid_argument("the way to die must be exit or kill, got '" + how + "'");
+    }
+    arguments.killed = how == "kill";
+  }
   return arguments;
 }
 
@@ -99,6 +115,19 @@ std::string survive(Exchange& exchange, int number) {
   return "exchange " + std::to_string(number) + " completed";
 }
 
+// After the Exchange is gone: a kernel runs on this rank's GPU, and the fields still copy.
+std::string gpu_after(haloflag::notify::Backend backend, DeviceFields& fields, HostField& host) {
+  try {
+    const auto offset = haloflag::notify::measure_device_clock_offset(backend, 4);
+    fields.upload(host);
+    fields.download(host);
+    return "GPU usable after the failure: a kernel ran (clock offset measured within " +
+           std::to_string(offset.uncertainty_ns) + " ns) and the fields copied";
+  } catch (const std::exception& error) {
+    return std::string("GPU not usable after the failure: ") + error.what();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -116,6 +145,12 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+  // Every rank sees the same environment, so all of them skip or none.
+  if (const std::string& why = haloflag::test::backend_unavailable(); !why.empty()) {
+    if (rank == 0) std::printf("SKIP: %s\n", why.c_str());
+    MPI_Finalize();
+    return kSkipExitCode;
+  }
   const bool dies = rank == arguments.dying_rank;
   MPI_Comm survivors = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, dies ? MPI_UNDEFINED : 0, rank, &survivors);
@@ -128,7 +163,7 @@ int main(int argc, char** argv) {
   const ExchangeVerifier verifier(geometry, rank);
   ExchangeOptions options;
   options.strategy = arguments.strategy;
-  options.backend = haloflag::notify::Backend::host;
+  options.backend = haloflag::test::test_backend();
   options.timeout = arguments.timeout;
   haloflag::test::apply_test_transport(options);
   DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
@@ -147,7 +182,9 @@ int main(int argc, char** argv) {
     }
     if (dies) {
       exchange.start();
-      print_as_rank(rank, "exits in the middle of exchange " + std::to_string(arguments.exchange));
+      print_as_rank(rank, std::string(arguments.killed ? "is killed" : "exits") +
+                              " in the middle of exchange " + std::to_string(arguments.exchange));
+      if (arguments.killed) std::raise(SIGKILL);
       std::_Exit(kCrashExitCode);
     }
     outcome = survive(exchange, arguments.exchange);
@@ -161,6 +198,9 @@ int main(int argc, char** argv) {
     outcome = std::string("failed before the crash: ") + error.what();
   }
   print_as_rank(rank, outcome);
+  if (options.backend != haloflag::notify::Backend::host) {
+    print_as_rank(rank, gpu_after(options.backend, fields, host));
+  }
   // Give the launcher time to forward every survivor's lines before MPI_Abort tears the job
   // down: MPICH's launcher once dropped the last lines of the rank that called it.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));

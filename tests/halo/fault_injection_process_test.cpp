@@ -7,10 +7,15 @@
 //    ends its exchange at the deadline with an error naming itself, the exchange and every
 //    message it misses from the dead rank (peer, tag, bytes, direction), and the job exits
 //    non-zero.
+// With HALOFLAG_TEST_BACKEND naming a GPU backend, PeerDeathOnTheGpu runs 2 ranks, one per GPU:
+// the peer dies (std::_Exit or SIGKILL) in the middle of exchanges whose kernels write into its
+// mapped memory; the survivor must fail as above within its deadline, and its GPU must still run
+// a kernel once its Exchange is gone.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -18,6 +23,7 @@
 
 #include "haloflag/halo/strategy.hpp"
 #include "run_command.hpp"
+#include "test_exit_code.hpp"
 
 #if !defined(HALOFLAG_FAULT_DRIVER) || !defined(HALOFLAG_MPIEXEC) || \
     !defined(HALOFLAG_MPIEXEC_NUMPROC_FLAG)
@@ -41,6 +47,12 @@ constexpr int kDyingExchange = 3;
 
 const fs::path kScratch =
     fs::temp_directory_path() / ("haloflag_fault_injection_process_" + std::to_string(::getpid()));
+
+// The backend the driver runs on: HALOFLAG_TEST_BACKEND, which it inherits.
+std::string test_backend_name() {
+  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
+  return name == nullptr ? "host" : name;
+}
 
 // The launcher option that keeps the other ranks running when one exits, or "" with `why_not`
 // saying why none is known.
@@ -71,12 +83,13 @@ struct JobResult {
   double seconds = 0;
 };
 
-JobResult run_job(int ranks, const std::string& launcher_option, Strategy strategy) {
+JobResult run_job(int ranks, const std::string& launcher_option, Strategy strategy,
+                  const std::string& how_to_die = "exit") {
   std::string arguments = launcher_option + " " + HALOFLAG_MPIEXEC_NUMPROC_FLAG + " " +
                           std::to_string(ranks) + " " + shell_quoted(HALOFLAG_FAULT_DRIVER) +
                           " " + std::string(to_string(strategy)) + " " +
                           std::to_string(kTimeoutMs) + " " + std::to_string(kDyingRank) + " " +
-                          std::to_string(kDyingExchange);
+                          std::to_string(kDyingExchange) + " " + how_to_die;
   const auto started = std::chrono::steady_clock::now();
   JobResult job;
   job.run = haloflag::test::run_command(HALOFLAG_MPIEXEC, arguments, kScratch);
@@ -97,6 +110,36 @@ std::string text_of_rank(const std::string& output, int rank) {
   return text;
 }
 
+// A survivor's lines: "exchange 3 failed after 2.004 s: rank 0, exchange 3 (stream_notify on
+// host): timed out after ...", within the deadline, naming every message it misses from the
+// dead rank. Resident pack blocks that already wait for exchange 4 time out at the same moment,
+// so their device-side wait may head the error instead; the messages follow alike. Over the node
+// transport the dead rank's kernels may have delivered exchange 3 before it died; then exchange
+// 4, which it never started, fails so.
+void expect_deadline_error_naming_the_dead_rank(const std::string& output, int rank,
+                                                Strategy strategy) {
+  const std::string text = text_of_rank(output, rank);
+  const std::string r = std::to_string(rank);
+  const std::string e = std::regex_search(text, std::regex("exchange 3 completed")) ? "4" : "3";
+  const std::regex failure("exchange " + e + " failed after ([0-9.]+) s: rank " + r +
+                           ", exchange " + e + " \\(" + std::string(to_string(strategy)) +
+                           " on [a-z]+\\): [^\n]*timed out after");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(text, match, failure)) << "rank " << r << ":\n" << output;
+  const double seconds = std::stod(match[1].str());
+  EXPECT_GE(seconds, 0.9 * kTimeoutSeconds) << text;
+  EXPECT_LT(seconds, kTimeoutSeconds + kLateness) << text;
+  // Every survivor of the periodic cube receives from the dead rank; each such message is
+  // named with its tag, size and the side it comes from. Over the node transport a receive is
+  // "not announced by the sender" (bulk strategies) or "not confirmed" (flag strategies: only
+  // the GPUs know which node messages are done).
+  const std::regex missing("receive from peer " + std::to_string(kDyingRank) +
+                           " tag [0-9]+ \\([0-9]+ bytes, from [-+xyz]+\\): "
+                           "(not received|not announced by the sender|node transport, not "
+                           "confirmed)");
+  EXPECT_TRUE(std::regex_search(text, missing)) << "rank " << r << ":\n" << text;
+}
+
 class EveryStrategy : public testing::TestWithParam<Strategy> {
  protected:
   void TearDown() override { fs::remove_all(kScratch); }
@@ -113,6 +156,9 @@ TEST_P(EveryStrategy, RankExitingMidExchangeEndsTheJobUnderTheLaunchersDefaultPo
 }
 
 TEST_P(EveryStrategy, RankExitingMidExchangeLeavesEverySurvivorWithADeadlineErrorNamingIt) {
+  if (test_backend_name() != "host") {
+    GTEST_SKIP() << "3 ranks on the host backend only (PeerDeathOnTheGpu covers GPU backends)";
+  }
   const KeepGoingOption& keep_going = keep_going_option();
   if (keep_going.option.empty()) GTEST_SKIP() << keep_going.why_not;
   constexpr int kRanks = 3;
@@ -121,31 +167,7 @@ TEST_P(EveryStrategy, RankExitingMidExchangeLeavesEverySurvivorWithADeadlineErro
   EXPECT_NE(job.run.exit_code, 0) << output;
   EXPECT_LT(job.seconds, kTimeoutSeconds + kJobOverhead) << output;
   for (int rank = 0; rank < kRanks; ++rank) {
-    if (rank == kDyingRank) continue;
-    const std::string text = text_of_rank(output, rank);
-    const std::string r = std::to_string(rank);
-    // "exchange 3 failed after 2.004 s: rank 0, exchange 3 (stream_notify on host): timed out
-    // after ...". Resident pack blocks that already wait for exchange 4 time out at the same
-    // moment, so their device-side wait may head the error instead; the messages follow alike.
-    // Over the node transport the dead rank's kernels may have delivered exchange 3 before it
-    // died; then exchange 4, which it never started, fails so.
-    const std::string e = std::regex_search(text, std::regex("exchange 3 completed")) ? "4" : "3";
-    const std::regex failure("exchange " + e + " failed after ([0-9.]+) s: rank " + r +
-                             ", exchange " + e + " \\(" + std::string(to_string(GetParam())) +
-                             " on host\\): [^\n]*timed out after");
-    std::smatch match;
-    ASSERT_TRUE(std::regex_search(text, match, failure)) << "rank " << r << ":\n" << output;
-    const double seconds = std::stod(match[1].str());
-    EXPECT_GE(seconds, 0.9 * kTimeoutSeconds) << text;
-    EXPECT_LT(seconds, kTimeoutSeconds + kLateness) << text;
-    // The periodic 3-rank cube: every survivor receives from the dead rank; each such message
-    // is named with its tag, size and the side it comes from.
-    // Over the node transport a receive is "not announced by the sender" (bulk strategies) or
-    // "not confirmed" (flag strategies: only the GPUs know which node messages are done).
-    const std::regex missing("receive from peer 1 tag [0-9]+ \\([0-9]+ bytes, from [-+xyz]+\\): "
-                             "(not received|not announced by the sender|node transport, not "
-                             "confirmed)");
-    EXPECT_TRUE(std::regex_search(text, missing)) << "rank " << r << ":\n" << text;
+    if (rank != kDyingRank) expect_deadline_error_naming_the_dead_rank(output, rank, GetParam());
   }
 }
 
@@ -154,6 +176,50 @@ INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy,
                                            haloflag::halo::all_strategies().end()),
                          [](const testing::TestParamInfo<Strategy>& param) {
                            return std::string(to_string(param.param));
+                         });
+
+// The survivor on its own GPU, the dead peer's memory mapped (transport auto: over the node
+// transport with its direct placement where the GPUs allow it).
+struct GpuDeath {
+  Strategy strategy;
+  const char* how;  // "exit" or "kill"
+};
+
+class PeerDeathOnTheGpu : public testing::TestWithParam<GpuDeath> {
+ protected:
+  void TearDown() override { fs::remove_all(kScratch); }
+};
+
+TEST_P(PeerDeathOnTheGpu, SurvivorFailsWithinItsDeadlineNamingThePeerAndItsGpuStillRunsKernels) {
+  if (test_backend_name() == "host") {
+    GTEST_SKIP() << "HALOFLAG_TEST_BACKEND names no GPU backend";
+  }
+  const KeepGoingOption& keep_going = keep_going_option();
+  if (keep_going.option.empty()) GTEST_SKIP() << keep_going.why_not;
+  const JobResult job = run_job(2, keep_going.option, GetParam().strategy, GetParam().how);
+  const std::string output = job.run.out + job.run.err;
+  if (job.run.exit_code == haloflag::test::kSkippedExitCode) GTEST_SKIP() << output;
+  EXPECT_NE(job.run.exit_code, 0) << output;
+  EXPECT_LT(job.seconds, 2 * kTimeoutSeconds + kJobOverhead) << output;
+  EXPECT_NE(text_of_rank(output, kDyingRank).find(std::string(GetParam().how) == "kill"
+                                                      ? "is killed in the middle of exchange 3"
+                                                      : "exits in the middle of exchange 3"),
+            std::string::npos)
+      << output;
+  expect_deadline_error_naming_the_dead_rank(output, 0, GetParam().strategy);
+  EXPECT_NE(text_of_rank(output, 0).find("GPU usable after the failure: a kernel ran"),
+            std::string::npos)
+      << output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Deaths, PeerDeathOnTheGpu,
+                         testing::Values(GpuDeath{Strategy::resident, "exit"},
+                                         GpuDeath{Strategy::resident, "kill"},
+                                         GpuDeath{Strategy::stream_notify, "exit"},
+                                         GpuDeath{Strategy::stacked_notify, "kill"}),
+                         [](const testing::TestParamInfo<GpuDeath>& param) {
+                           return std::string(to_string(param.param.strategy)) + "_" +
+                                  param.param.how;
                          });
 
 }  // namespace
