@@ -40,7 +40,8 @@ std::string describe_record(const halo::ExchangeConfig& config) {
   const halo::GeometryRecord& record = *config.geometry;
   std::string text;
   if (record.reduced_from_rank) {
-    text = "rank " + std::to_string(*record.reduced_from_rank) + "'s messages replayed by 2 ranks; ";
+    text = "rank " + std::to_string(*record.reduced_from_rank) + "'s messages replayed by " +
+           std::to_string(record.reduced_ranks) + " ranks; ";
   }
   text += "domain " + format_triple(record.global_size, 'x') + " on rank grid " +
           format_triple(record.divide, 'x') + ", periodic " + format_triple(record.periodic) +

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "haloflag/halo/config_from_geometry.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 #include "haloflag/halo/stencil.hpp"
 
 namespace haloflag::halo {
@@ -11,8 +12,9 @@ namespace haloflag::halo {
 namespace {
 
 // A value unique per (tag, variable, value-domain cell) and epoch (mod 1024), exact in a double:
-// the cell part stays below 2^43 for domains up to 2^31 cells with 16 variables and 4 tags, and
-// the epoch part adds multiples of 2^43, so the sum stays below 2^53.
+// the cell part stays below 2^43 for domains up to 2^31 cells with 16 variables and 16 tags (a
+// reduced config has a tag per rank, at most 8), and the epoch part adds multiples of 2^43, so
+// the sum stays below 2^53.
 double pattern_value(const Index3& cell, const Index3& domain, int var, int tag,
                      std::uint64_t epoch) {
   const std::int64_t id =
@@ -55,10 +57,13 @@ std::optional<ExchangeVerifier> ExchangeVerifier::for_config(const ExchangeConfi
   const GeometrySpec spec = geometry_spec_of(config);
   if (!config.geometry->reduced_from_rank) return ExchangeVerifier(Geometry(spec), rank);
 
-  // A two-rank reduction: each rank is the other's neighbour in every stencil direction of a
-  // periodic box the size of one subdomain.
+  // A reduction: on each stencil side d the neighbour is reduced_peer(rank, ranks, d), in a
+  // periodic box the size of one subdomain; each rank's values carry its own tag.
+  const int ranks = config.geometry->reduced_ranks;
   const RankMessages& messages = config.rank_messages.at(static_cast<std::size_t>(rank));
-  if (!messages.field_extent || config.ranks != 2) return std::nullopt;
+  if (!messages.field_extent || config.ranks != ranks || !is_reduced_rank_count(ranks)) {
+    return std::nullopt;
+  }
   ExchangeVerifier verifier;
   verifier.field_extent_ = *messages.field_extent;
   verifier.ghost_ = spec.ghost;
@@ -68,10 +73,10 @@ std::optional<ExchangeVerifier> ExchangeVerifier::for_config(const ExchangeConfi
   verifier.value_domain_ = verifier.owned_;
   verifier.vars_ = spec.vars;
   verifier.own_tag_ = rank + 1;
-  verifier.ghost_tag_ = (1 - rank) + 1;
   for (int raw = 0; raw < 27; ++raw) {
     const Direction d{raw % 3 - 1, (raw / 3) % 3 - 1, raw / 9 - 1};
     verifier.has_neighbour_[raw] = d.nonzero_axes() == 0 || in_stencil(spec.stencil, d);
+    verifier.ghost_tag_[raw] = reduced_peer(rank, ranks, d) + 1;
   }
   return verifier;
 }
@@ -90,13 +95,14 @@ double ExchangeVerifier::owned_value(int var, const Index3& local, std::uint64_t
   return pattern_value(cell, value_domain_, var, own_tag_, in_epoch_shell(local) ? epoch : 0);
 }
 
-double ExchangeVerifier::expected_value(int var, const Index3& local, std::uint64_t epoch) const {
+double ExchangeVerifier::expected_value(int var, const Index3& local, int raw_side,
+                                        std::uint64_t epoch) const {
   Index3 cell{};
   for (int axis = 0; axis < 3; ++axis) {
     const std::int64_t n = value_domain_[axis];
     cell[axis] = ((window_offset_[axis] + local[axis] - ghost_[axis]) % n + n) % n;
   }
-  return pattern_value(cell, value_domain_, var, ghost_tag_, epoch);
+  return pattern_value(cell, value_domain_, var, ghost_tag_[raw_side], epoch);
 }
 
 // Calls visit(local) for every cell of `extent`, or with shell_only for the cells within
@@ -171,7 +177,7 @@ std::string ExchangeVerifier::compare(const HostField& field, std::uint64_t epoc
       if (raw == 13) {
         expected = owned_value(var, local, epoch);
       } else if (has_neighbour_[raw]) {
-        expected = expected_value(var, local, epoch);
+        expected = expected_value(var, local, raw, epoch);
       }
       const double found = field.at(var, local);
       if (found == expected) return;

@@ -1,5 +1,5 @@
-// Configs built from geometry: per-rank messages, the two-rank reduction, the geometry record,
-// and the message layouts handed to the pack/unpack kernels.
+// Configs built from geometry: per-rank messages, the reductions to 2, 4 and 8 ranks and their
+// peer rule, the geometry record, and the message layouts handed to the pack/unpack kernels.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +10,7 @@
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 
 namespace {
 
@@ -128,6 +129,97 @@ TEST(TwoRankConfig, RejectsBoundaryAndOutOfRangeSourceRanks) {
   expect_contains(error_of<GeometryError>([&] { make_two_rank_config(geometry, 64); }),
                   "source rank 64 is out of range [0, 64)");
   EXPECT_NO_THROW(make_two_rank_config(geometry, 21));
+}
+
+TEST(ReducedPeers, MaskIsNonzeroAndTheSameForOppositeDirections) {
+  for (const int ranks : {2, 4, 8}) {
+    for (int index = 0; index < kDirectionCount; ++index) {
+      const Direction d = direction_from_index(index);
+      const int mask = reduced_peer_mask(ranks, d);
+      EXPECT_GT(mask, 0) << ranks << " ranks, " << direction_name(d);
+      EXPECT_LT(mask, ranks) << ranks << " ranks, " << direction_name(d);
+      EXPECT_EQ(mask, reduced_peer_mask(ranks, opposite(d))) << direction_name(d);
+    }
+    EXPECT_EQ(reduced_peer_mask(ranks, Direction{}), 0);
+  }
+}
+
+TEST(ReducedPeers, EightRanksAreAPeriodicTwoByTwoByTwoGrid) {
+  GeometrySpec spec;
+  spec.global_size = {4, 4, 4};
+  spec.ranks = 8;
+  spec.divide = RankGrid{2, 2, 2};
+  spec.periodic = {true, true, true};
+  const Geometry grid(spec);
+  for (int rank = 0; rank < 8; ++rank) {
+    for (int index = 0; index < kDirectionCount; ++index) {
+      const Direction d = direction_from_index(index);
+      EXPECT_EQ(reduced_peer(rank, 8, d), grid.peer(rank, d)) << rank << " " << direction_name(d);
+    }
+  }
+}
+
+// For 2, 4 and 8 ranks: every send meets one receive at its peer with the same tag, bytes and
+// cell count, and the other way round; nobody sends to itself; each rank has ranks - 1 peers.
+TEST(ReducedConfig, EverySendMeetsOneReceiveAtItsPeer) {
+  for (const std::int64_t cube : {200, 800}) {
+    const Geometry geometry(paper_spec(cube));
+    for (const int ranks : {2, 4, 8}) {
+      const ExchangeConfig config = make_reduced_config(geometry, 21, ranks);
+      const std::string name = std::to_string(cube) + " on " + std::to_string(ranks) + " ranks";
+      ASSERT_EQ(config.ranks, ranks) << name;
+      ASSERT_EQ(config.rank_messages.size(), static_cast<std::size_t>(ranks)) << name;
+      EXPECT_EQ(config.geometry->reduced_from_rank, 21) << name;
+      EXPECT_EQ(config.geometry->reduced_ranks, ranks) << name;
+      EXPECT_EQ(geometry_spec_of(config), geometry.spec()) << name;
+      for (int rank = 0; rank < ranks; ++rank) {
+        const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
+        ASSERT_EQ(messages.sends.size(), 26u) << name;
+        ASSERT_EQ(messages.recvs.size(), 26u) << name;
+        std::set<int> peers;
+        std::set<std::pair<int, int>> send_keys;
+        for (const Message& send : messages.sends) {
+          EXPECT_NE(send.peer, rank) << name << ": rank " << rank << " sends to itself";
+          ASSERT_TRUE(send.peer >= 0 && send.peer < ranks) << name;
+          peers.insert(send.peer);
+          EXPECT_TRUE(send_keys.emplace(send.peer, send.tag).second)
+              << name << ": rank " << rank << " sends tag " << send.tag << " twice to "
+              << send.peer;
+          int matches = 0;
+          for (const Message& recv :
+               config.rank_messages[static_cast<std::size_t>(send.peer)].recvs) {
+            if (recv.peer != rank || recv.tag != send.tag) continue;
+            ++matches;
+            EXPECT_EQ(recv.bytes, send.bytes) << name;
+            EXPECT_EQ(recv.boxes.front().cells(), send.boxes.front().cells()) << name;
+          }
+          EXPECT_EQ(matches, 1) << name << ": rank " << rank << " tag " << send.tag;
+        }
+        EXPECT_EQ(peers.size(), static_cast<std::size_t>(ranks - 1)) << name;
+        // Receives are as many as sends and unique per (peer, tag), so the distinct sends
+        // matched above pair every receive too.
+        std::set<std::pair<int, int>> recv_keys;
+        for (const Message& recv : messages.recvs) recv_keys.emplace(recv.peer, recv.tag);
+        EXPECT_EQ(recv_keys.size(), messages.recvs.size()) << name;
+      }
+    }
+  }
+}
+
+TEST(ReducedConfig, TwoRanksAreTheTwoRankConfig) {
+  const Geometry geometry(paper_spec(400));
+  EXPECT_TRUE(make_reduced_config(geometry, 42, 2) == make_two_rank_config(geometry, 42));
+}
+
+TEST(ReducedConfig, RejectsRankCountsOtherThanTwoFourOrEight) {
+  const Geometry geometry(paper_spec(200));
+  for (const int ranks : {-2, 0, 1, 3, 6, 16}) {
+    expect_contains(error_of<GeometryError>([&] { make_reduced_config(geometry, 21, ranks); }),
+                    "cannot reduce to " + std::to_string(ranks) +
+                        " ranks: a reduced config has 2, 4 or 8 ranks");
+  }
+  expect_contains(error_of<GeometryError>([&] { make_reduced_config(geometry, 64, 8); }),
+                  "cannot reduce to 8 ranks: source rank 64 is out of range [0, 64)");
 }
 
 TEST(GeometrySpecOf, NeedsTheRecords) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 
 namespace haloflag::halo {
 
@@ -47,33 +48,45 @@ ExchangeConfig make_exchange_config(const Geometry& geometry) {
   return config;
 }
 
-ExchangeConfig make_two_rank_config(const Geometry& geometry, int source_rank) {
+ExchangeConfig make_reduced_config(const Geometry& geometry, int source_rank, int ranks) {
+  const std::string what = "cannot reduce to " + std::to_string(ranks) + " ranks: ";
+  if (!is_reduced_rank_count(ranks)) {
+    throw GeometryError(what + "a reduced config has 2, 4 or 8 ranks");
+  }
   if (source_rank < 0 || source_rank >= geometry.ranks()) {
-    throw GeometryError("cannot reduce to two ranks: source rank " + std::to_string(source_rank) +
+    throw GeometryError(what + "source rank " + std::to_string(source_rank) +
                         " is out of range [0, " + std::to_string(geometry.ranks()) + ")");
   }
   const std::vector<Neighbour> neighbours = geometry.neighbours(source_rank);
   const std::size_t expected = stencil_directions(geometry.spec().stencil).size();
   if (neighbours.size() != expected) {
-    throw GeometryError("cannot reduce to two ranks: source rank " + std::to_string(source_rank) +
-                        " has " + std::to_string(neighbours.size()) + " of " +
-                        std::to_string(expected) +
+    throw GeometryError(what + "source rank " + std::to_string(source_rank) + " has " +
+                        std::to_string(neighbours.size()) + " of " + std::to_string(expected) +
                         " neighbours (it lies on a non-periodic boundary); pick an interior rank");
   }
 
   const RankMessages source = rank_messages(geometry, source_rank);
   ExchangeConfig config;
-  config.ranks = 2;
+  config.ranks = ranks;
   config.data = data_of(geometry);
   config.geometry = record_of(geometry);
   config.geometry->reduced_from_rank = source_rank;
-  for (int rank = 0; rank < 2; ++rank) {
+  config.geometry->reduced_ranks = ranks;
+  for (int rank = 0; rank < ranks; ++rank) {
     RankMessages messages = source;
-    for (Message& m : messages.sends) m.peer = 1 - rank;
-    for (Message& m : messages.recvs) m.peer = 1 - rank;
+    // rank_messages lists one send and one receive per neighbour, in neighbour order.
+    for (std::size_t i = 0; i < neighbours.size(); ++i) {
+      const int peer = reduced_peer(rank, ranks, neighbours[i].direction);
+      messages.sends[i].peer = peer;
+      messages.recvs[i].peer = peer;
+    }
     config.rank_messages.push_back(std::move(messages));
   }
   return config;
+}
+
+ExchangeConfig make_two_rank_config(const Geometry& geometry, int source_rank) {
+  return make_reduced_config(geometry, source_rank, 2);
 }
 
 GeometrySpec geometry_spec_of(const ExchangeConfig& config) {

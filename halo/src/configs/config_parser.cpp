@@ -18,6 +18,7 @@
 
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 
 namespace haloflag::halo {
 
@@ -402,7 +403,8 @@ class ConfigParser {
     }
     static constexpr FieldRule rules[] = {
         {"size", true, false},    {"divide", true, false},  {"periodic", true, false},
-        {"ghost", true, false},   {"stencil", true, false}, {"reduced_from_rank", false, false}};
+        {"ghost", true, false},   {"stencil", true, false}, {"reduced_from_rank", false, false},
+        {"reduced_ranks", false, false}};
     const LineFields fields(rest, "geometry", rules, ctx);
     GeometryRecord record;
     bool ok = true;
@@ -450,6 +452,20 @@ class ConfigParser {
         record.reduced_from_rank = *rank;
       } else {
         ok = false;
+      }
+    }
+    if (const auto text = fields.get("reduced_ranks")) {
+      const auto ranks = parse_int(*text, "reduced_ranks", ctx);
+      if (!fields.get("reduced_from_rank")) {
+        ctx.fail("'reduced_ranks' needs 'reduced_from_rank', the rank whose pattern is replayed");
+        ok = false;
+      } else if (!ranks) {
+        ok = false;
+      } else if (!is_reduced_rank_count(*ranks)) {
+        ctx.fail("'reduced_ranks' must be 2, 4 or 8, got " + std::string(*text));
+        ok = false;
+      } else {
+        record.reduced_ranks = *ranks;
       }
     }
     if (ok) geometry_ = record;
@@ -693,9 +709,13 @@ class ConfigParser {
     const RankGrid& divide = geometry_->divide;
     const std::int64_t grid_ranks = std::int64_t{divide[0]} * divide[1] * divide[2];
     if (geometry_->reduced_from_rank) {
-      if (*ranks_ != 2) {
-        problems_.add(geometry_line_, "a config reduced from one rank's pattern has 2 ranks, but "
-                                      "'ranks' declares " + std::to_string(*ranks_));
+      const int reduced_ranks = geometry_->reduced_ranks;
+      if (*ranks_ != reduced_ranks) {
+        problems_.add(geometry_line_, "a config reduced from one rank's pattern has " +
+                                          std::to_string(reduced_ranks) +
+                                          " ranks, but 'ranks' declares " +
+                                          std::to_string(*ranks_) +
+                                          " (reduced_ranks gives the count, 2 when absent)");
       }
       if (*geometry_->reduced_from_rank >= grid_ranks) {
         problems_.add(geometry_line_, "reduced_from_rank " +

@@ -44,6 +44,8 @@ void write_config(std::ostream& out, const ExchangeConfig& config, std::string_v
         << " periodic=" << format_triple(g.periodic) << " ghost=" << format_triple(g.ghost)
         << " stencil=" << stencil_points(g.stencil);
     if (g.reduced_from_rank) out << " reduced_from_rank=" << *g.reduced_from_rank;
+    // Two ranks, the first reduction, go without the field: their files stay as they were.
+    if (g.reduced_from_rank && g.reduced_ranks != 2) out << " reduced_ranks=" << g.reduced_ranks;
     out << '\n';
   }
   for (std::size_t rank = 0; rank < config.rank_messages.size(); ++rank) {

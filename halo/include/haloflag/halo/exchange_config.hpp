@@ -41,8 +41,9 @@ struct MessageData {
   bool operator==(const MessageData&) const = default;
 };
 
-// The geometry a generated config came from (Comb's arguments). For a config reduced to two
-// ranks, reduced_from_rank names the rank of this geometry whose pattern both ranks replay.
+// The geometry a generated config came from (Comb's arguments). For a reduced config,
+// reduced_from_rank names the rank of this geometry whose pattern every rank replays and
+// reduced_ranks how many ranks replay it (reduced_peers.hpp: who sends to whom).
 struct GeometryRecord {
   Index3 global_size{0, 0, 0};
   RankGrid divide{0, 0, 0};
@@ -50,6 +51,7 @@ struct GeometryRecord {
   Index3 ghost{0, 0, 0};
   Stencil stencil = Stencil::all26;
   std::optional<int> reduced_from_rank;
+  int reduced_ranks = 2;  // with reduced_from_rank: 2, 4 or 8 (files without the field: 2)
 
   bool operator==(const GeometryRecord&) const = default;
 };

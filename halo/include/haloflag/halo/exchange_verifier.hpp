@@ -8,8 +8,9 @@
 // data left over from an earlier exchange is caught.
 //
 // Two kinds of configs can be verified: those built from a Geometry (cell = global cell,
-// periodic wrap), and the two-rank reductions (make_two_rank_config: each rank is the other's
-// neighbour in every direction of a periodic box the size of one subdomain).
+// periodic wrap), and the reductions to 2, 4 or 8 ranks (make_reduced_config: on each side d a
+// rank's neighbour is reduced_peer(rank, ranks, d), in a periodic box the size of one
+// subdomain).
 #pragma once
 
 #include <cstdint>
@@ -56,10 +57,11 @@ class ExchangeVerifier {
   std::string compare(const HostField& field, std::uint64_t epoch, bool shell_only) const;
   bool in_epoch_shell(const Index3& local) const;
   double owned_value(int var, const Index3& local, std::uint64_t epoch) const;
-  double expected_value(int var, const Index3& local, std::uint64_t epoch) const;
+  double expected_value(int var, const Index3& local, int raw_side, std::uint64_t epoch) const;
 
   // Both kinds reduce to: this rank's owned cells are a window of a periodic (or bounded)
-  // "value domain"; a ghost cell maps to a value-domain cell owned by some rank (owner tag).
+  // "value domain"; a ghost cell maps to a value-domain cell owned by the rank whose tag its
+  // side names.
   Index3 field_extent_{0, 0, 0};
   Index3 ghost_{0, 0, 0};
   Index3 owned_{0, 0, 0};
@@ -67,8 +69,9 @@ class ExchangeVerifier {
   Index3 window_offset_{0, 0, 0};  // value-domain index of this rank's first owned cell
   int vars_ = 1;
   int own_tag_ = 0;    // tag of this rank's values
-  int ghost_tag_ = 0;  // tag of the values its ghosts receive
-  bool has_neighbour_[27] = {};  // by raw direction (dx+1) + 3(dy+1) + 9(dz+1)
+  // By raw direction (dx+1) + 3(dy+1) + 9(dz+1) of a ghost cell's side:
+  int ghost_tag_[27] = {};       // tag of the values the ghosts on that side receive
+  bool has_neighbour_[27] = {};
 };
 
 }  // namespace haloflag::halo
