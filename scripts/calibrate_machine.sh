@@ -15,6 +15,8 @@
 #   node.json                   the node transport's measurements and terms (GPU present)
 #   notify_latency.json         launch + synchronisation, graph launch, host/GPU flag round trip
 #   probe.json, probe.cfg       halo_bench on tiny messages: each strategy's fixed cost
+#   grid_{120,300,600}.{json,cfg}  halo_bench over node at three sizes (none of them a shipped
+#                               config): the flag strategies' node grid term
 #   model_{200,400,800}.{log,json}   predictions for comb_configs/comb_*_np2_reduced.cfg, and
 #                               model_*_node.* with --transport node when node.json was made
 #   machine.txt                 GPUs, topology, CPU, versions, commit and every command run
@@ -180,13 +182,30 @@ run probe "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" --conf
   --transport mpi,node --iterations 200 --rounds 2 --warmup 20 --trace-exchanges 0 \
   --json "$out/probe.json"
 
+# The node grid's term: the flag strategies over node at sizes the predictions below are not
+# checked at, so that the checks at 200, 400 and 800 test the model rather than the fit.
+grid_args=()
+if [[ ${#node_args[@]} -gt 0 ]]; then
+  echo "== node grid probe: the flag strategies over node at cubes 120, 300 and 600, 2 ranks"
+  for cube in 120 300 600; do
+    run "grid_${cube}_config" "$build/comb_configs/haloflag_gen_config" --size "$cube" \
+      --divide 4,4,4 --periodic 1,1,1 --ghost 1 --vars 3 --reduce-to-2-ranks 21 \
+      --output "$out/grid_$cube.cfg"
+    run "grid_$cube" "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" \
+      --config "$out/grid_$cube.cfg" --transport node \
+      --strategy stream_notify,stacked_notify,resident --iterations 300 --rounds 2 --warmup 30 \
+      --trace-exchanges 0 --json "$out/grid_$cube.json"
+    grid_args+=(--node-grid-probe "$out/grid_$cube.json")
+  done
+fi
+
 # mpiexec -n 2 puts both ranks on one socket of one node (Open MPI maps by core up to 2
 # ranks): the 2-rank configs are then intra-socket messages, timed by the ping-pong's fit.
 echo "== parameter file"
 run merge "$tools/haloflag_calibrate_merge" --pingpong "$out/pingpong.json" \
   --concurrent "$out/concurrent.json" --pack-unpack "$out/pack_unpack.json" "${node_args[@]}" \
   --notify "$out/notify_latency.json" --bulk-exchange "$out/bulk_exchange.json" \
-  --exchange-probe "$out/probe.json" \
+  --exchange-probe "$out/probe.json" "${grid_args[@]}" \
   --ranks-per-node 2 --ranks-per-socket 2 --machine "$machine" --out "$out/params.json"
 echo "measuring took $((SECONDS - measure_start)) s" | tee -a "$out/commands.txt"
 

@@ -115,7 +115,8 @@ int run_halo_bench(int argc, char** argv) {
         const std::string gpu_name =
             context.machine.gpus.empty() ? "" : context.machine.gpus.front().name;
         const ParamsChoice params =
-            choose_params(options.params_path, gpu_name, context.machine.run.mpi_library);
+            choose_params(options.params_path, gpu_name, distinct_gpus(context.machine),
+                          context.machine.run.mpi_library);
         context.model = estimate_exchange(config, params);
         const bool node_possible =
             std::any_of(options.transports.begin(), options.transports.end(),

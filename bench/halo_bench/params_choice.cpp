@@ -42,15 +42,17 @@ std::vector<std::filesystem::path> search_dirs() {
 
 }  // namespace
 
-std::string machine_params_key(const std::string& gpu_name, const std::string& mpi_library) {
+std::string machine_params_key(const std::string& gpu_name, int gpus,
+                               const std::string& mpi_library) {
   const std::string mpi = mpi_library.substr(0, mpi_library.find(','));
-  return slug(gpu_name.empty() ? "host" : gpu_name) + "__" + slug(mpi);
+  const std::string count = gpus > 1 ? "-x" + std::to_string(gpus) : "";
+  return slug(gpu_name.empty() ? "host" : gpu_name) + count + "__" + slug(mpi);
 }
 
-ParamsChoice choose_params(const std::string& given, const std::string& gpu_name,
+ParamsChoice choose_params(const std::string& given, const std::string& gpu_name, int gpus,
                            const std::string& mpi_library) {
   ParamsChoice choice;
-  choice.machine_key = machine_params_key(gpu_name, mpi_library);
+  choice.machine_key = machine_params_key(gpu_name, gpus, mpi_library);
   if (!given.empty()) {
     choice.path = given;
     choice.how = "given with --params";

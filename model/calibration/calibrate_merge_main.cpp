@@ -8,6 +8,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "haloflag/model/params_file.hpp"
 #include "calibration_files.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   std::string notify_path;
   std::string probe_path;
   std::string bulk_path;
+  std::vector<std::string> grid_probe_paths;
   std::string target_name = "all";
   std::optional<int> ranks_per_node;
   std::optional<int> ranks_per_socket;
@@ -50,6 +52,10 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--exchange-probe", probe_path,
                  "halo_bench report of tiny messages: each strategy's fixed cost (needs --notify)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--node-grid-probe", grid_probe_paths,
+                 "halo_bench reports over node at 2 or more sizes: the flag strategies' node "
+                 "grid term (needs --exchange-probe)")
       ->check(CLI::ExistingFile);
   app.add_option("--bulk-exchange", bulk_path,
                  "haloflag_calibrate_bulk_exchange output: the MPI copy term (needs --notify)")
@@ -110,8 +116,17 @@ int main(int argc, char** argv) {
       }
       add_schedule(params, terms, *inputs.pack_unpack->fused, mpi_copy, probe ? &*probe : nullptr,
                    params.provenance.notes);
-    } else if (!probe_path.empty() || !bulk_path.empty()) {
-      throw std::invalid_argument("--exchange-probe and --bulk-exchange need --notify");
+      if (!grid_probe_paths.empty()) {
+        if (!probe) throw std::invalid_argument("--node-grid-probe needs --exchange-probe");
+        std::vector<ExchangeProbe> grid_probes;
+        for (const std::string& path : grid_probe_paths) {
+          grid_probes.push_back(read_exchange_probe(path));
+        }
+        add_node_grid(params, grid_probes, params.provenance.notes);
+      }
+    } else if (!probe_path.empty() || !bulk_path.empty() || !grid_probe_paths.empty()) {
+      throw std::invalid_argument("--exchange-probe, --node-grid-probe and --bulk-exchange need "
+                                  "--notify");
     }
     write_params_file(out_path, params);
     read_params_file(out_path);  // what was written must read back

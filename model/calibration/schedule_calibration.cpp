@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/model/errors.hpp"
+#include "haloflag/model/postal_fit.hpp"
 #include "haloflag/model/strategy_prediction.hpp"
 #include "json_fields.hpp"
 
@@ -141,13 +144,20 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
                                 "--ranks-per-socket)");
   }
   const halo::ExchangeConfig config = halo::read_config_file(probe->config_file);
-  // The data phases alone: every fixed cost 0 while they are predicted.
-  for (const ExchangeProbe::Row& row : probe->rows) schedule.fixed[row.strategy] = {0.0, 0.0};
+  // The data phases alone: every fixed cost 0 while they are predicted. The node grid's term is
+  // fitted later against these fixed costs, so here it counts nothing: the probe's pieces are
+  // part of the node grid's fixed cost.
+  for (const ExchangeProbe::Row& row : probe->rows) {
+    schedule.fixed[row.strategy] = {0.0, 0.0};
+    if (has_node_grid(row.strategy)) {
+      schedule.node_grid[row.strategy] = {0.0, std::numeric_limits<double>::infinity()};
+    }
+  }
   params.schedule = schedule;
   std::map<std::string, FixedCost> fixed;
   for (const ExchangeProbe::Row& row : probe->rows) {
     const halo::Strategy strategy = halo::parse_strategy(row.strategy);
-    if (strategy == halo::Strategy::embedded) continue;
+    if (!unmodelled_reason(strategy).empty()) continue;
     if (row.transport == "node" && !params.node_transport) {
       notes.push_back("schedule: the probe's " + row.strategy +
                       " over node left out: the file has no node_transport terms");
@@ -172,9 +182,85 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
     (row.transport == "node" ? cost.node : cost.mpi) = net;
   }
   params.schedule->fixed = std::move(fixed);
+  params.schedule->node_grid.clear();
   notes.push_back("schedule: fixed costs from the exchange probe " + probe->source + " (" +
                   probe->config_file + ", " + std::to_string(probe->ranks_per_gpu) +
                   " ranks per GPU): each strategy's median less its predicted data phases");
+}
+
+namespace {
+
+// The bytes the node grid of the config's busiest rank moves in its busier direction.
+std::int64_t busiest_direction_bytes(const halo::ExchangeConfig& config) {
+  std::int64_t busiest = 0;
+  for (const halo::RankMessages& messages : config.rank_messages) {
+    std::int64_t sent = 0;
+    std::int64_t received = 0;
+    for (const halo::Message& m : messages.sends) sent += m.bytes;
+    for (const halo::Message& m : messages.recvs) received += m.bytes;
+    busiest = std::max({busiest, sent, received});
+  }
+  return busiest;
+}
+
+}  // namespace
+
+void add_node_grid(MachineParams& params, const std::vector<ExchangeProbe>& probes,
+                   std::vector<std::string>& notes) {
+  if (!params.schedule) {
+    throw std::invalid_argument("the node grid probes need the schedule terms (--notify and "
+                                "--exchange-probe)");
+  }
+  // Per strategy: the sizes and the medians net of the fixed cost.
+  std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<double>>> points;
+  for (const ExchangeProbe& probe : probes) {
+    const halo::ExchangeConfig config = halo::read_config_file(probe.config_file);
+    const std::int64_t bytes = busiest_direction_bytes(config) * probe.ranks_per_gpu;
+    for (const ExchangeProbe::Row& row : probe.rows) {
+      if (row.transport != "node" || !has_node_grid(row.strategy)) continue;
+      const auto fixed = params.schedule->fixed.find(row.strategy);
+      if (fixed == params.schedule->fixed.end() || fixed->second.node < 0.0) {
+        notes.push_back("node grid: " + row.strategy + " in " + probe.source +
+                        " left out: no fixed cost over node from the exchange probe");
+        continue;
+      }
+      const double net = row.median - fixed->second.node;
+      if (!(net > 0.0)) {
+        char note[240];
+        std::snprintf(note, sizeof note,
+                      "node grid: %s in %s left out: its median %.2f us is not above its fixed "
+                      "cost %.2f us",
+                      row.strategy.c_str(), probe.source.c_str(), row.median / kMicro,
+                      fixed->second.node / kMicro);
+        notes.push_back(note);
+        continue;
+      }
+      points[row.strategy].first.push_back(bytes);
+      points[row.strategy].second.push_back(net);
+    }
+  }
+  for (const auto& [strategy, sizes_and_times] : points) {
+    const auto& [sizes, times] = sizes_and_times;
+    if (sizes.size() < 2 || std::all_of(sizes.begin(), sizes.end(),
+                                        [&](std::int64_t b) { return b == sizes.front(); })) {
+      notes.push_back("node grid: " + strategy + " left out: fewer than 2 sizes");
+      continue;
+    }
+    const PostalFit fit = fit_postal(sizes, times);
+    params.schedule->node_grid[strategy] = {fit.params.alpha, 1.0 / fit.params.beta};
+    char note[260];
+    std::snprintf(note, sizeof note,
+                  "node grid: %s = %.2f us + bytes / %.1f GB/s, from %d sizes of %lld to %lld B "
+                  "(rms relative residual %.1f%%%s)",
+                  strategy.c_str(), fit.params.alpha / kMicro, 1e-9 / fit.params.beta, fit.points,
+                  static_cast<long long>(fit.min_bytes), static_cast<long long>(fit.max_bytes),
+                  100.0 * fit.rms_relative_residual,
+                  fit.clamped ? (", " + fit.clamp_reason).c_str() : "");
+    notes.push_back(note);
+  }
+  if (params.schedule->node_grid.empty()) {
+    throw std::invalid_argument("node grid probes: no flag strategy over node has 2 usable sizes");
+  }
 }
 
 }  // namespace haloflag::model::calibration

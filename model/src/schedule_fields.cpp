@@ -4,6 +4,7 @@
 #include <string>
 
 #include "haloflag/halo/strategy.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
 
 namespace haloflag::model::detail {
 
@@ -17,6 +18,7 @@ constexpr const char* kHostFlag = "host_flag_s";
 constexpr const char* kFixed = "fixed_s";
 constexpr const char* kMpiCopy = "mpi_copy";
 constexpr const char* kPerByte = "seconds_per_byte";
+constexpr const char* kNodeGrid = "node_grid";
 
 std::optional<FusedKernelTime> read_kernel_time(ObjectReader& fused, const char* key) {
   auto reader = fused.object(key);
@@ -54,9 +56,8 @@ std::optional<std::map<std::string, FixedCost>> read_fixed(ObjectReader& schedul
   for (const auto& [name, value] : reader->members()) {
     const std::string path = reader->path_of(name);
     try {
-      if (halo::parse_strategy(name) == halo::Strategy::embedded) {
-        throw std::invalid_argument("embedded has no fixed cost of its own");
-      }
+      const std::string unmodelled = unmodelled_reason(halo::parse_strategy(name));
+      if (!unmodelled.empty()) throw std::invalid_argument(unmodelled);
     } catch (const std::invalid_argument& error) {
       reader->problems().add(path, std::string("not a strategy with a prediction: ") + error.what());
       ok = false;
@@ -71,6 +72,33 @@ std::optional<std::map<std::string, FixedCost>> read_fixed(ObjectReader& schedul
   }
   if (!ok) return std::nullopt;
   return fixed;
+}
+
+std::optional<std::map<std::string, FusedKernelTime>> read_node_grid(ObjectReader& schedule) {
+  std::map<std::string, FusedKernelTime> grid;
+  auto reader = schedule.object(kNodeGrid, /*required=*/false);
+  if (!reader) return grid;
+  bool ok = true;
+  for (const auto& [name, value] : reader->members()) {
+    const std::string path = reader->path_of(name);
+    if (!has_node_grid(name)) {
+      reader->problems().add(path, "not a flag strategy (stream_notify, stacked_notify, resident)");
+      ok = false;
+      continue;
+    }
+    ObjectReader term(*value, path, reader->problems());
+    const auto latency = seconds_at(term, kLatency);
+    const auto bandwidth = term.positive_number(kBandwidth);
+    term.finish();
+    if (!latency) term.problems().add(term.path_of(kLatency), "missing");
+    if (!latency || !bandwidth) {
+      ok = false;
+      continue;
+    }
+    grid[name] = FusedKernelTime{*latency, *bandwidth};
+  }
+  if (!ok) return std::nullopt;
+  return grid;
 }
 
 }  // namespace
@@ -116,11 +144,14 @@ std::optional<ScheduleParams> read_schedule(ObjectReader& parent) {
     }
   }
   const auto fixed = read_fixed(*reader);
+  const auto node_grid = read_node_grid(*reader);
   reader->finish();
-  if (!launch_sync || !graph_launch_sync || !host_flag || !fused || !fixed || !mpi_copy_ok) {
+  if (!launch_sync || !graph_launch_sync || !host_flag || !fused || !fixed || !mpi_copy_ok ||
+      !node_grid) {
     return std::nullopt;
   }
-  return ScheduleParams{*launch_sync, *graph_launch_sync, *host_flag, *fused, mpi_copy, *fixed};
+  return ScheduleParams{*launch_sync, *graph_launch_sync, *host_flag, *fused, mpi_copy, *fixed,
+                        *node_grid};
 }
 
 nlohmann::ordered_json schedule_json(const ScheduleParams& schedule) {
@@ -141,6 +172,11 @@ nlohmann::ordered_json schedule_json(const ScheduleParams& schedule) {
       fixed[name] = std::move(per_transport);
     }
     json[kFixed] = std::move(fixed);
+  }
+  if (!schedule.node_grid.empty()) {
+    nlohmann::ordered_json grid;
+    for (const auto& [name, term] : schedule.node_grid) grid[name] = kernel_time_json(term);
+    json[kNodeGrid] = std::move(grid);
   }
   return json;
 }

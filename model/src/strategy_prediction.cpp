@@ -1,6 +1,7 @@
 #include "haloflag/model/strategy_prediction.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +70,14 @@ class Terms {
   }
   double node_flag() const { return params_.node_transport->flag_latency; }
 
+  // The node grid's pieces of `bytes` (the rank's busier direction), with its measured term;
+  // empty when the file has none for the strategy.
+  std::optional<double> node_grid(Strategy strategy, std::int64_t bytes) const {
+    const auto found = schedule_.node_grid.find(std::string(halo::to_string(strategy)));
+    if (found == schedule_.node_grid.end()) return std::nullopt;
+    return found->second.latency + sharers_ * static_cast<double>(bytes) / found->second.bandwidth;
+  }
+
   const FusedKernelTimes& fused_times() const { return schedule_.fused; }
 
  private:
@@ -133,8 +142,21 @@ std::vector<PhaseTime> mpi_path_phases(Strategy strategy, const Terms& terms,
            terms.blocks(terms.unpack_block(largest_bytes(mpi.recvs)), fused.unpack_pinned, received)}};
 }
 
+// The flag strategies over node: the node grid cuts every node message into pieces and moves
+// them all at once, each straight into the receiver's memory, counted there by one counter per
+// peer. So the rank's busier direction (bytes sent or received) bounds it, not a message.
+std::vector<PhaseTime> node_grid_phases(Strategy strategy, const Terms& terms,
+                                        const PathMessages& node, std::set<std::string>& notes) {
+  const std::int64_t bytes = std::max(total_bytes(node.sends), total_bytes(node.recvs));
+  if (const auto measured = terms.node_grid(strategy, bytes)) return {{"pieces", *measured}};
+  notes.insert("node grid of " + std::string(halo::to_string(strategy)) +
+               ": not measured, composed from the device pack and the flag latency");
+  return {{"pieces", terms.fused(terms.fused_times().pack_device, bytes)},
+          {"counter", terms.node_flag()}};
+}
+
 std::vector<PhaseTime> node_path_phases(Strategy strategy, const Terms& terms,
-                                        const PathMessages& node) {
+                                        const PathMessages& node, std::set<std::string>& notes) {
   const FusedKernelTimes& fused = terms.fused_times();
   const std::int64_t sent = total_bytes(node.sends);
   const std::int64_t received = total_bytes(node.recvs);
@@ -148,28 +170,7 @@ std::vector<PhaseTime> node_path_phases(Strategy strategy, const Terms& terms,
                                     fused.pack_device, sent)},
               {"unpack", terms.blocks(terms.unpack_block(largest_bytes(node.recvs)),
                                       fused.unpack_device, received)}};
-    case Strategy::stacked_notify:
-      // The whole grid packs the long messages in turn and unpacks each as it arrives: the pack
-      // is the fused kernel's, the tail the last message's unpack by the grid.
-      return {{"pack", terms.fused(fused.pack_device, sent)},
-              {"flag", terms.node_flag()},
-              {"unpack", terms.fused(fused.unpack_device, largest_bytes(node.recvs))}};
-    default: {
-      // stream_notify, resident: each message is packed by its block, flagged and unpacked by
-      // the receiver's block as soon as it is there; the slowest message decides (a message's
-      // size stands for its peer's send of it).
-      double pack = 0.0;
-      double unpack = 0.0;
-      for (const halo::Message* m : node.recvs) {
-        const double p = terms.node_pack_block(m->bytes);
-        const double u = terms.unpack_block(m->bytes);
-        if (p + u > pack + unpack) {
-          pack = p;
-          unpack = u;
-        }
-      }
-      return {{"pack", pack}, {"flag", terms.node_flag()}, {"unpack", unpack}};
-    }
+    default: return node_grid_phases(strategy, terms, node, notes);
   }
 }
 
@@ -273,7 +274,7 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
       path_phases = mpi_path_phases(strategy, terms, mpi, mpi_seconds);
     }
     if (!node.empty()) {
-      std::vector<PhaseTime> node_phases = node_path_phases(strategy, terms, node);
+      std::vector<PhaseTime> node_phases = node_path_phases(strategy, terms, node, notes);
       // Both paths run side by side: the longer one is the rank's.
       if (path_phases.empty() || sum(node_phases) > sum(path_phases)) {
         for (PhaseTime& phase : node_phases) phase.name = "node " + phase.name;

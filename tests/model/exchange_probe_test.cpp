@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "haloflag/model/errors.hpp"
+#include "haloflag/halo/config_file.hpp"
 #include "schedule_calibration.hpp"
 
 namespace {
@@ -79,6 +80,76 @@ TEST_F(ExchangeProbeFile, RejectsAReportOfAnotherTool) {
     EXPECT_NE(std::string(error.what()).find("other.json"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("halo_bench"), std::string::npos) << error.what();
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Two ranks sending each other one message of `bytes`, written where a probe names it.
+std::string write_two_rank_config(const fs::path& path, std::int64_t bytes) {
+  haloflag::halo::ExchangeConfig config;
+  config.ranks = 2;
+  config.rank_messages.resize(2);
+  for (int rank = 0; rank < 2; ++rank) {
+    haloflag::halo::Message m;
+    m.peer = 1 - rank;
+    m.tag = 0;
+    m.bytes = bytes;
+    config.rank_messages[rank].sends = {m};
+    config.rank_messages[rank].recvs = {m};
+  }
+  haloflag::halo::write_config_file(path, config);
+  return path.string();
+}
+
+haloflag::model::MachineParams with_fixed_costs() {
+  haloflag::model::MachineParams params;
+  params.schedule = haloflag::model::ScheduleParams{};
+  params.schedule->fixed["resident"] = {-1.0, 10e-6};
+  params.schedule->fixed["stream_notify"] = {-1.0, 30e-6};  // above its medians: left out
+  return params;
+}
+
+TEST_F(ExchangeProbeFile, FitsTheNodeGridNetOfTheFixedCostAgainstTheBusierDirection) {
+  // resident: 10 us fixed, then 2 us + bytes x 2 (ranks per GPU) / 4e9 B/s.
+  std::vector<ExchangeProbe> probes;
+  for (const std::int64_t bytes : {40000, 400000, 4000000}) {
+    ExchangeProbe probe;
+    probe.source = "grid_" + std::to_string(bytes) + ".json";
+    probe.config_file =
+        write_two_rank_config(scratch_ / ("grid_" + std::to_string(bytes) + ".cfg"), bytes);
+    probe.ranks_per_gpu = 2;
+    const double seconds = 10e-6 + 2e-6 + 2.0 * static_cast<double>(bytes) / 4e9;
+    probe.rows = {{"resident", "node", seconds},
+                  {"stream_notify", "node", 20e-6},
+                  {"comb_fused", "node", 50e-6}};
+    probes.push_back(probe);
+  }
+  haloflag::model::MachineParams params = with_fixed_costs();
+  std::vector<std::string> notes;
+  add_node_grid(params, probes, notes);
+  ASSERT_EQ(params.schedule->node_grid.size(), 1u);
+  const haloflag::model::FusedKernelTime& grid = params.schedule->node_grid.at("resident");
+  EXPECT_NEAR(grid.latency, 2e-6, 1e-9);
+  EXPECT_NEAR(grid.bandwidth, 4e9, 4e9 * 1e-6);
+  bool left_out = false;
+  for (const std::string& note : notes) {
+    left_out = left_out || note.find("stream_notify in grid_40000.json left out") != std::string::npos;
+  }
+  EXPECT_TRUE(left_out);
+}
+
+TEST_F(ExchangeProbeFile, NodeGridNeedsTwoSizes) {
+  ExchangeProbe probe;
+  probe.source = "grid.json";
+  probe.config_file = write_two_rank_config(scratch_ / "grid.cfg", 40000);
+  probe.rows = {{"resident", "node", 20e-6}};
+  haloflag::model::MachineParams params = with_fixed_costs();
+  std::vector<std::string> notes;
+  EXPECT_THROW(add_node_grid(params, {probe}, notes), std::invalid_argument);
+  haloflag::model::MachineParams no_schedule;
+  EXPECT_THROW(add_node_grid(no_schedule, {probe}, notes), std::invalid_argument);
 }
 
 }  // namespace

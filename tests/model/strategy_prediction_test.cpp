@@ -97,12 +97,34 @@ TEST(StrategyPrediction, NodeTransportCopiesInsteadOfMpi) {
   // One block per message: the 10000 B pack is the node copy, 1 us + 10000 / 1e9 = 11 us (more
   // than its gather, 6 us); the unpack the larger of its block (10) and the link (10.1).
   EXPECT_NEAR(predicted_us(Strategy::stream_base, TransportChoice::node), 20 + 11 + 10.1, 1e-9);
-  // The per-message pipeline: the 10000 B message's pack 11, flag 0.5, unpack 10.
-  EXPECT_NEAR(predicted_us(Strategy::stream_notify, TransportChoice::node), 16 + 21.5, 1e-9);
-  EXPECT_NEAR(predicted_us(Strategy::resident, TransportChoice::node), 8 + 21.5, 1e-9);
-  // The grid packs like the fused kernel (6.05), then unpacks the last message: 1 + 20000 / 2e9.
-  EXPECT_NEAR(predicted_us(Strategy::stacked_notify, TransportChoice::node), 16 + 6.05 + 0.5 + 11,
-              1e-9);
+  // The node grid without a measured term: the device pack of the busier direction's bytes,
+  // (11 - 10) + 2 x 10100 / 4e9 = 6.05, and the counter's crossing, 0.5.
+  EXPECT_NEAR(predicted_us(Strategy::stream_notify, TransportChoice::node), 16 + 6.55, 1e-9);
+  EXPECT_NEAR(predicted_us(Strategy::resident, TransportChoice::node), 8 + 6.55, 1e-9);
+  EXPECT_NEAR(predicted_us(Strategy::stacked_notify, TransportChoice::node), 16 + 6.55, 1e-9);
+}
+
+TEST(StrategyPrediction, MeasuredNodeGridTimesTheBusierDirection) {
+  MachineParams params = synthetic();
+  params.schedule->node_grid["resident"] = FusedKernelTime{3 * us, 2e9};
+  // One rank sends 10100 B and receives 10100 B; both ranks share the GPU: 3 + 20200 / 2e9.
+  const StrategyPrediction node = predict_strategy(two_ranks(), params, *params.mapping,
+                                                   Strategy::resident, TransportChoice::node, 2);
+  EXPECT_NEAR(node.seconds / us, 8 + 3 + 10.1, 1e-9);
+  ASSERT_EQ(node.phases.size(), 2u);
+  EXPECT_EQ(node.phases[1].name, "node pieces");
+  for (const std::string& note : node.notes) {
+    EXPECT_EQ(note.find("node grid"), std::string::npos) << note;
+  }
+  // A strategy without its own term is composed, and says so.
+  const StrategyPrediction other = predict_strategy(
+      two_ranks(), params, *params.mapping, Strategy::stream_notify, TransportChoice::node, 2);
+  EXPECT_NEAR(other.seconds / us, 16 + 6.55, 1e-9);
+  bool said = false;
+  for (const std::string& note : other.notes) {
+    said = said || note.find("node grid of stream_notify: not measured") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
 }
 
 TEST(StrategyPrediction, MeasuredCopyThreadTimesMpiWithinANode) {
@@ -136,12 +158,12 @@ TEST(StrategyPrediction, MeasuredFixedCostReplacesTheComposedOne) {
   // Over the node transport this one was not measured: composed, and said so.
   const StrategyPrediction node = predict_strategy(two_ranks(), params, *params.mapping,
                                                    Strategy::resident, TransportChoice::node, 2);
-  EXPECT_NEAR(node.seconds / us, 8 + 21.5, 1e-9);
+  EXPECT_NEAR(node.seconds / us, 8 + 6.55, 1e-9);
   EXPECT_FALSE(node.fixed_measured);
-  ASSERT_EQ(node.notes.size(), 1u);
+  ASSERT_EQ(node.notes.size(), 2u);  // the fixed cost and the node grid, both composed
   EXPECT_NE(node.notes[0].find("resident over node: not measured"), std::string::npos)
       << node.notes[0];
-  EXPECT_EQ(node.phases[1].name, "node pack");
+  EXPECT_EQ(node.phases[1].name, "node pieces");
 }
 
 TEST(StrategyPrediction, PeersOffTheNodeTakeMpiBesideTheNodeTransport) {
@@ -171,6 +193,17 @@ TEST(StrategyPrediction, RefusesWhatItCannotPredict) {
   EXPECT_THROW(predict_strategy(two_ranks(), params, *params.mapping, Strategy::embedded,
                                 TransportChoice::mpi, 1),
                ModelError);
+  // nccl's transfers are NCCL's: the model says so instead of a number.
+  try {
+    predict_strategy(two_ranks(), params, *params.mapping, Strategy::nccl, TransportChoice::mpi, 1);
+    FAIL() << "predicted nccl";
+  } catch (const ModelError& error) {
+    EXPECT_EQ(std::string(error.what()), unmodelled_reason(Strategy::nccl));
+    EXPECT_NE(std::string(error.what()).find("no bound and no prediction"), std::string::npos);
+  }
+  for (const Strategy strategy : halo::all_strategies()) {
+    EXPECT_EQ(unmodelled_reason(strategy), "") << halo::to_string(strategy);
+  }
   EXPECT_THROW(predict_strategy(two_ranks(), params, *params.mapping, Strategy::comb_fused,
                                 TransportChoice::mpi, 0),
                ModelError);

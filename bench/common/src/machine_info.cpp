@@ -1,5 +1,8 @@
 #include "haloflag/bench/machine_info.hpp"
 
+#include <set>
+#include <string>
+
 #include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/bench/machine_facts.hpp"
 
@@ -37,6 +40,12 @@ MachineInfo collect_machine_info(MPI_Comm comm, const halo::GpuBinding* binding)
     info.gpus.push_back({descriptions[r], names[r], bus_ids[r]});
   }
   return info;
+}
+
+int distinct_gpus(const MachineInfo& machine) {
+  std::set<std::string> bus_ids;
+  for (const RankGpu& gpu : machine.gpus) bus_ids.insert(gpu.pci_bus_id);
+  return static_cast<int>(bus_ids.size());
 }
 
 }  // namespace haloflag::bench

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "haloflag/model/link_params.hpp"
 
@@ -37,6 +38,12 @@ struct FixedCost {
   bool operator==(const FixedCost&) const = default;
 };
 
+// The flag strategies, whose node messages go through the node grid (the keys of
+// ScheduleParams::node_grid).
+inline bool has_node_grid(std::string_view strategy) {
+  return strategy == "stream_notify" || strategy == "stacked_notify" || strategy == "resident";
+}
+
 struct ScheduleParams {
   double launch_sync = 0.0;        // s, empty kernel launch + stream synchronisation
   double graph_launch_sync = 0.0;  // s, one-node graph launch + stream synchronisation
@@ -49,6 +56,10 @@ struct ScheduleParams {
   // Per strategy name (halo::to_string(Strategy)); strategies without a measured fixed cost get
   // one composed from the launch and flag terms.
   std::map<std::string, FixedCost> fixed;
+  // Per flag strategy name: its node grid's pieces beyond the fixed cost, latency + the bytes
+  // of the rank's busier direction (sent or received over node) / bandwidth, fitted on exchanges
+  // of several sizes (haloflag_calibrate_merge --node-grid-probe). Latency may be 0.
+  std::map<std::string, FusedKernelTime> node_grid;
   bool operator==(const ScheduleParams&) const = default;
 };
 

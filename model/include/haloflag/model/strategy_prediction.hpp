@@ -11,8 +11,9 @@
 //   - the MPI transfer: within a node, one CPU copy thread per rank copies every byte it sends
 //     and receives, one message after another; between nodes the K-model's time;
 //   - the unpack, as the pack;
-//   - on the node transport, the flag strategies' per-message pipeline: the peer's pack of a
-//     message, its flag, its unpack; the slowest message decides.
+//   - on the node transport, the flag strategies' node grid: every node message in pieces at
+//     once, straight into the receiver's memory; the rank's busier direction decides, timed by
+//     the grid's term measured for the strategy (or composed from the device pack and a flag).
 #pragma once
 
 #include <string>

@@ -23,6 +23,9 @@ struct MachineInfo {
   std::vector<RankGpu> gpus;        // on rank 0, index = rank; empty on the host backend
 };
 
+// How many GPUs the ranks use (distinct PCI bus ids; 0 on the host backend).
+int distinct_gpus(const MachineInfo& machine);
+
 // Collective over `comm`. `binding`: this rank's GPU, null on the host backend (then on every
 // rank).
 MachineInfo collect_machine_info(MPI_Comm comm, const halo::GpuBinding* binding);
