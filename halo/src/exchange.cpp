@@ -20,6 +20,7 @@
 #include "timeline_recorder.hpp"
 #include "transports/mpi/message_requests.hpp"
 #include "transports/mpi/peer_handshake.hpp"
+#include "transports/nccl/peer_spans.hpp"
 #include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo {
@@ -77,6 +78,24 @@ void check_thread_level(const ExchangeOptions& options) {
   }
 }
 
+// The strategy and transport can run here; ConfigError naming why not. The nccl strategy moves
+// every message through NCCL, so the node transport cannot carry any of them.
+void check_strategy(const ExchangeOptions& options) {
+  const std::string unavailable = strategy_unavailable(options.strategy, options.backend);
+  if (!unavailable.empty()) throw ConfigError(unavailable);
+  if (options.strategy == Strategy::nccl && options.transport == Transport::node) {
+    throw ConfigError("the nccl strategy moves every message through NCCL: transport node does "
+                      "not apply (auto or mpi)");
+  }
+}
+
+// The options the node transport's set-up sees: under nccl no peer is the node transport's.
+ExchangeOptions node_transport_options(const ExchangeOptions& options) {
+  ExchangeOptions node = options;
+  if (options.strategy == Strategy::nccl) node.transport = Transport::mpi;
+  return node;
+}
+
 // How long the progress thread polls for the next exchange before it sleeps: a start() soon
 // after the last exchange is picked up at once, an idle Exchange costs no core.
 constexpr auto kProgressSpin = std::chrono::milliseconds(2);
@@ -97,7 +116,8 @@ class Exchange::Impl {
     // Collective over the node: every rank reaches it, since set-up and handshake agreed.
     agree_on("set up the node transport", [&] {
       node_ = std::make_unique<detail::NodeTransport>(comm_, messages_, resources_->layouts,
-                                                      resources_->plan.fields, options_,
+                                                      resources_->plan.fields,
+                                                      node_transport_options(options_),
                                                       resources_->control, *names_);
       node_->throw_if_unusable();
       resources_->attach_node_transport(*node_);
@@ -213,7 +233,9 @@ class Exchange::Impl {
     // (with_fields).
     return kernels::detail::make_device_plan(resources_->plan);
   }
-  const std::vector<PeerTransport>& peer_transports() const { return node_->peers(); }
+  const std::vector<PeerTransport>& peer_transports() const {
+    return options_.strategy == Strategy::nccl ? nccl_peers_ : node_->peers();
+  }
 
   const ExchangeTimeline& last_timeline() const {
     if (!options_.trace) {
@@ -370,6 +392,7 @@ class Exchange::Impl {
   }
 
   void set_up(const ExchangeConfig& config, const kernels::FieldSet& fields) {
+    check_strategy(options_);
     check_thread_level(options_);
     int size = 0;
     MPI_Comm_size(comm_, &size);
@@ -385,6 +408,10 @@ class Exchange::Impl {
       clock_offset_ = notify::measure_device_clock_offset(options_.backend);
     }
     MessageLayouts layouts = make_message_layouts(config, rank_);
+    // NCCL moves one span per peer: the peer's messages lie together (peer_spans.hpp).
+    if (options_.strategy == Strategy::nccl) {
+      peer_spans_ = detail::arrange_by_peer(messages_, layouts);
+    }
     check_fields(fields, layouts, rank_);
     resources_ = std::make_unique<detail::ExchangeResources>(std::move(layouts), fields, options_);
   }
@@ -395,16 +422,29 @@ class Exchange::Impl {
     kernels::LaunchSettings launch = options_.launch;
     launch.gpu_sharers = node_->gpu_sharers();
     runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan, launch);
+    // The messages MPI does not carry: the node transport's, or under nccl every one.
+    const bool nccl = options_.strategy == Strategy::nccl;
     std::vector<bool> node_sends(messages_.sends.size());
     std::vector<bool> node_recvs(messages_.recvs.size());
-    for (std::size_t m = 0; m < node_sends.size(); ++m) node_sends[m] = node_->node_send(m);
-    for (std::size_t r = 0; r < node_recvs.size(); ++r) node_recvs[r] = node_->node_recv(r);
+    for (std::size_t m = 0; m < node_sends.size(); ++m) {
+      node_sends[m] = nccl || node_->node_send(m);
+    }
+    for (std::size_t r = 0; r < node_recvs.size(); ++r) {
+      node_recvs[r] = nccl || node_->node_recv(r);
+    }
     requests_ = std::make_unique<detail::MessageRequests>(
         comm_, messages_, resources_->layouts, resources_->send_buffer_host(),
         resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs),
         options_.persistent_requests);
     const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
                                           *names_};
+    if (nccl) {
+      for (const int peer : detail::peers_of(peer_spans_)) {
+        nccl_peers_.push_back({peer, Transport::mpi, "NCCL"});
+      }
+      strategy_ = detail::make_nccl_strategy(context, comm_, peer_spans_, options_.timeout);
+      return;
+    }
     strategy_ = uses_flags(options_.strategy)
                     ? detail::make_notify_strategy(
                           options_.strategy, context,
@@ -493,6 +533,7 @@ class Exchange::Impl {
       failed_.store(true);
       resources_->control.raise_abort();
       requests_->cancel();
+      strategy_->abandon();
       throw ExchangeError(text);
     }
   }
@@ -553,6 +594,8 @@ class Exchange::Impl {
   std::unique_ptr<kernels::KernelRunner> runner_;
   std::unique_ptr<detail::MessageRequests> requests_;
   std::unique_ptr<detail::ExchangeStrategy> strategy_;
+  detail::PeerSpans peer_spans_;           // nccl: each peer's span of the buffers
+  std::vector<PeerTransport> nccl_peers_;  // nccl: every peer, path "NCCL"
   std::atomic<std::uint64_t> epoch_{0};      // the last exchange started
   std::atomic<std::uint64_t> completed_{0};  // the last exchange the CPU side completed
   std::atomic<std::uint64_t> host_started_{0};  // the last exchange started by start()

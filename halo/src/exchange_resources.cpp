@@ -40,6 +40,19 @@ void append_short_first(const kernels::ExchangePlan& plan,
   }
 }
 
+// Bytes of a mapped buffer: none needed where the buffers are in device memory (nccl), but an
+// allocation holds at least one byte.
+std::size_t mapped_bytes(const ExchangeOptions& options, std::int64_t bytes) {
+  if (options.strategy == Strategy::nccl) return 1;
+  return static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1));
+}
+
+kernels::DeviceMemory device_buffer(const ExchangeOptions& options, std::int64_t bytes) {
+  if (options.strategy != Strategy::nccl) return {};
+  return kernels::DeviceMemory(options.backend,
+                               static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1)));
+}
+
 std::int64_t largest_message(const MessageLayouts& layouts) {
   std::int64_t largest = 0;
   for (const auto& layout : layouts.sends) largest = std::max(largest, layout.bytes());
@@ -55,10 +68,10 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
     : layouts(std::move(message_layouts)),
       send_layouts(upload_layouts(options.backend, layouts.sends)),
       recv_layouts(upload_layouts(options.backend, layouts.recvs)),
-      send_buffer(options.backend,
-                  static_cast<std::size_t>(std::max<std::int64_t>(layouts.send_buffer_bytes, 1))),
-      recv_buffer(options.backend,
-                  static_cast<std::size_t>(std::max<std::int64_t>(layouts.recv_buffer_bytes, 1))),
+      send_buffer(options.backend, mapped_bytes(options, layouts.send_buffer_bytes)),
+      recv_buffer(options.backend, mapped_bytes(options, layouts.recv_buffer_bytes)),
+      device_sends(device_buffer(options, layouts.send_buffer_bytes)),
+      device_recvs(device_buffer(options, layouts.recv_buffer_bytes)),
       control(options.backend, options.timeout),
       send_ready(control, at_least_one(layouts.sends.size()), notify::FlagWriter::device,
                  "send_ready"),
@@ -96,8 +109,12 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.exchange_done = &done_lines[1].epoch;
   // Until the node transport says otherwise, every send goes over MPI.
   plan.send_buffer_free = send_buffer_free.device_view();
-  plan.send_buffer = static_cast<std::byte*>(send_buffer.device());
-  plan.recv_buffer = static_cast<const std::byte*>(recv_buffer.device());
+  plan.send_buffer = device_sends.data() != nullptr
+                         ? device_send_buffer()
+                         : static_cast<std::byte*>(send_buffer.device());
+  plan.recv_buffer = device_recvs.data() != nullptr
+                         ? device_recv_buffer()
+                         : static_cast<const std::byte*>(recv_buffer.device());
   plan.send_ready = send_ready.device_view();
   plan.unpack_ready = unpack_ready.device_view();
   plan.unpack_done = unpack_done.device_view();

@@ -1,6 +1,7 @@
 // Internal: the memory one Exchange owns and the plan its kernels receive: message layouts in
 // device memory, send and receive buffers in pinned mapped host memory (zero-copy: kernels
-// write and read them directly, MPI sends and receives from them), and the flags.
+// write and read them directly, MPI sends and receives from them) or, for Strategy::nccl, in
+// device memory (NCCL moves device memory), and the flags.
 #pragma once
 
 #include <cstdint>
@@ -39,12 +40,19 @@ struct ExchangeResources {
 
   std::byte* send_buffer_host() const { return static_cast<std::byte*>(send_buffer.host()); }
   std::byte* recv_buffer_host() const { return static_cast<std::byte*>(recv_buffer.host()); }
+  // Strategy::nccl: the buffers in device memory (null for the other strategies).
+  std::byte* device_send_buffer() const { return static_cast<std::byte*>(device_sends.data()); }
+  std::byte* device_recv_buffer() const { return static_cast<std::byte*>(device_recvs.data()); }
 
   MessageLayouts layouts;
   kernels::DeviceMemory send_layouts;
   kernels::DeviceMemory recv_layouts;
   notify::MappedAllocation send_buffer;
   notify::MappedAllocation recv_buffer;
+  // Strategy::nccl: the send and receive buffers in device memory; the mapped buffers above then
+  // hold one byte each.
+  kernels::DeviceMemory device_sends;
+  kernels::DeviceMemory device_recvs;
   notify::ControlBlock control;
   notify::FlagArray send_ready;    // device -> host: message packed
   notify::FlagArray unpack_ready;  // host -> device: message received

@@ -41,7 +41,8 @@ std::string describe(const std::vector<PeerTransport>& peers) {
     if (p.transport == Transport::node) {
       node += (node.empty() ? "" : ", ") + std::to_string(p.peer) + " (" + p.path + ")";
     } else {
-      mpi += (mpi.empty() ? "" : ", ") + std::to_string(p.peer);
+      mpi += (mpi.empty() ? "" : ", ") + std::to_string(p.peer) +
+             (p.path.empty() || p.path == "mpi" ? "" : " (" + p.path + ")");
     }
   }
   std::string text;

@@ -193,7 +193,8 @@ double composed_fixed(Strategy strategy, const ScheduleParams& schedule) {
     case Strategy::stream_notify:
     case Strategy::stacked_notify: return launch + 3 * flag;
     case Strategy::resident: return 4 * flag;
-    case Strategy::embedded: break;
+    case Strategy::embedded:
+    case Strategy::nccl: break;
   }
   return 0.0;
 }
@@ -208,9 +209,8 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
     throw ModelError("machine parameters: schedule: missing (the prediction's terms; "
                      "scripts/calibrate_machine.sh measures them)");
   }
-  if (strategy == Strategy::embedded) {
-    throw ModelError("strategy embedded: its pack and unpack are the caller's kernel; no "
-                     "prediction");
+  if (const std::string unmodelled = unmodelled_reason(strategy); !unmodelled.empty()) {
+    throw ModelError(unmodelled);
   }
   if (ranks_per_gpu < 1) {
     throw ModelError("ranks per GPU must be >= 1 (got " + std::to_string(ranks_per_gpu) + ")");

@@ -245,6 +245,8 @@ class GpuKernelRunner final : public KernelRunner {
                       cudaGetErrorString(status));
   }
 
+  void* gpu_stream(Lane lane) const override { return streams_[static_cast<int>(lane)]; }
+
   void synchronize(Lane lane) override {
     const cudaError_t status = cudaStreamSynchronize(streams_[static_cast<int>(lane)]);
     if (status != cudaSuccess) {

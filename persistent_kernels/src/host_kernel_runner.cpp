@@ -41,6 +41,7 @@ class HostKernelRunner final : public KernelRunner {
   // A lane runs its blocks in turn on its threads, so only the stacked grid needs its blocks at
   // once, and it is sized to the lane.
   void check_co_residency(KernelOp) override {}
+  void* gpu_stream(Lane) const override { return nullptr; }
 
  private:
   HostLane& lane(Lane which) {

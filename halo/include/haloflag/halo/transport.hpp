@@ -35,10 +35,12 @@ struct PeerTransport {
   Transport transport = Transport::mpi;  // mpi or node
   // For node peers, where the peer's messages to this rank land: "device (IPC)", "self",
   // "pinned host" (with the reason when IPC was refused) or "shared memory" (host backend).
+  // For mpi peers "mpi", and under Strategy::nccl "NCCL" (not the node transport's either).
   std::string path;
 };
 
-// "node: 1 (device (IPC)); mpi: 2, 3"
+// "node: 1 (device (IPC)); mpi: 2, 3"; an mpi peer whose path is another names it:
+// "mpi: 1 (NCCL)"
 std::string describe(const std::vector<PeerTransport>& peers);
 
 }  // namespace haloflag::halo

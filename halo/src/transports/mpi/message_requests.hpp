@@ -19,7 +19,8 @@ namespace haloflag::halo::detail {
 
 class MessageRequests {
  public:
-  // `node_sends` and `node_recvs` mark the messages of the node transport (empty: none). With
+  // `node_sends` and `node_recvs` mark the messages MPI does not carry: the node transport's,
+  // or under the nccl strategy every one (empty: none). With
   // `persistent`, each MPI message gets a persistent request once (MPI_Send_init,
   // MPI_Recv_init) that every exchange starts (MPI_Start), as Comb's mpi_persistent does.
   MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,

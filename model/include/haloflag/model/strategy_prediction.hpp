@@ -45,8 +45,13 @@ struct StrategyPrediction {
   std::vector<std::string> notes;
 };
 
+// Why the model has neither a bound nor a prediction for `strategy`, or "" when it has both:
+// `embedded` packs in the caller's kernel, `nccl` moves its bytes through NCCL, which no term
+// of the model describes.
+std::string unmodelled_reason(halo::Strategy strategy);
+
 // Throws ModelError when the params have no schedule terms (naming the key), the strategy is
-// `embedded` (its kernel is the caller's), ranks_per_gpu < 1, or the config does not fit the
+// unmodelled (unmodelled_reason), ranks_per_gpu < 1, or the config does not fit the
 // mapping; for TransportChoice::node when the params have no node transport terms.
 StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
                                     const MachineParams& params, const RankMapping& mapping,

@@ -47,6 +47,10 @@ class KernelRunner {
   // Throws CoResidencyError when the blocks of `op` (with its partner on the other lane for
   // notify_* and resident_*) cannot all be resident at once; a no-op for the other ops.
   virtual void check_co_residency(KernelOp op) = 0;
+  // The lane's cudaStream_t or hipStream_t, for work a strategy puts between its kernels in
+  // stream order (the nccl strategy's transfers); null on the host backend, whose lanes are
+  // threads.
+  virtual void* gpu_stream(Lane lane) const = 0;
 };
 
 // `plan` must stay valid (its memory alive) for the runner's lifetime.

@@ -1,0 +1,168 @@
+#include "transports/nccl/nccl_communicator.hpp"
+
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "haloflag/halo/errors.hpp"
+#include "transports/mpi/mpi_error_text.hpp"
+#include "transports/nccl/nccl_api.hpp"
+
+namespace haloflag::halo::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string seconds_text(std::chrono::nanoseconds duration) {
+  return std::to_string(std::chrono::duration<double>(duration).count()) + " s";
+}
+
+// Rank 0's unique id to every rank, through a non-blocking broadcast tested until the deadline:
+// a rank that never reaches it (it failed before) must not hold the others in MPI_Bcast.
+void broadcast_unique_id(ncclUniqueId& id, MPI_Comm comm, int rank,
+                         std::chrono::nanoseconds timeout) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  int status = MPI_Ibcast(&id, sizeof id, MPI_BYTE, 0, comm, &request);
+  const auto start = Clock::now();
+  for (int done = 0; status == MPI_SUCCESS && done == 0;) {
+    status = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done == 0 && Clock::now() - start > timeout) {
+      throw ExchangeError("NCCL: the broadcast of rank 0's unique id did not reach rank " +
+                          std::to_string(rank) + " within " + seconds_text(timeout) +
+                          ": a rank did not get to the NCCL set-up");
+    }
+    std::this_thread::yield();
+  }
+  if (status != MPI_SUCCESS) {
+    throw ExchangeError("NCCL: the broadcast of rank 0's unique id failed: " +
+                        mpi_error_text(status));
+  }
+}
+
+}  // namespace
+
+NcclCommunicator::NcclCommunicator(MPI_Comm comm, std::vector<int> peers,
+                                   std::chrono::nanoseconds timeout)
+    : peers_(std::move(peers)), timeout_(timeout) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &size_);
+  ncclUniqueId id{};
+  if (rank_ == 0) {
+    const ncclResult_t made = ncclGetUniqueId(&id);
+    if (made != ncclSuccess) fail("ncclGetUniqueId", made);
+  }
+  broadcast_unique_id(id, comm, rank_, timeout_);
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;
+  ncclComm_t created = nullptr;
+  const ncclResult_t started = ncclCommInitRankConfig(&created, size_, id, rank_, &config);
+  comm_ = created;
+  const std::string step = "ncclCommInitRankConfig (rank " + std::to_string(rank_) + " of " +
+                           std::to_string(size_) + ")";
+  if (started != ncclSuccess && started != ncclInProgress) fail(step, started);
+  const int state = settle(timeout_);
+  if (state == ncclInProgress) fail_deadline(step);
+  if (state != ncclSuccess) fail(step, state);
+}
+
+NcclCommunicator::~NcclCommunicator() {
+  if (comm_ == nullptr) return;
+  ncclResult_t state = ncclCommFinalize(comm_);
+  if (state == ncclSuccess || state == ncclInProgress) {
+    state = static_cast<ncclResult_t>(settle(timeout_));
+  }
+  if (state == ncclSuccess) {
+    (void)ncclCommDestroy(comm_);
+    comm_ = nullptr;
+  } else {
+    abort();
+  }
+}
+
+bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::byte* recv,
+                            void* stream) {
+  if (comm_ == nullptr) {
+    throw ExchangeError("NCCL: the communicator with " + peers_text() + " was aborted");
+  }
+  const auto gpu_stream = static_cast<NcclStream>(stream);
+  ncclResult_t result = ncclGroupStart();
+  for (const PeerSpan& span : spans.sends) {
+    if (result != ncclSuccess) break;
+    result = ncclSend(send + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
+                      span.peer, comm_, gpu_stream);
+  }
+  for (const PeerSpan& span : spans.recvs) {
+    if (result != ncclSuccess) break;
+    result = ncclRecv(recv + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
+                      span.peer, comm_, gpu_stream);
+  }
+  // A group once started is ended, also after a failed call, so that NCCL's group state is clean.
+  const ncclResult_t ended = ncclGroupEnd();
+  if (result != ncclSuccess) fail("ncclSend/ncclRecv to " + peers_text(), result);
+  if (ended == ncclInProgress) return false;
+  if (ended != ncclSuccess) {
+    fail("ncclGroupEnd of the sends and receives with " + peers_text(), ended);
+  }
+  return ready();
+}
+
+bool NcclCommunicator::ready() {
+  if (comm_ == nullptr) {
+    throw ExchangeError("NCCL: the communicator with " + peers_text() + " was aborted");
+  }
+  ncclResult_t state = ncclSuccess;
+  const ncclResult_t asked = ncclCommGetAsyncError(comm_, &state);
+  if (asked != ncclSuccess) fail("ncclCommGetAsyncError", asked);
+  if (state == ncclInProgress) return false;
+  if (state != ncclSuccess) fail("the exchange with " + peers_text(), state);
+  return true;
+}
+
+void NcclCommunicator::abort() noexcept {
+  if (comm_ == nullptr) return;
+  (void)ncclCommAbort(comm_);
+  comm_ = nullptr;
+}
+
+std::string NcclCommunicator::peers_text() const {
+  if (peers_.empty()) return "no peers";
+  std::string text = peers_.size() == 1 ? "peer " : "peers ";
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + std::to_string(peers_[i]);
+  }
+  return text;
+}
+
+int NcclCommunicator::settle(std::chrono::nanoseconds timeout) const {
+  const auto start = Clock::now();
+  for (;;) {
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t asked = ncclCommGetAsyncError(comm_, &state);
+    if (asked != ncclSuccess) return asked;
+    if (state != ncclInProgress) return state;
+    if (Clock::now() - start > timeout) return ncclInProgress;
+    std::this_thread::yield();
+  }
+}
+
+void NcclCommunicator::fail(const std::string& step, int result) {
+  const auto code = static_cast<ncclResult_t>(result);
+  std::string text = "NCCL: " + step + " failed on rank " + std::to_string(rank_) + " (" +
+                     peers_text() + "): " + ncclGetErrorString(code);
+  const char* detail = ncclGetLastError(comm_);
+  if (detail != nullptr && *detail != '\0') text += ": " + std::string(detail);
+  abort();
+  throw ExchangeError(text + "; the NCCL communicator was aborted");
+}
+
+void NcclCommunicator::fail_deadline(const std::string& step) {
+  abort();
+  throw ExchangeError("NCCL: " + step + " did not complete within " + seconds_text(timeout_) +
+                      " on rank " + std::to_string(rank_) +
+                      ": the communicator's other ranks did not all answer (this rank's " +
+                      peers_text() + "; one may have failed before, stopped or died); the NCCL "
+                      "communicator was aborted");
+}
+
+}  // namespace haloflag::halo::detail
