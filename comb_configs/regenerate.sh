@@ -23,6 +23,12 @@ for cube in 200 400 800; do
   # Two ranks replaying interior rank 21 (coordinates 1,1,1): the down-scaled runs of Fig. 14.
   "$gen" --size "$cube" --divide 4,4,4 $paper --reduce-to-2-ranks 21 \
     --output "$here/comb_${cube}_np2_reduced.cfg"
+  # Rank 21 replayed by 4 and 8 ranks, each message to the peer rank XOR mask(direction): the
+  # same subdomain per rank as on two, so runs on 2, 4 and 8 GPUs compare weak scaling.
+  for ranks in 4 8; do
+    "$gen" --size "$cube" --divide 4,4,4 $paper --reduce-to-ranks "$ranks" --reduce-rank 21 \
+      --output "$here/comb_${cube}_np${ranks}_reduced.cfg"
+  done
 done
 
 # Small full decompositions that the MPI tests run at their own rank counts.

@@ -3,6 +3,7 @@
 //   haloflag_gen_config --size 200 --divide 4,4,4 --periodic 1,1,1 --ghost 1 --vars 3 -o f.cfg
 //   haloflag_gen_config --size 200 --ranks 8 --periodic 1 --vars 3
 //   haloflag_gen_config --size 200 --divide 4,4,4 --periodic 1 --vars 3 --reduce-to-2-ranks 21
+//   haloflag_gen_config --size 200 --divide 4,4,4 --periodic 1 --reduce-to-ranks 8 --reduce-rank 21
 //
 // Triples take "N" (all axes) or "X,Y,Z" (',' or Comb's '_' or 'x' between values). Bad input
 // ends with a message on stderr and exit status 1 (CLI11's own non-zero codes for unknown or
@@ -22,6 +23,7 @@
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/geometry.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 
 namespace {
 
@@ -78,9 +80,33 @@ struct Arguments {
   std::string vars = "1";
   std::string element_bytes = "8";
   bool faces_only = false;
+  std::string reduce_to_2_ranks;  // --reduce-to-2-ranks R
+  std::string reduce_to_ranks;    // --reduce-to-ranks N, with --reduce-rank R
   std::string reduce_rank;
   std::string output = "-";
 };
+
+// A config reduced to `ranks` ranks that all replay `source_rank`'s messages.
+struct Reduction {
+  int ranks = 2;
+  int source_rank = 0;
+};
+
+// --reduce-to-2-ranks R, or --reduce-to-ranks N --reduce-rank R (CLI11 enforces the pairing);
+// empty without either.
+std::optional<Reduction> reduction_of(const Arguments& args) {
+  if (!args.reduce_to_2_ranks.empty()) {
+    return Reduction{2, to_int(parse_integer(args.reduce_to_2_ranks, "reduce-to-2-ranks"),
+                               "reduce-to-2-ranks")};
+  }
+  if (args.reduce_to_ranks.empty()) return std::nullopt;
+  const int ranks =
+      to_int(parse_integer(args.reduce_to_ranks, "reduce-to-ranks"), "reduce-to-ranks");
+  if (!haloflag::halo::is_reduced_rank_count(ranks)) {
+    throw UsageError("--reduce-to-ranks takes 2, 4 or 8 ranks, got " + args.reduce_to_ranks);
+  }
+  return Reduction{ranks, to_int(parse_integer(args.reduce_rank, "reduce-rank"), "reduce-rank")};
+}
 
 haloflag::halo::GeometrySpec make_spec(const Arguments& args) {
   haloflag::halo::GeometrySpec spec;
@@ -116,7 +142,7 @@ haloflag::halo::GeometrySpec make_spec(const Arguments& args) {
 
 // The arguments in canonical form, recorded in the file so that it can be regenerated exactly.
 std::string canonical_arguments(const Arguments& args, const haloflag::halo::GeometrySpec& spec,
-                                std::optional<int> reduce_rank) {
+                                std::optional<Reduction> reduction) {
   using haloflag::halo::format_triple;
   std::string text = "--size " + format_triple(spec.global_size);
   if (!args.divide.empty()) {
@@ -128,11 +154,40 @@ std::string canonical_arguments(const Arguments& args, const haloflag::halo::Geo
           " --vars " + std::to_string(spec.vars) + " --element-bytes " +
           std::to_string(spec.element_bytes);
   if (args.faces_only) text += " --faces-only";
-  if (reduce_rank) text += " --reduce-to-2-ranks " + std::to_string(*reduce_rank);
+  // Two ranks keep the option they were first written with, so those files stay unchanged.
+  if (reduction && reduction->ranks == 2) {
+    text += " --reduce-to-2-ranks " + std::to_string(reduction->source_rank);
+  } else if (reduction) {
+    text += " --reduce-to-ranks " + std::to_string(reduction->ranks) + " --reduce-rank " +
+            std::to_string(reduction->source_rank);
+  }
   return text;
 }
 
-std::string describe(const haloflag::halo::Geometry& geometry, std::optional<int> reduce_rank) {
+// The header's account of a reduction: who sends to whom, and what an exchange must deliver.
+std::string describe_reduction(const Reduction& reduction) {
+  const std::string source = std::to_string(reduction.source_rank);
+  // Two ranks keep the wording of the files written before the rule had more peers.
+  if (reduction.ranks == 2) {
+    return "reduced to 2 ranks: both replay the messages of rank " + source +
+           ", sending every message to the other rank.\n"
+           "Check: a ghost cell at local index L holds the other rank's owned cell at\n"
+           "((L - ghost) mod extent) + ghost per axis (a periodic box of one subdomain).";
+  }
+  const std::string mask = reduction.ranks == 4
+                               ? "bit0 = px OR pz, bit1 = py (3 peers per rank)"
+                               : "bit0 = px, bit1 = py, bit2 = pz (7 peers per rank: a periodic "
+                                 "2x2x2 grid)";
+  return "reduced to " + std::to_string(reduction.ranks) + " ranks: each replays the messages of "
+         "rank " + source + ", sending the message in\n"
+         "direction d = (dx,dy,dz) to rank XOR mask(p), p = (dx!=0, dy!=0, dz!=0), where\n"
+         "mask: " + mask + ";\n"
+         "d and -d share their peer, so every send meets that peer's receive from -d.\n"
+         "Check: a ghost cell at local index L on side d holds the owned cell of the peer of d\n"
+         "at ((L - ghost) mod extent) + ghost per axis (a periodic box of one subdomain).";
+}
+
+std::string describe(const haloflag::halo::Geometry& geometry, std::optional<Reduction> reduction) {
   using haloflag::halo::format_triple;
   const auto& spec = geometry.spec();
   std::string text = "domain " + format_triple(spec.global_size, 'x') + " cells on rank grid " +
@@ -141,29 +196,21 @@ std::string describe(const haloflag::halo::Geometry& geometry, std::optional<int
                      std::to_string(spec.vars) + " vars of " + std::to_string(spec.element_bytes) +
                      " bytes, " + std::to_string(haloflag::halo::stencil_points(spec.stencil)) +
                      " neighbours";
-  if (reduce_rank) {
-    text += "\nreduced to 2 ranks: both replay the messages of rank " +
-            std::to_string(*reduce_rank) +
-            ", sending every message to the other rank.\n"
-            "Check: a ghost cell at local index L holds the other rank's owned cell at\n"
-            "((L - ghost) mod extent) + ghost per axis (a periodic box of one subdomain).";
-  }
+  if (reduction) text += "\n" + describe_reduction(*reduction);
   return text;
 }
 
 int generate(const Arguments& args) {
   const haloflag::halo::GeometrySpec spec = make_spec(args);
-  std::optional<int> reduce_rank;
-  if (!args.reduce_rank.empty()) {
-    reduce_rank = to_int(parse_integer(args.reduce_rank, "reduce-to-2-ranks"), "reduce-to-2-ranks");
-  }
+  const std::optional<Reduction> reduction = reduction_of(args);
   const haloflag::halo::Geometry geometry(spec);
   const haloflag::halo::ExchangeConfig config =
-      reduce_rank ? haloflag::halo::make_two_rank_config(geometry, *reduce_rank)
-                  : haloflag::halo::make_exchange_config(geometry);
-  const std::string comment = "haloflag communication config, written by haloflag_gen_config\n"
-                              "arguments: " + canonical_arguments(args, geometry.spec(), reduce_rank) +
-                              "\n" + describe(geometry, reduce_rank);
+      reduction ? haloflag::halo::make_reduced_config(geometry, reduction->source_rank,
+                                                      reduction->ranks)
+                : haloflag::halo::make_exchange_config(geometry);
+  const std::string comment =
+      "haloflag communication config, written by haloflag_gen_config\narguments: " +
+      canonical_arguments(args, geometry.spec(), reduction) + "\n" + describe(geometry, reduction);
   if (args.output == "-") {
     haloflag::halo::write_config(std::cout, config, comment);
     std::cout.flush();
@@ -197,9 +244,21 @@ int main(int argc, char** argv) {
       ->type_name("B")
       ->capture_default_str();
   app.add_flag("--faces-only", args.faces_only, "exchange with the 6 face neighbours only");
-  app.add_option("--reduce-to-2-ranks", args.reduce_rank,
-                 "replay this rank's messages on two ranks (the paper's Fig. 14 runs)")
-      ->type_name("RANK");
+  auto* reduce_two = app.add_option("--reduce-to-2-ranks", args.reduce_to_2_ranks,
+                                    "replay this rank's messages on two ranks (the paper's "
+                                    "Fig. 14 runs)")
+                         ->type_name("RANK");
+  auto* reduce_ranks = app.add_option("--reduce-to-ranks", args.reduce_to_ranks,
+                                      "replay the messages of --reduce-rank on 2, 4 or 8 ranks, "
+                                      "each message to the peer rank XOR mask(direction)")
+                           ->type_name("N")
+                           ->excludes(reduce_two);
+  auto* reduce_rank = app.add_option("--reduce-rank", args.reduce_rank,
+                                     "the rank whose messages --reduce-to-ranks replays")
+                          ->type_name("RANK")
+                          ->excludes(reduce_two);
+  reduce_ranks->needs(reduce_rank);
+  reduce_rank->needs(reduce_ranks);
   app.add_option("-o,--output", args.output, "output file, - for standard output")
       ->type_name("FILE")
       ->capture_default_str();

@@ -6,11 +6,12 @@
 //  * full decompositions (comb_200_np4.cfg, comb_200_np8.cfg): owned cells hold values derived
 //    from global coordinates; every ghost cell must hold the value of the global cell it mirrors
 //    (periodic wrap), exactly as in the halo exchange test.
-//  * two-rank reductions (comb_*_np2_reduced.cfg): both ranks replay one interior rank's 26
-//    messages towards the other rank. Owned cells hold values of a periodic box the size of one
-//    subdomain, tagged with the owner; every ghost cell must hold the *other* rank's owned cell
-//    at ((L - ghost) mod extent) + ghost, which shows that each message came from the other rank
-//    and landed in the ghost region of the matching direction.
+//  * reductions to 2, 4 or 8 ranks (comb_*_np{2,4,8}_reduced.cfg): every rank replays one
+//    interior rank's 26 messages, the one in direction d to peer reduced_peer(rank, N, d). Owned
+//    cells hold values of a periodic box the size of one subdomain, tagged with the owner; every
+//    ghost cell on side d must hold that peer's owned cell at ((L - ghost) mod extent) + ghost,
+//    which shows that each message came from the right peer and landed in the ghost region of
+//    the matching direction.
 // The 64-rank files need 64 ranks and are checked without MPI (config_file_test).
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -38,7 +39,8 @@ using namespace haloflag::halo;
 
 const std::vector<std::string> kRunnableConfigs = {
     "comb_200_np2_reduced.cfg", "comb_400_np2_reduced.cfg", "comb_800_np2_reduced.cfg",
-    "comb_200_np4.cfg", "comb_200_np8.cfg"};
+    "comb_200_np4.cfg",         "comb_200_np8.cfg",         "comb_200_np4_reduced.cfg",
+    "comb_200_np8_reduced.cfg"};
 
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
@@ -52,11 +54,11 @@ std::string exchange_and_check(const ExchangeConfig& config, int group_size) {
 
   if (config.geometry->reduced_from_rank) {
     const Index3 ghost = config.geometry->ghost;
-    haloflag::test::fill_owned_two_rank(field, ghost, rank);
+    haloflag::test::fill_owned_reduced(field, ghost, rank);
     haloflag::test::exchange_messages(messages, layouts, field, MPI_COMM_WORLD, group_size);
     return haloflag::test::check_field(
-        field, haloflag::test::two_rank_expectation(field.extent(), ghost,
-                                                    config.geometry->stencil, rank));
+        field, haloflag::test::reduced_expectation(field.extent(), ghost, config.geometry->stencil,
+                                                   rank, config.geometry->reduced_ranks));
   }
   const Geometry geometry(geometry_spec_of(config));
   if (geometry.subdomain(rank).field_extent != field.extent()) {

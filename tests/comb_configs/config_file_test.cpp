@@ -17,6 +17,7 @@
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/geometry.hpp"
+#include "run_command.hpp"
 
 #ifndef HALOFLAG_COMB_CONFIG_DIR
 #error "HALOFLAG_COMB_CONFIG_DIR must name the folder of the shipped configs"
@@ -32,6 +33,8 @@ const fs::path kConfigDir = HALOFLAG_COMB_CONFIG_DIR;
 const std::vector<std::string> kShippedConfigs = {
     "comb_200_np64.cfg",         "comb_400_np64.cfg",         "comb_800_np64.cfg",
     "comb_200_np2_reduced.cfg",  "comb_400_np2_reduced.cfg",  "comb_800_np2_reduced.cfg",
+    "comb_200_np4_reduced.cfg",  "comb_400_np4_reduced.cfg",  "comb_800_np4_reduced.cfg",
+    "comb_200_np8_reduced.cfg",  "comb_400_np8_reduced.cfg",  "comb_800_np8_reduced.cfg",
     "comb_200_np4.cfg",          "comb_200_np8.cfg"};
 
 // A fresh folder per test process, removed at the end.
@@ -109,25 +112,44 @@ TEST(ShippedConfigs, SixtyFourRankFilesHave26MessagesPerRankOfTable2Sizes) {
   }
 }
 
-TEST(ShippedConfigs, TwoRankFilesHave26SendsAnd26ReceivesPerRank) {
+// Rank 21 of the 64-rank run replayed by 2, 4 and 8 ranks: 26 sends and receives of Table 2's
+// sizes per rank, to 1, 3 or 7 peers.
+TEST(ShippedConfigs, ReducedFilesHave26SendsAnd26ReceivesPerRank) {
   for (const Table2Row& row : kTable2) {
-    const std::string name = "comb_" + std::to_string(row.cube) + "_np2_reduced.cfg";
-    const ExchangeConfig config = read_config_file(kConfigDir / name);
-    ASSERT_EQ(config.ranks, 2) << name;
-    ASSERT_TRUE(config.geometry.has_value()) << name;
-    EXPECT_EQ(config.geometry->reduced_from_rank, 21) << name;
-    const std::map<std::int64_t, int> expected{{row.face, 6}, {row.edge, 12}, {row.vertex, 8}};
-    for (int rank = 0; rank < 2; ++rank) {
-      const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
-      EXPECT_EQ(count_sizes(messages.sends), expected) << name << " rank " << rank;
-      EXPECT_EQ(count_sizes(messages.recvs), expected) << name << " rank " << rank;
-      std::set<int> tags;
-      for (const Message& m : messages.sends) {
-        EXPECT_EQ(m.peer, 1 - rank);
-        tags.insert(m.tag);
+    for (const int ranks : {2, 4, 8}) {
+      const std::string name = "comb_" + std::to_string(row.cube) + "_np" +
+                               std::to_string(ranks) + "_reduced.cfg";
+      const ExchangeConfig config = read_config_file(kConfigDir / name);
+      ASSERT_EQ(config.ranks, ranks) << name;
+      ASSERT_TRUE(config.geometry.has_value()) << name;
+      EXPECT_EQ(config.geometry->reduced_from_rank, 21) << name;
+      EXPECT_EQ(config.geometry->reduced_ranks, ranks) << name;
+      const std::map<std::int64_t, int> expected{{row.face, 6}, {row.edge, 12}, {row.vertex, 8}};
+      for (int rank = 0; rank < ranks; ++rank) {
+        const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
+        EXPECT_EQ(count_sizes(messages.sends), expected) << name << " rank " << rank;
+        EXPECT_EQ(count_sizes(messages.recvs), expected) << name << " rank " << rank;
+        std::set<int> tags;
+        std::set<int> peers;
+        for (const Message& m : messages.sends) {
+          tags.insert(m.tag);
+          peers.insert(m.peer);
+        }
+        EXPECT_EQ(tags.size(), 26u) << name;
+        EXPECT_EQ(peers.size(), static_cast<std::size_t>(ranks - 1)) << name << " rank " << rank;
+        EXPECT_FALSE(peers.contains(rank)) << name << " rank " << rank;
       }
-      EXPECT_EQ(tags.size(), 26u) << name;
     }
+  }
+}
+
+// The two-rank files predate reduced_ranks: their geometry line still goes without it.
+TEST(ShippedConfigs, OnlyReductionsToMoreThanTwoRanksRecordTheirRankCount) {
+  for (const std::string& name : kShippedConfigs) {
+    const std::string text = haloflag::test::read_text(kConfigDir / name);
+    const bool recorded = text.find(" reduced_ranks=") != std::string::npos;
+    const bool more_than_two = name.ends_with("_reduced.cfg") && !name.ends_with("np2_reduced.cfg");
+    EXPECT_EQ(recorded, more_than_two) << name;
   }
 }
 
@@ -137,7 +159,8 @@ TEST(ShippedConfigs, FilesEqualWhatTheLibraryBuildsFromTheirGeometry) {
     const Geometry geometry(geometry_spec_of(config));
     const ExchangeConfig rebuilt =
         config.geometry->reduced_from_rank
-            ? make_two_rank_config(geometry, *config.geometry->reduced_from_rank)
+            ? make_reduced_config(geometry, *config.geometry->reduced_from_rank,
+                                  config.geometry->reduced_ranks)
             : make_exchange_config(geometry);
     EXPECT_TRUE(rebuilt == config) << name;
   }
@@ -178,8 +201,10 @@ TEST(RoundTrip, WriteThenParseGivesTheSameConfig) {
   paper.ranks = 64;
   paper.periodic = {true, true, true};
   paper.vars = 3;
-  const ExchangeConfig reduced = make_two_rank_config(Geometry(paper), 42);
-  EXPECT_TRUE(round_trip(reduced) == reduced);
+  for (const int ranks : {2, 4, 8}) {
+    const ExchangeConfig reduced = make_reduced_config(Geometry(paper), 42, ranks);
+    EXPECT_TRUE(round_trip(reduced) == reduced) << ranks << " ranks";
+  }
 }
 
 TEST(RoundTrip, ConfigsWithoutBoxesOrRecordsToo) {
@@ -348,6 +373,27 @@ std::vector<Malformed> malformed_cases() {
          l.push_back("rank 2");
        },
        5, "a config reduced from one rank's pattern has 2 ranks, but 'ranks' declares 3"},
+      {"reduced_ranks_disagree",
+       [](L& l) {
+         insert(l, 5,
+                "geometry size=8,8,8 divide=2,2,2 periodic=1,1,1 ghost=1,1,1 stencil=26 "
+                "reduced_from_rank=3 reduced_ranks=4");
+       },
+       5, "a config reduced from one rank's pattern has 4 ranks, but 'ranks' declares 2"},
+      {"reduced_ranks_not_two_four_or_eight",
+       [](L& l) {
+         insert(l, 5,
+                "geometry size=8,8,8 divide=2,2,2 periodic=1,1,1 ghost=1,1,1 stencil=26 "
+                "reduced_from_rank=3 reduced_ranks=3");
+       },
+       5, "'reduced_ranks' must be 2, 4 or 8, got 3"},
+      {"reduced_ranks_without_source_rank",
+       [](L& l) {
+         insert(l, 5,
+                "geometry size=8,8,8 divide=2,1,1 periodic=1,1,1 ghost=1,1,1 stencil=26 "
+                "reduced_ranks=2");
+       },
+       5, "'reduced_ranks' needs 'reduced_from_rank'"},
   };
 }
 

@@ -85,6 +85,33 @@ TEST(GenConfigCli, RejectsAReductionFromABoundaryRank) {
                   "source rank 64 is out of range [0, 64)");
 }
 
+TEST(GenConfigCli, RejectsReductionsToOtherRankCountsOrRanksOutOfRange) {
+  const std::string paper = "--size 200 --divide 4,4,4 --periodic 1 ";
+  expect_rejected(paper + "--reduce-to-ranks 3 --reduce-rank 21",
+                  "--reduce-to-ranks takes 2, 4 or 8 ranks, got 3");
+  expect_rejected(paper + "--reduce-to-ranks 16 --reduce-rank 21",
+                  "--reduce-to-ranks takes 2, 4 or 8 ranks, got 16");
+  expect_rejected(paper + "--reduce-to-ranks 4 --reduce-rank 64",
+                  "cannot reduce to 4 ranks: source rank 64 is out of range [0, 64)");
+  expect_rejected(paper + "--reduce-to-ranks 8 --reduce-rank -1",
+                  "cannot reduce to 8 ranks: source rank -1 is out of range [0, 64)");
+  expect_rejected(paper + "--reduce-to-ranks 4", "--reduce-to-ranks requires --reduce-rank");
+  expect_rejected(paper + "--reduce-rank 21", "--reduce-rank requires --reduce-to-ranks");
+  expect_rejected(paper + "--reduce-to-2-ranks 21 --reduce-to-ranks 4 --reduce-rank 21",
+                  "excludes");
+}
+
+// Two ranks are the same config however they are asked for, recorded the original way.
+TEST(GenConfigCli, ReductionToTwoRanksIsTheSameEitherWay) {
+  const std::string paper = "--size 200 --divide 4,4,4 --periodic 1 --vars 3 ";
+  const RunResult original = run_generator(paper + "--reduce-to-2-ranks 21");
+  const RunResult general = run_generator(paper + "--reduce-to-ranks 2 --reduce-rank 21");
+  ASSERT_EQ(original.exit_code, 0) << original.err;
+  ASSERT_EQ(general.exit_code, 0) << general.err;
+  EXPECT_EQ(general.out, original.out);
+  EXPECT_NE(original.out.find("--reduce-to-2-ranks 21\n"), std::string::npos);
+}
+
 TEST(GenConfigCli, WritesAConfigTheParserAccepts) {
   const fs::path file = kScratch / "small.cfg";
   const RunResult r =
@@ -120,7 +147,7 @@ TEST(GenConfigCli, ShippedFilesAreExactlyWhatTheGeneratorWrites) {
         << "\n(run comb_configs/regenerate.sh)";
     ++checked;
   }
-  EXPECT_EQ(checked, 8);
+  EXPECT_EQ(checked, 14);
 }
 
 class ScratchCleanup : public testing::Environment {

@@ -168,7 +168,8 @@ TEST_P(EveryStrategy, GeometriesStayCorrectOverManyExchanges) {
 }
 
 // The shipped configs made for this rank count (the 200 cube; 400 and 800 have the same
-// pattern with larger fields, exchanged fewer times to keep the host run short).
+// pattern with larger fields, exchanged fewer times to keep the host run short). On 4 and 8
+// ranks also the cube-200 reduction, whose ranks each have 3 or 7 peers.
 TEST_P(EveryStrategy, ShippedConfigsStayCorrectOverManyExchanges) {
   SKIP_WITHOUT_BACKEND();
   struct Shipped {
@@ -183,7 +184,9 @@ TEST_P(EveryStrategy, ShippedConfigsStayCorrectOverManyExchanges) {
                {"comb_800_np2_reduced.cfg", gpu ? 10 : 2}};
   } else if (world_size() == 4 || world_size() == 8) {
     // On the host backend the ranks share few cores: ten exchanges exercise every message.
-    shipped = {{"comb_200_np" + std::to_string(world_size()) + ".cfg", gpu ? kExchanges : 10}};
+    const std::string ranks = std::to_string(world_size());
+    shipped = {{"comb_200_np" + ranks + ".cfg", gpu ? kExchanges : 10},
+               {"comb_200_np" + ranks + "_reduced.cfg", gpu ? kExchanges : 10}};
   } else {
     GTEST_SKIP() << "no shipped config for " << world_size() << " ranks";
   }

@@ -18,6 +18,7 @@
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/halo/reduced_peers.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 
@@ -250,9 +251,10 @@ inline auto geometry_expectation(const halo::Geometry& geometry, int rank) {
   };
 }
 
-// --- Expectations for a config reduced to two ranks (make_two_rank_config). ------------------
+// --- Expectations for a config reduced to 2, 4 or 8 ranks (make_reduced_config). ------------
 // Each rank fills its owned cells with values of a periodic box of one subdomain, tagged with its
-// rank; a ghost cell on a stencil side holds the other rank's owned cell at the wrapped position.
+// rank; a ghost cell on stencil side d holds the owned cell at the wrapped position of the rank
+// that sends that side, reduced_peer(rank, ranks, d).
 
 inline Index3 owned_extent(const Index3& field_extent, const Index3& ghost) {
   return Index3{field_extent[0] - 2 * ghost[0], field_extent[1] - 2 * ghost[1],
@@ -267,7 +269,7 @@ inline Index3 wrapped_owned_index(const Index3& local, const Index3& ghost, cons
   return q;
 }
 
-inline void fill_owned_two_rank(TestField& field, const Index3& ghost, int rank) {
+inline void fill_owned_reduced(TestField& field, const Index3& ghost, int rank) {
   const Index3 owned = owned_extent(field.extent(), ghost);
   field.for_each_cell([&](int var, const Index3& local) {
     if (side_of(local, ghost, owned).nonzero_axes() != 0) return;
@@ -275,14 +277,14 @@ inline void fill_owned_two_rank(TestField& field, const Index3& ghost, int rank)
   });
 }
 
-inline auto two_rank_expectation(const Index3& field_extent, const Index3& ghost,
-                                 halo::Stencil stencil, int rank) {
+inline auto reduced_expectation(const Index3& field_extent, const Index3& ghost,
+                                halo::Stencil stencil, int rank, int ranks) {
   const Index3 owned = owned_extent(field_extent, ghost);
   return [=](int var, const Index3& local) {
     const halo::Direction side = side_of(local, ghost, owned);
-    const bool owned_cell = side.nonzero_axes() == 0;
-    if (!owned_cell && !halo::in_stencil(stencil, side)) return kUntouched;
-    const int owner = owned_cell ? rank : 1 - rank;
+    if (side.nonzero_axes() != 0 && !halo::in_stencil(stencil, side)) return kUntouched;
+    // The owned cells' side is no direction: its mask is 0, so the owner is this rank.
+    const int owner = halo::reduced_peer(rank, ranks, side);
     return cell_value(wrapped_owned_index(local, ghost, owned), owned, var, owner + 1);
   };
 }
