@@ -10,7 +10,9 @@
 // With HALOFLAG_TEST_BACKEND naming a GPU backend, PeerDeathOnTheGpu runs 2 ranks, one per GPU:
 // the peer dies (std::_Exit or SIGKILL) in the middle of exchanges whose kernels write into its
 // mapped memory; the survivor must fail as above within its deadline, and its GPU must still run
-// a kernel once its Exchange is gone.
+// a kernel once its Exchange is gone. On one GPU under MPS the survivor's context cannot
+// survive a client that dies with work on the GPU (MPS's error containment): there it must
+// still fail within its deadline, saying where.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@
 #include <string>
 
 #include "haloflag/halo/strategy.hpp"
+#include "haloflag/notify/backend.hpp"
 #include "run_command.hpp"
 #include "test_exit_code.hpp"
 
@@ -206,10 +209,26 @@ TEST_P(PeerDeathOnTheGpu, SurvivorFailsWithinItsDeadlineNamingThePeerAndItsGpuSt
                                                       : "exits in the middle of exchange 3"),
             std::string::npos)
       << output;
-  expect_deadline_error_naming_the_dead_rank(output, 0, GetParam().strategy);
-  EXPECT_NE(text_of_rank(output, 0).find("GPU usable after the failure: a kernel ran"),
-            std::string::npos)
-      << output;
+  std::string why_not;
+  if (haloflag::notify::gpu_device_count(&why_not) >= 2) {
+    expect_deadline_error_naming_the_dead_rank(output, 0, GetParam().strategy);
+    EXPECT_NE(text_of_rank(output, 0).find("GPU usable after the failure: a kernel ran"),
+              std::string::npos)
+        << output;
+    return;
+  }
+  // Both ranks on one GPU under MPS: a client that dies with work on the GPU is a fatal fault
+  // for every client of that GPU (MPS's error containment), so the survivor's context is lost.
+  // What still holds: it fails within its deadline, saying where, and does not hang.
+  const std::string text = text_of_rank(output, 0);
+  const std::regex failure("exchange [34] failed after ([0-9.]+) s: rank 0, exchange [34] \\(" +
+                           std::string(to_string(GetParam().strategy)) +
+                           " on [a-z]+\\): [^\n]*(timed out after|\\.cu:[0-9]+: )");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(text, match, failure)) << output;
+  EXPECT_LT(std::stod(match[1].str()), kTimeoutSeconds + kLateness) << text;
+  EXPECT_NE(text.find("GPU "), std::string::npos) << "no line on the GPU after the failure:\n"
+                                                  << output;
 }
 
 INSTANTIATE_TEST_SUITE_P(Deaths, PeerDeathOnTheGpu,
