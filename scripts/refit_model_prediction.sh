@@ -4,8 +4,8 @@
 # merged with the run's other calibration files into a parameter file, and the run's halo_bench
 # reports predicted with it.
 #   scripts/refit_model_prediction.sh RUN_DIR OUT_DIR
-# RUN_DIR holds calibration/ (pack_unpack.raw.json.gz and the files the merge takes) and
-# bench/halo_bench_{200,400,800}.json. Writes OUT_DIR/calibration (pack_unpack.json, params.json
+# RUN_DIR holds calibration/ (pack_unpack.raw.json.gz and the files the merge takes, with the node
+# grid probes grid_*.json when the run made them) and bench/halo_bench_{200,400,800}.json. Writes OUT_DIR/calibration (pack_unpack.json, params.json
 # and their logs), OUT_DIR/model_report (scripts/model_report.py), OUT_DIR/commands.txt and
 # OUT_DIR/machine.txt. Builds the host tools it needs into build-refit/ (HALOFLAG_BUILD_DIR to
 # change); nothing here needs a GPU.
@@ -47,6 +47,10 @@ step "$out/calibration/pack_unpack.log" \
   --out "$out/calibration/pack_unpack.json"
 rm "$raw"
 # The run's own merge, with the refitted table in place of the run's.
+grid_args=()
+for grid in "$cal"/grid_*.json; do
+  [[ -f $grid ]] && grid_args+=(--node-grid-probe "$grid")
+done
 machine=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["machine"])' \
   "$cal/params.json")
 mapping=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["mapping"]
@@ -56,7 +60,7 @@ step "$out/calibration/merge.log" "$build/model/calibration/haloflag_calibrate_m
   --pingpong "$cal/pingpong.json" --concurrent "$cal/concurrent.json" \
   --pack-unpack "$out/calibration/pack_unpack.json" --node "$cal/node.json" \
   --notify "$cal/notify_latency.json" --bulk-exchange "$cal/bulk_exchange.json" \
-  --exchange-probe "$cal/probe.json" --ranks-per-node "$per_node" \
+  --exchange-probe "$cal/probe.json" "${grid_args[@]}" --ranks-per-node "$per_node" \
   --ranks-per-socket "$per_socket" --machine "$machine" --out "$out/calibration/params.json"
 # From the tree's root with paths relative to it where they lie inside, as the report shows them.
 relative() { python3 -c 'import os, sys; p = os.path.relpath(sys.argv[1], sys.argv[2])

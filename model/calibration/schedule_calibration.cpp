@@ -1,15 +1,16 @@
 #include "schedule_calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "haloflag/halo/config_file.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/model/errors.hpp"
-#include "haloflag/model/postal_fit.hpp"
 #include "haloflag/model/strategy_prediction.hpp"
 #include "json_fields.hpp"
 
@@ -150,7 +151,7 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
   for (const ExchangeProbe::Row& row : probe->rows) {
     schedule.fixed[row.strategy] = {0.0, 0.0};
     if (has_node_grid(row.strategy)) {
-      schedule.node_grid[row.strategy] = {0.0, std::numeric_limits<double>::infinity()};
+      schedule.node_grid[row.strategy] = std::numeric_limits<double>::infinity();
     }
   }
   params.schedule = schedule;
@@ -211,11 +212,17 @@ void add_node_grid(MachineParams& params, const std::vector<ExchangeProbe>& prob
     throw std::invalid_argument("the node grid probes need the schedule terms (--notify and "
                                 "--exchange-probe)");
   }
-  // Per strategy: the sizes and the medians net of the fixed cost.
-  std::map<std::string, std::pair<std::vector<std::int64_t>, std::vector<double>>> points;
+  // Per strategy, per probe: the bytes, the median net of the fixed cost, and the median.
+  struct Point {
+    double bytes;
+    double net;
+    double median;
+  };
+  std::map<std::string, std::vector<Point>> points;
   for (const ExchangeProbe& probe : probes) {
     const halo::ExchangeConfig config = halo::read_config_file(probe.config_file);
-    const std::int64_t bytes = busiest_direction_bytes(config) * probe.ranks_per_gpu;
+    const double bytes =
+        static_cast<double>(busiest_direction_bytes(config)) * probe.ranks_per_gpu;
     for (const ExchangeProbe::Row& row : probe.rows) {
       if (row.transport != "node" || !has_node_grid(row.strategy)) continue;
       const auto fixed = params.schedule->fixed.find(row.strategy);
@@ -224,38 +231,45 @@ void add_node_grid(MachineParams& params, const std::vector<ExchangeProbe>& prob
                         " left out: no fixed cost over node from the exchange probe");
         continue;
       }
-      const double net = row.median - fixed->second.node;
-      if (!(net > 0.0)) {
-        char note[240];
-        std::snprintf(note, sizeof note,
-                      "node grid: %s in %s left out: its median %.2f us is not above its fixed "
-                      "cost %.2f us",
-                      row.strategy.c_str(), probe.source.c_str(), row.median / kMicro,
-                      fixed->second.node / kMicro);
-        notes.push_back(note);
-        continue;
-      }
-      points[row.strategy].first.push_back(bytes);
-      points[row.strategy].second.push_back(net);
+      points[row.strategy].push_back({bytes, row.median - fixed->second.node, row.median});
     }
   }
-  for (const auto& [strategy, sizes_and_times] : points) {
-    const auto& [sizes, times] = sizes_and_times;
-    if (sizes.size() < 2 || std::all_of(sizes.begin(), sizes.end(),
-                                        [&](std::int64_t b) { return b == sizes.front(); })) {
+  for (const auto& [strategy, samples] : points) {
+    std::set<double> sizes;
+    for (const Point& p : samples) sizes.insert(p.bytes);
+    if (sizes.size() < 2) {
       notes.push_back("node grid: " + strategy + " left out: fewer than 2 sizes");
       continue;
     }
-    const PostalFit fit = fit_postal(sizes, times);
-    params.schedule->node_grid[strategy] = {fit.params.alpha, 1.0 / fit.params.beta};
+    // net = bytes x seconds_per_byte, least squares weighted by 1 / median^2: the relative error
+    // of the whole exchange's time, so that the small probes (whose net time is a little noise
+    // on the fixed cost) weigh no more than their exchange time says.
+    double xy = 0.0;
+    double xx = 0.0;
+    for (const Point& p : samples) {
+      const double w = 1.0 / (p.median * p.median);
+      xy += w * p.bytes * p.net;
+      xx += w * p.bytes * p.bytes;
+    }
+    if (!(xy > 0.0)) {
+      notes.push_back("node grid: " + strategy +
+                      " left out: its medians do not grow with the bytes beyond its fixed cost");
+      continue;
+    }
+    const double seconds_per_byte = xy / xx;
+    double residual = 0.0;
+    for (const Point& p : samples) {
+      const double relative = (p.bytes * seconds_per_byte - p.net) / p.median;
+      residual += relative * relative;
+    }
+    residual = std::sqrt(residual / static_cast<double>(samples.size()));
+    params.schedule->node_grid[strategy] = 1.0 / seconds_per_byte;
     char note[260];
     std::snprintf(note, sizeof note,
-                  "node grid: %s = %.2f us + bytes / %.1f GB/s, from %d sizes of %lld to %lld B "
-                  "(rms relative residual %.1f%%%s)",
-                  strategy.c_str(), fit.params.alpha / kMicro, 1e-9 / fit.params.beta, fit.points,
-                  static_cast<long long>(fit.min_bytes), static_cast<long long>(fit.max_bytes),
-                  100.0 * fit.rms_relative_residual,
-                  fit.clamped ? (", " + fit.clamp_reason).c_str() : "");
+                  "node grid: %s = fixed cost + bytes / %.1f GB/s, from %zu sizes of %.0f to %.0f "
+                  "B (rms relative residual of the exchange time %.1f%%)",
+                  strategy.c_str(), 1e-9 / seconds_per_byte, sizes.size(), *sizes.begin(),
+                  *sizes.rbegin(), 100.0 * residual);
     notes.push_back(note);
   }
   if (params.schedule->node_grid.empty()) {

@@ -57,8 +57,9 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
 // Sets params.schedule->node_grid from halo_bench reports over node at several sizes (at least
 // 2 configs): for each flag strategy with a fixed cost over node, its median less that cost
 // against the bytes of the busiest rank's busier direction (times the ranks per GPU), fitted as
-// latency + bytes / bandwidth by fit_postal. Throws std::invalid_argument when params has no
-// schedule, or no strategy has 2 usable sizes; notes each fit and every point left out.
+// bytes / bandwidth, each point weighted by its median's inverse square. Throws
+// std::invalid_argument when params has no schedule, or no strategy has 2 usable sizes; notes
+// each fit and every strategy left out.
 void add_node_grid(MachineParams& params, const std::vector<ExchangeProbe>& probes,
                    std::vector<std::string>& notes);
 

@@ -74,8 +74,8 @@ std::optional<std::map<std::string, FixedCost>> read_fixed(ObjectReader& schedul
   return fixed;
 }
 
-std::optional<std::map<std::string, FusedKernelTime>> read_node_grid(ObjectReader& schedule) {
-  std::map<std::string, FusedKernelTime> grid;
+std::optional<std::map<std::string, double>> read_node_grid(ObjectReader& schedule) {
+  std::map<std::string, double> grid;
   auto reader = schedule.object(kNodeGrid, /*required=*/false);
   if (!reader) return grid;
   bool ok = true;
@@ -87,15 +87,13 @@ std::optional<std::map<std::string, FusedKernelTime>> read_node_grid(ObjectReade
       continue;
     }
     ObjectReader term(*value, path, reader->problems());
-    const auto latency = seconds_at(term, kLatency);
     const auto bandwidth = term.positive_number(kBandwidth);
     term.finish();
-    if (!latency) term.problems().add(term.path_of(kLatency), "missing");
-    if (!latency || !bandwidth) {
+    if (!bandwidth) {
       ok = false;
       continue;
     }
-    grid[name] = FusedKernelTime{*latency, *bandwidth};
+    grid[name] = *bandwidth;
   }
   if (!ok) return std::nullopt;
   return grid;
@@ -175,7 +173,7 @@ nlohmann::ordered_json schedule_json(const ScheduleParams& schedule) {
   }
   if (!schedule.node_grid.empty()) {
     nlohmann::ordered_json grid;
-    for (const auto& [name, term] : schedule.node_grid) grid[name] = kernel_time_json(term);
+    for (const auto& [name, bandwidth] : schedule.node_grid) grid[name] = {{kBandwidth, bandwidth}};
     json[kNodeGrid] = std::move(grid);
   }
   return json;

@@ -23,8 +23,7 @@ nlohmann::ordered_json fused_json(const FusedKernelTimes& fused);
 // Reads parent's optional "schedule" object: launch_sync_s, graph_launch_sync_s, host_flag_s
 // (> 0), fused, optionally mpi_copy {latency_s, seconds_per_byte} (> 0), optionally fixed_s:
 // {strategy: {mpi: s, node: s}} with known strategy names (not embedded), each transport
-// optional, seconds >= 0, and optionally node_grid: {flag strategy: {latency_s >= 0,
-// bytes_per_s > 0}}.
+// optional, seconds >= 0, and optionally node_grid: {flag strategy: {bytes_per_s > 0}}.
 std::optional<ScheduleParams> read_schedule(ObjectReader& parent);
 nlohmann::ordered_json schedule_json(const ScheduleParams& schedule);
 

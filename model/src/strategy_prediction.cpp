@@ -75,7 +75,7 @@ class Terms {
   std::optional<double> node_grid(Strategy strategy, std::int64_t bytes) const {
     const auto found = schedule_.node_grid.find(std::string(halo::to_string(strategy)));
     if (found == schedule_.node_grid.end()) return std::nullopt;
-    return found->second.latency + sharers_ * static_cast<double>(bytes) / found->second.bandwidth;
+    return sharers_ * static_cast<double>(bytes) / found->second;
   }
 
   const FusedKernelTimes& fused_times() const { return schedule_.fused; }

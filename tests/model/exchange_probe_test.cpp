@@ -112,7 +112,7 @@ haloflag::model::MachineParams with_fixed_costs() {
 }
 
 TEST_F(ExchangeProbeFile, FitsTheNodeGridNetOfTheFixedCostAgainstTheBusierDirection) {
-  // resident: 10 us fixed, then 2 us + bytes x 2 (ranks per GPU) / 4e9 B/s.
+  // resident: 10 us fixed, then bytes x 2 (ranks per GPU) / 4e9 B/s.
   std::vector<ExchangeProbe> probes;
   for (const std::int64_t bytes : {40000, 400000, 4000000}) {
     ExchangeProbe probe;
@@ -120,9 +120,9 @@ TEST_F(ExchangeProbeFile, FitsTheNodeGridNetOfTheFixedCostAgainstTheBusierDirect
     probe.config_file =
         write_two_rank_config(scratch_ / ("grid_" + std::to_string(bytes) + ".cfg"), bytes);
     probe.ranks_per_gpu = 2;
-    const double seconds = 10e-6 + 2e-6 + 2.0 * static_cast<double>(bytes) / 4e9;
+    const double seconds = 10e-6 + 2.0 * static_cast<double>(bytes) / 4e9;
     probe.rows = {{"resident", "node", seconds},
-                  {"stream_notify", "node", 20e-6},
+                  {"stream_notify", "node", 20e-6},  // never above its fixed cost
                   {"comb_fused", "node", 50e-6}};
     probes.push_back(probe);
   }
@@ -130,12 +130,11 @@ TEST_F(ExchangeProbeFile, FitsTheNodeGridNetOfTheFixedCostAgainstTheBusierDirect
   std::vector<std::string> notes;
   add_node_grid(params, probes, notes);
   ASSERT_EQ(params.schedule->node_grid.size(), 1u);
-  const haloflag::model::FusedKernelTime& grid = params.schedule->node_grid.at("resident");
-  EXPECT_NEAR(grid.latency, 2e-6, 1e-9);
-  EXPECT_NEAR(grid.bandwidth, 4e9, 4e9 * 1e-6);
+  EXPECT_NEAR(params.schedule->node_grid.at("resident"), 4e9, 4e9 * 1e-9);
   bool left_out = false;
   for (const std::string& note : notes) {
-    left_out = left_out || note.find("stream_notify in grid_40000.json left out") != std::string::npos;
+    left_out = left_out || note.find("node grid: stream_notify left out: its medians do not grow") !=
+                               std::string::npos;
   }
   EXPECT_TRUE(left_out);
 }

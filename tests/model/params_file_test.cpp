@@ -347,7 +347,7 @@ Json with_schedule(Json json) {
                       {"mpi_copy", {{"latency_s", 3e-6}, {"seconds_per_byte", 1e-10}}},
                       {"fixed_s", {{"resident", {{"mpi", 3e-5}, {"node", 0}}},
                                    {"comb_fused", {{"mpi", 6e-5}}}}},
-                      {"node_grid", {{"resident", {{"latency_s", 0}, {"bytes_per_s", 9e10}}}}}};
+                      {"node_grid", {{"resident", {{"bytes_per_s", 9e10}}}}}};
   return json;
 }
 
@@ -374,7 +374,7 @@ TEST(ParamsFile, ScheduleIsReadAndWritten) {
   EXPECT_EQ(p.schedule->fixed.at("resident"), (FixedCost{3e-5, 0.0}));
   EXPECT_EQ(p.schedule->fixed.at("comb_fused"), (FixedCost{6e-5, -1.0}));  // node: not measured
   ASSERT_EQ(p.schedule->node_grid.size(), 1u);
-  EXPECT_EQ(p.schedule->node_grid.at("resident"), (FusedKernelTime{0.0, 9e10}));
+  EXPECT_EQ(p.schedule->node_grid.at("resident"), 9e10);
   EXPECT_EQ(parse_params(params_to_json(p), "round trip"), p);
 }
 
@@ -398,12 +398,12 @@ TEST(ParamsFile, BadScheduleIsNamed) {
   expect_schedule_rejected([](Json& s) { s["mpi_copy"]["seconds_per_byte"] = 0; },
                            "power9_v100.json: schedule.mpi_copy.seconds_per_byte: must be > 0");
   expect_schedule_rejected(
-      [](Json& s) { s["node_grid"]["comb_fused"] = {{"latency_s", 0}, {"bytes_per_s", 1e9}}; },
+      [](Json& s) { s["node_grid"]["comb_fused"] = {{"bytes_per_s", 1e9}}; },
       "power9_v100.json: schedule.node_grid.comb_fused: not a flag strategy");
   expect_schedule_rejected([](Json& s) { s["node_grid"]["resident"]["bytes_per_s"] = 0; },
                            "power9_v100.json: schedule.node_grid.resident.bytes_per_s: must be > 0");
-  expect_schedule_rejected([](Json& s) { s["node_grid"]["resident"].erase("latency_s"); },
-                           "power9_v100.json: schedule.node_grid.resident.latency_s: missing");
+  expect_schedule_rejected([](Json& s) { s["node_grid"]["resident"]["latency_s"] = 0; },
+                           "power9_v100.json: schedule.node_grid.resident.latency_s: unknown key");
   expect_schedule_rejected([](Json& s) { s["flag_us"] = 1.5; },
                            "power9_v100.json: schedule.flag_us: unknown key");
 }

@@ -56,10 +56,10 @@ struct ScheduleParams {
   // Per strategy name (halo::to_string(Strategy)); strategies without a measured fixed cost get
   // one composed from the launch and flag terms.
   std::map<std::string, FixedCost> fixed;
-  // Per flag strategy name: its node grid's pieces beyond the fixed cost, latency + the bytes
-  // of the rank's busier direction (sent or received over node) / bandwidth, fitted on exchanges
-  // of several sizes (haloflag_calibrate_merge --node-grid-probe). Latency may be 0.
-  std::map<std::string, FusedKernelTime> node_grid;
+  // Per flag strategy name: the bandwidth (B/s) at which its node grid moves the bytes of the
+  // rank's busier direction (sent or received over node), beyond the fixed cost, which holds the
+  // start, the first pieces and the done (haloflag_calibrate_merge --node-grid-probe).
+  std::map<std::string, double> node_grid;
   bool operator==(const ScheduleParams&) const = default;
 };
 
