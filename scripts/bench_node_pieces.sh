@@ -34,22 +34,8 @@ default_cubes="200 800"
 [[ $part == one_gpu ]] && default_cubes=200
 read -r -a cubes <<<"${HALOFLAG_CUBES:-$default_cubes}"
 touch "$dir/commands.txt"
-run_logged() {  # run_logged LOG COMMAND...: the command line into commands.txt and LOG, then its output
-  local log=$1
-  shift
-  echo "\$ $*" | tee -a "$dir/commands.txt" >"$log"
-  "$@" 2>&1 | tee -a "$log"
-}
-config_of() {
-  local cube=$1 config=$root/comb_configs/comb_${1}_np2_reduced.cfg
-  if [[ ! -f $config ]]; then
-    mkdir -p "$dir/configs"
-    config=$dir/configs/comb_${cube}_np2_reduced.cfg
-    "$build/comb_configs/haloflag_gen_config" --size "$cube" --divide 4,4,4 --periodic 1,1,1 \
-      --ghost 1 --vars 3 --reduce-to-2-ranks 21 --output "$config" >/dev/null
-  fi
-  echo "$config"
-}
+run_logged() { figures_run_logged "$dir/commands.txt" "$@"; }  # run_logged LOG COMMAND...
+config_of() { figures_reduced_config "$root" "$build" "$dir" "$1" 2; }  # config_of CUBE
 
 case $part in
   exchanges)
@@ -87,11 +73,7 @@ case $part in
     done
     ;;
   gpu_tests | one_gpu)
-    if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q "HALOFLAG_BUILD_TESTS:BOOL=ON" "$build/CMakeCache.txt"; then
-      cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
-        -DHALOFLAG_BUILD_TESTS=ON -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$dir/build.log" 2>&1
-    fi
-    cmake --build "$build" -j "$(nproc)" >>"$dir/build.log" 2>&1 || { tail -30 "$dir/build.log"; exit 1; }
+    figures_build_tests "$root" "$build" "$dir/build.log"
     figures_machine_info "$dir/machine.txt" "$root"
     if [[ $part == gpu_tests ]]; then
       (cd "$build" && run_logged "$dir/ctest_gpu.txt" ctest -L gpu --output-on-failure -j 2 "$@") || true

@@ -117,24 +117,72 @@ figures_tar() {
   echo "wrote $tarball" >&2
 }
 
-# figures_two_gpu_env ROOT SCRIPT: the environment of the runs with one rank on each of two GPUs
-# (HALOFLAG_GPU cuda, HALOFLAG_BUILD_DIR ROOT/build-gpu unless set, nvcc on PATH, Open MPI as
-# root); stops, naming SCRIPT, unless the node has 2 GPUs: two ranks on one GPU are the MPS
-# proxies, not these runs. HALOFLAG_GPU=none runs the host backend, to check a script without a
-# GPU.
-figures_two_gpu_env() {
-  local root=$1 script=$2
+# The number of GPUs nvidia-smi lists; 0 without a driver.
+figures_gpu_count() {
+  nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true
+}
+
+# figures_gpu_env ROOT SCRIPT RANKS: the environment of the runs with one rank on each of RANKS
+# GPUs (HALOFLAG_GPU cuda, HALOFLAG_BUILD_DIR ROOT/build-gpu unless set, nvcc on PATH, Open MPI
+# as root, oversubscribed where the cores are fewer than the ranks); stops, naming SCRIPT,
+# unless the node has RANKS GPUs: several ranks on one GPU are the MPS proxies, not these runs.
+# HALOFLAG_GPU=none runs the host backend, to check a script without a GPU.
+figures_gpu_env() {
+  local root=$1 script=$2 ranks=$3
   export HALOFLAG_GPU=${HALOFLAG_GPU:-cuda}
   export HALOFLAG_BUILD_DIR=${HALOFLAG_BUILD_DIR:-$root/build-gpu}
   export PATH=/usr/local/cuda/bin:$PATH
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  [[ $(nproc) -lt 2 ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
+  [[ $(nproc) -lt $ranks ]] && export OMPI_MCA_rmaps_base_oversubscribe=1
   if [[ $HALOFLAG_GPU != none ]]; then
     local gpus
-    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
-    if [[ $gpus -lt 2 ]]; then
-      echo "$script: this node has ${gpus:-0} GPU(s); the run needs 2, one per rank" >&2
+    gpus=$(figures_gpu_count)
+    if [[ $gpus -lt $ranks ]]; then
+      echo "$script: this node has ${gpus:-0} GPU(s); the run needs $ranks, one per rank" >&2
       exit 1
     fi
   fi
+}
+
+# figures_two_gpu_env ROOT SCRIPT: figures_gpu_env for one rank on each of two GPUs.
+figures_two_gpu_env() {
+  figures_gpu_env "$1" "$2" 2
+}
+
+# figures_run_logged COMMANDS LOG COMMAND...: the command line appended to the file COMMANDS and
+# written to LOG, then the command run with its output appended to LOG and shown.
+figures_run_logged() {
+  local commands=$1 log=$2
+  shift 2
+  echo "\$ $*" | tee -a "$commands" >"$log"
+  "$@" 2>&1 | tee -a "$log"
+}
+
+# figures_reduced_config ROOT BUILD DIR CUBE RANKS: the config of rank 21 of CUBE^3 cells on 4x4x4
+# ranks replayed by RANKS ranks (2, 4 or 8; comb_configs/README.md): the shipped file, else one
+# that BUILD's generator writes into DIR/configs.
+figures_reduced_config() {
+  local root=$1 build=$2 dir=$3 cube=$4 ranks=$5
+  local name=comb_${cube}_np${ranks}_reduced.cfg
+  if [[ -f $root/comb_configs/$name ]]; then
+    echo "$root/comb_configs/$name"
+    return
+  fi
+  mkdir -p "$dir/configs"
+  "$build/comb_configs/haloflag_gen_config" --size "$cube" --divide 4,4,4 --periodic 1,1,1 \
+    --ghost 1 --vars 3 --reduce-to-ranks "$ranks" --reduce-rank 21 \
+    --output "$dir/configs/$name" >/dev/null
+  echo "$dir/configs/$name"
+}
+
+# figures_build_tests ROOT BUILD LOG: configures BUILD with the tests on (once) and builds all of
+# it, for a ctest run on the machine; on failure prints the log's tail and exits.
+figures_build_tests() {
+  local root=$1 build=$2 log=$3
+  if [[ ! -f $build/CMakeCache.txt ]] || ! grep -q "HALOFLAG_BUILD_TESTS:BOOL=ON" "$build/CMakeCache.txt"; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
+      -DHALOFLAG_BUILD_TESTS=ON -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$log" 2>&1 ||
+      { tail -30 "$log"; exit 1; }
+  fi
+  cmake --build "$build" -j "$(nproc)" >>"$log" 2>&1 || { tail -30 "$log"; exit 1; }
 }
