@@ -35,6 +35,10 @@ ranks=${HALOFLAG_RANKS:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
   PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
 
+# The nccl strategy (in the rotation where the build found NCCL and each rank has its own GPU):
+# NCCL's NVLink SHARP multicast stays off for every NCCL run; its point-to-point calls need none.
+export NCCL_NVLS_ENABLE=0
+
 # Ranks sharing a GPU: MPS for the run. HALOFLAG_MPS tells halo_bench how MPS came to be (or
 # why not); it finds the daemon itself through CUDA_MPS_PIPE_DIRECTORY.
 gpus=0

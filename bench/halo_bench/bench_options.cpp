@@ -5,6 +5,7 @@
 
 #include "haloflag/bench/build_info.hpp"
 #include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/halo/nccl_library.hpp"
 
 namespace haloflag::bench {
 
@@ -40,20 +41,30 @@ std::vector<halo::Transport> parse_transport_list(const std::string& text) {
   return transports;
 }
 
-// The names --strategy takes, from the library's own list, so the help cannot go stale when a
-// strategy is added.
+// What --strategy can name and `all` runs: the library's own list, so the help cannot go stale
+// when a strategy is added, then nccl.
+std::vector<halo::Strategy> every_strategy() {
+  std::vector<halo::Strategy> strategies(halo::all_strategies().begin(),
+                                         halo::all_strategies().end());
+  strategies.push_back(halo::Strategy::nccl);
+  return strategies;
+}
+
 std::string strategy_names() {
   std::string names;
-  for (const halo::Strategy strategy : halo::all_strategies()) {
+  for (const halo::Strategy strategy : every_strategy()) {
     if (!names.empty()) names += ", ";
     names += halo::to_string(strategy);
   }
+  const halo::NcclLibrary nccl = halo::nccl_library();
+  if (!nccl.built) names += " (nccl not in this build: " + nccl.note + ")";
   return names;
 }
 
 std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
-  const auto all = halo::all_strategies();
-  if (text == "all") return {all.begin(), all.end()};
+  const std::vector<halo::Strategy> all = every_strategy();
+  // A build without NCCL runs all the others; the heading says why nccl is not among them.
+  if (text == "all") return all;
   std::vector<bool> chosen(all.size(), false);
   std::size_t begin = 0;
   while (begin <= text.size()) {
@@ -71,7 +82,7 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
     }
     begin = end + 1;
   }
-  // all_strategies() order puts comb_fused, the baseline of the ratios, first.
+  // every_strategy() order puts comb_fused, the baseline of the ratios, first.
   std::vector<halo::Strategy> strategies;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (chosen[i]) strategies.push_back(all[i]);
@@ -138,7 +149,9 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->needs(size_option);
 
   app.add_option("--strategy", options.strategy_argument,
-                 "strategy to run, a comma-separated list, or all; names: " + strategy_names())
+                 "strategy to run, a comma-separated list, or all (nccl only where it can run: a "
+                 "build with NCCL, a GPU backend, one GPU per rank; the heading says why not); "
+                 "names: " + strategy_names())
       ->type_name("NAME[,NAME...]|all")
       ->capture_default_str();
   app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")

@@ -34,7 +34,7 @@ struct BenchOptions {
   std::string config_path;          // --config; empty: geometry or the default workload
   bool geometry_given = false;      // --size was given
   GeometryArguments geometry;
-  std::vector<halo::Strategy> strategies;  // in all_strategies() order, no repeats
+  std::vector<halo::Strategy> strategies;  // in all_strategies() order, then nccl; no repeats
   std::string strategy_argument = "all";   // as given, for the report
   std::string backend_name = "auto";       // auto, host, cuda or hip
   std::vector<halo::Transport> transports{halo::Transport::automatic};  // each strategy over each

@@ -27,6 +27,8 @@
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
+#include "nccl_comparison.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"
 #include "run_context.hpp"
@@ -127,7 +129,18 @@ int run_halo_bench(int argc, char** argv) {
       })) {
     return *exit_code;
   }
-  std::vector<halo::Strategy> strategies = options.strategies;
+  context.unmodelled_model = context.model;
+  context.unmodelled_model.bound_seconds.reset();
+  context.unmodelled_model.unavailable_reason = model::unmodelled_reason(halo::Strategy::nccl);
+  std::vector<halo::Strategy> strategies;
+  for (const halo::Strategy strategy : options.strategies) {
+    std::string why = why_not_here(strategy, context.backend.backend, context.gpu_sharing);
+    if (why.empty()) {
+      strategies.push_back(strategy);
+    } else {
+      context.not_run.emplace_back(strategy, std::move(why));
+    }
+  }
   if (!context.gpu_sharing.kernels_side_by_side()) {
     context.left_out = needing_side_by_side(strategies);
     std::erase_if(strategies, [&](halo::Strategy s) {
@@ -183,6 +196,11 @@ int run_halo_bench(int argc, char** argv) {
   };
   std::vector<Variant> variants;
   for (halo::Strategy strategy : strategies) {
+    // NCCL carries every message itself: one variant, whatever --transport says.
+    if (strategy == halo::Strategy::nccl) {
+      variants.push_back({strategy, halo::Transport::automatic, std::nullopt, "nccl"});
+      continue;
+    }
     for (halo::Transport transport : options.transports) {
       const std::string over = options.transports.size() > 1
                                    ? "/" + std::string(halo::to_string(transport))
@@ -247,8 +265,11 @@ int run_halo_bench(int argc, char** argv) {
   if (me.rank == 0) print_table_heading(std::cout);
   for (const StrategyResult& result : results) {
     if (me.rank == 0) {
-      print_table_row(std::cout, result, comb_fused_median(results, result.transport),
+      print_table_row(std::cout, result, baseline_median(results, result),
                       model_for(context, result), prediction_for(context, result));
+      if (result.strategy == halo::Strategy::nccl) {
+        print_fastest_over_node(std::cout, result, fastest_over_node(results));
+      }
     }
   }
 

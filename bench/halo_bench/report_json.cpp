@@ -5,6 +5,8 @@
 
 #include "haloflag/bench/json_sections.hpp"
 #include "haloflag/bench/summary_json.hpp"
+#include "haloflag/halo/nccl_library.hpp"
+#include "nccl_comparison.hpp"
 #include "report_table.hpp"
 
 namespace haloflag::bench {
@@ -178,6 +180,22 @@ json gpu_sharing_json(const RunContext& context) {
           {"left_out", left_out}};
 }
 
+// The library behind the nccl strategy, and what this run could not run, with why.
+json nccl_json(const RunContext& context) {
+  const halo::NcclLibrary library = halo::nccl_library();
+  json not_run = json::array();
+  for (const auto& [strategy, why] : context.not_run) {
+    not_run.push_back({{"strategy", halo::to_string(strategy)}, {"reason", why}});
+  }
+  return {{"built", library.built},
+          {"library", library.name},
+          {"note", library.note},
+          {"header_version", library.header_version},
+          {"runtime_version", library.runtime_version},
+          {"description", describe_nccl_library()},
+          {"strategies_not_run", not_run}};
+}
+
 json prediction_json(const RowPrediction& row, const ModelEstimate& model) {
   if (!row.prediction) return nullptr;
   const model::StrategyPrediction& predicted = *row.prediction;
@@ -247,8 +265,17 @@ nlohmann::json make_report_json(const RunContext& context,
                                 const std::vector<StrategyResult>& results) {
   json strategies = json::array();
   for (const StrategyResult& result : results) {
-    json entry = strategy_json(result, comb_fused_median(results, result.transport),
+    json entry = strategy_json(result, baseline_median(results, result),
                                model_for(context, result), prediction_for(context, result));
+    if (result.strategy == halo::Strategy::nccl) {
+      const auto fastest = fastest_over_node(results);
+      entry["vs_fastest_over_node"] =
+          fastest && result.summary_us
+              ? json{{"name", fastest->name},
+                     {"median_us", fastest->median_us},
+                     {"speedup", fastest->median_us / result.summary_us->median}}
+              : json(nullptr);
+    }
     const auto over_mpi = comb_fused_median(results, halo::Transport::mpi);
     entry["speedup_vs_comb_fused_mpi"] =
         over_mpi && result.summary_us ? json(*over_mpi / result.summary_us->median) : json(nullptr);
@@ -267,6 +294,7 @@ nlohmann::json make_report_json(const RunContext& context,
             {"settings", context.machine.run.mpi_settings}}},
           {"backend", backend_json(context.backend)},
           {"gpu_sharing", gpu_sharing_json(context)},
+          {"nccl", nccl_json(context)},
           {"workload", workload_json(context.workload, context.messages)},
           {"parameters", parameters_json(context.options)},
           {"model", model_json(context.model)},

@@ -7,7 +7,9 @@
 
 #include "haloflag/bench/build_info.hpp"
 #include "haloflag/bench/display_path.hpp"
+#include "haloflag/halo/nccl_library.hpp"
 #include "haloflag/model/prediction_report.hpp"
+#include "haloflag/model/strategy_prediction.hpp"
 
 namespace haloflag::bench {
 
@@ -154,6 +156,11 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
                  "MPS run in turns, not side by side (scripts/run.sh starts MPS where "
                  "nvidia-cuda-mps-control is installed)");
   }
+  for (const auto& [strategy, why] : context.not_run) {
+    line(out, "not run", std::string(halo::to_string(strategy)) + ": " + why);
+  }
+  // Where the library is not built, "not run" has said so when nccl was asked for.
+  if (halo::nccl_library().built) line(out, "NCCL", describe_nccl_library());
   line(out, "ranks", describe_ranks(context.machine));
   line(out, "config", describe_workload(context.workload));
   line(out, "messages", context.messages.describe());
@@ -223,6 +230,7 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
 }
 
 const ModelEstimate& model_for(const RunContext& context, const StrategyResult& result) {
+  if (!model::unmodelled_reason(result.strategy).empty()) return context.unmodelled_model;
   return result.node_links > 0 && context.node_model ? *context.node_model : context.model;
 }
 
@@ -277,12 +285,27 @@ void print_table_row(std::ostream& out, const StrategyResult& result,
   out.flush();
 }
 
+void print_fastest_over_node(std::ostream& out, const StrategyResult& nccl,
+                             const std::optional<FastestOverNode>& fastest) {
+  if (!nccl.summary_us) return;
+  out << "  " << nccl.name << " against haloflag's fastest over node: ";
+  if (!fastest) {
+    out << "none ran over node alone\n";
+    return;
+  }
+  out << fastest->name << " " << fixed(fastest->median_us, 1) << " us / "
+      << fixed(nccl.summary_us->median, 1)
+      << " us = " << fixed(fastest->median_us / nccl.summary_us->median, 2) << "x\n";
+  out.flush();
+}
+
 void print_run_footer(std::ostream& out, const RunContext& context,
                       const std::vector<StrategyResult>& results) {
   out << '\n';
-  out << "vs comb_fused: comb_fused's median over the same --transport / this median (> 1: "
-         "faster); meas/model: median / model lower bound; predicted: the strategy's predicted "
-         "time, pred/meas: predicted / median; transport: what the exchange used\n";
+  out << "vs comb_fused: comb_fused's median over the same --transport (nccl: over node where it "
+         "ran so) / this median (> 1: faster); meas/model: median / model lower bound; "
+         "predicted: the strategy's predicted time, pred/meas: predicted / median; transport: "
+         "what the exchange used\n";
   bool any_predicted = false;
   for (const StrategyResult& result : results) {
     const RowPrediction predicted = prediction_for(context, result);
@@ -310,6 +333,10 @@ void print_run_footer(std::ostream& out, const RunContext& context,
   print_drift_table(out, results);
   print_phase_table(out, results);
   for (const std::string& note : context.model.notes) out << "model note: " << note << '\n';
+  for (const StrategyResult& result : results) {
+    const std::string unmodelled = model::unmodelled_reason(result.strategy);
+    if (!unmodelled.empty()) out << result.name << ": no model bound: " << unmodelled << '\n';
+  }
   if (context.backend.emulated()) {
     out << "host backend: these times are CPU threads standing in for a GPU, not GPU results\n";
   }

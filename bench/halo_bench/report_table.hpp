@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "nccl_comparison.hpp"
 #include "run_context.hpp"
 #include "strategy_benchmark.hpp"
 
@@ -25,6 +26,10 @@ RowPrediction prediction_for(const RunContext& context, const StrategyResult& re
 void print_table_row(std::ostream& out, const StrategyResult& result,
                      std::optional<double> baseline_median_us, const ModelEstimate& model,
                      const RowPrediction& predicted);
+
+// Under the nccl row: its median against haloflag's fastest flag strategy over node.
+void print_fastest_over_node(std::ostream& out, const StrategyResult& nccl,
+                             const std::optional<FastestOverNode>& fastest);
 
 // Verification verdicts and failures, and the model's notes.
 void print_run_footer(std::ostream& out, const RunContext& context,

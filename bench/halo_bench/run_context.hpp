@@ -34,6 +34,12 @@ struct RunContext {
   // Strategies asked for but not run: their kernels need to run side by side with the peers'
   // (needing_side_by_side), and ranks share a GPU without MPS.
   std::vector<halo::Strategy> left_out;
+  // Strategies asked for that cannot run here at all, with why (why_not_here: nccl outside this
+  // build, on the host backend, or with ranks sharing a GPU).
+  std::vector<std::pair<halo::Strategy, std::string>> not_run;
+  // The estimate beside strategies the model leaves out (model::unmodelled_reason): no bound,
+  // and the reason.
+  ModelEstimate unmodelled_model;
   // With --tuning auto: each tuned variant's name and the order it chose at set-up.
   std::vector<std::pair<std::string, halo::TuningReport>> tuned_orders;
 };

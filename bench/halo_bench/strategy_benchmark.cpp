@@ -198,6 +198,7 @@ std::optional<double> comb_fused_median(const std::vector<StrategyResult>& resul
 }
 
 std::string transports_used(const StrategyResult& result) {
+  if (result.strategy == halo::Strategy::nccl) return "nccl";
   if (result.node_links > 0 && result.mpi_links > 0) return "node+mpi";
   return result.node_links > 0 ? "node" : "mpi";
 }

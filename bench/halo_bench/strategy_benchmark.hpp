@@ -78,7 +78,7 @@ struct BenchRunSettings {
 std::optional<double> comb_fused_median(const std::vector<StrategyResult>& results,
                                         halo::Transport transport);
 
-// "node", "mpi" or "node+mpi": the transports a result's exchange used.
+// "node", "mpi" or "node+mpi": the transports a result's exchange used; "nccl" for nccl.
 std::string transports_used(const StrategyResult& result);
 
 int round_share(int iterations, int rounds, int round);

@@ -2,7 +2,8 @@
 // shipped 2-rank config in rounds, each round verified and timed, and the JSON report holds
 // positive times for all of them; the parameters of this machine are found by its key, or the
 // heading says how to make them, and each row carries its prediction; --verify-each verifies every timed exchange and the drift section matches the
-// samples; bad options, a config for another rank count and a report that cannot be written
+// samples; nccl, which cannot run on the host backend, is left out with its reason in the heading
+// and the JSON; bad options, a config for another rank count and a report that cannot be written
 // end with a message and a non-zero exit.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -302,6 +303,39 @@ TEST_F(HaloBenchCli, ShortRunsHaveNoDriftAndProgressGoesToStderr) {
   EXPECT_TRUE(report["strategies"][0]["drift"].is_null()) << report["strategies"][0].dump();
   EXPECT_EQ(report["strategies"][0]["verification"]["timed_verified"], false);
   EXPECT_EQ(report["strategies"][0]["verification"]["exchanges"], 2);
+}
+
+// nccl on the host backend: `all` runs the others and the heading and the JSON say why nccl did
+// not run; asked for alone, nothing is left to run and the run fails saying so. The model has no
+// bound for it, which the library says (model::unmodelled_reason).
+TEST_F(HaloBenchCli, NcclWhereItCannotRunIsLeftOutWithTheReason) {
+  const std::string reason =
+      haloflag::halo::strategy_unavailable(haloflag::halo::Strategy::nccl,
+                                           haloflag::notify::Backend::host);
+  ASSERT_FALSE(reason.empty());
+  const fs::path json_path = kScratch / "nccl.json";
+  const RunResult all = run_bench(
+      "--backend host --strategy all --size 8 --vars 1 --warmup 1 --verify 1 "
+      "--trace-exchanges 0 --iterations 2 --rounds 1 --json " + shell_quoted(json_path));
+  ASSERT_EQ(all.exit_code, 0) << all.out << all.err;
+  EXPECT_NE(all.out.find("not run     nccl: " + reason), std::string::npos) << all.out;
+  const nlohmann::json report = nlohmann::json::parse(haloflag::test::read_text(json_path));
+  EXPECT_EQ(report["strategies"].size(), haloflag::halo::all_strategies().size());
+  const nlohmann::json& nccl = report["nccl"];
+  ASSERT_EQ(nccl["strategies_not_run"].size(), 1u) << nccl.dump();
+  EXPECT_EQ(nccl["strategies_not_run"][0]["strategy"], "nccl");
+  EXPECT_EQ(nccl["strategies_not_run"][0]["reason"], reason);
+  EXPECT_EQ(nccl["library"], "NCCL");
+
+  const RunResult alone = run_bench(
+      "--backend host --strategy nccl --size 8 --vars 1 --iterations 2 --json ''");
+  EXPECT_EQ(alone.exit_code, 1) << alone.out << alone.err;
+  EXPECT_NE(alone.out.find("not run     nccl: " + reason), std::string::npos) << alone.out;
+  EXPECT_NE(alone.err.find("every strategy asked for was left out"), std::string::npos)
+      << alone.err;
+
+  const RunResult help = run_bench("--help");
+  EXPECT_NE(help.out.find("resident, nccl"), std::string::npos) << help.out;
 }
 
 // More rounds than timed exchanges: one timed exchange per round, as many rounds as exchanges.
