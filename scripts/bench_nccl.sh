@@ -34,12 +34,7 @@ build=$HALOFLAG_BUILD_DIR
 rounds=${HALOFLAG_ROUNDS:-3}
 read -r -a cubes <<<"${HALOFLAG_CUBES:-200 800}"
 touch "$dir/commands.txt"
-logged() {  # logged LOG COMMAND...: the command line into commands.txt and LOG, then its output
-  local log=$1
-  shift
-  echo "\$ $*" | tee -a "$dir/commands.txt" >"$log"
-  "$@" 2>&1 | tee -a "$log"
-}
+logged() { figures_run_logged "$dir/commands.txt" "$@"; }  # logged LOG COMMAND...
 
 # Configured every time, NCCL required where there is a GPU: a stale cache without NCCL would
 # quietly leave nccl out of the rotation.
