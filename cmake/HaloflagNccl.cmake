@@ -81,6 +81,7 @@ else()
   if(HALOFLAG_GPU_BACKEND STREQUAL "cuda")
     set(haloflag_nccl_places "HALOFLAG_NCCL_ROOT, \$NCCL_ROOT, the CUDA toolkit's folders, "
                              "python3's nvidia/nccl package and the system's folders")
+    set(haloflag_nccl_root_variable NCCL_ROOT)
     set(haloflag_nccl_roots ${HALOFLAG_NCCL_ROOT} $ENV{NCCL_ROOT} ${CUDAToolkit_LIBRARY_ROOT}
                             ${CUDAToolkit_TARGET_DIR} ${CUDAToolkit_INCLUDE_DIRS})
     find_program(HALOFLAG_PYTHON3 NAMES python3)
@@ -96,6 +97,7 @@ else()
   else()
     set(haloflag_nccl_places "HALOFLAG_NCCL_ROOT, \$RCCL_ROOT, \$ROCM_PATH, /opt/rocm and the "
                              "system's folders")
+    set(haloflag_nccl_root_variable RCCL_ROOT)
     haloflag_nccl_search(rccl/rccl.h rccl ${HALOFLAG_NCCL_ROOT} $ENV{RCCL_ROOT} $ENV{ROCM_PATH}
                          /opt/rocm)
     set(haloflag_nccl_header "${HALOFLAG_NCCL_INCLUDE_DIR}/rccl/rccl.h")
@@ -103,7 +105,8 @@ else()
   string(CONCAT haloflag_nccl_places ${haloflag_nccl_places})
   if(NOT HALOFLAG_NCCL_INCLUDE_DIR OR NOT HALOFLAG_NCCL_LIBRARY)
     set(HALOFLAG_NCCL_NOTE "${HALOFLAG_NCCL_NAME} not found in ${haloflag_nccl_places} (set "
-                           "NCCL_ROOT or -DHALOFLAG_NCCL_ROOT to an installation)")
+                           "${haloflag_nccl_root_variable} or -DHALOFLAG_NCCL_ROOT to an "
+                           "installation)")
   else()
     haloflag_nccl_header_version("${haloflag_nccl_header}" haloflag_nccl_version)
     if(haloflag_nccl_version VERSION_LESS haloflag_nccl_minimum)

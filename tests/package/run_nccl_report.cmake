@@ -67,7 +67,8 @@ report_case(not_found
   FALSE -DBACKEND=cuda -DHALOFLAG_NCCL_ROOT=${WORK_DIR}/empty ${no_python})
 report_case(required_but_absent "-DHALOFLAG_NCCL=on, but the nccl strategy cannot be built: NCCL"
   TRUE -DBACKEND=cuda -DHALOFLAG_NCCL=on ${no_python})
-report_case(rccl_not_found "nccl strategy: not built: RCCL not found .*\\$ROCM_PATH, /opt/rocm" FALSE
+report_case(rccl_not_found
+  "not built: RCCL not found .*\\$ROCM_PATH, /opt/rocm and the system's folders \\(set RCCL_ROOT" FALSE
   -DBACKEND=hip -DHALOFLAG_NCCL_ROOT=${WORK_DIR}/empty)
 
 # Found: in HALOFLAG_NCCL_ROOT, and in the Python package's folder (lib/libnccl.so.2 only, as
