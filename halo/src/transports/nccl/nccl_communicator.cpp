@@ -86,20 +86,24 @@ bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::
     throw ExchangeError("NCCL: the communicator with " + peers_text() + " was aborted");
   }
   const auto gpu_stream = static_cast<NcclStream>(stream);
+  // A non-blocking communicator may answer any call with ncclInProgress: not an error.
+  const auto fine = [](ncclResult_t result) {
+    return result == ncclSuccess || result == ncclInProgress;
+  };
   ncclResult_t result = ncclGroupStart();
   for (const PeerSpan& span : spans.sends) {
-    if (result != ncclSuccess) break;
+    if (!fine(result)) break;
     result = ncclSend(send + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
                       span.peer, comm_, gpu_stream);
   }
   for (const PeerSpan& span : spans.recvs) {
-    if (result != ncclSuccess) break;
+    if (!fine(result)) break;
     result = ncclRecv(recv + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
                       span.peer, comm_, gpu_stream);
   }
   // A group once started is ended, also after a failed call, so that NCCL's group state is clean.
   const ncclResult_t ended = ncclGroupEnd();
-  if (result != ncclSuccess) fail("ncclSend/ncclRecv to " + peers_text(), result);
+  if (!fine(result)) fail("ncclSend/ncclRecv to " + peers_text(), result);
   if (ended == ncclInProgress) return false;
   if (ended != ncclSuccess) {
     fail("ncclGroupEnd of the sends and receives with " + peers_text(), ended);
