@@ -1,6 +1,7 @@
 #include "haloflag/halo/device_fields.hpp"
 
 #include "haloflag/halo/errors.hpp"
+#include "memory_check.hpp"
 
 namespace haloflag::halo {
 
@@ -10,8 +11,19 @@ DeviceFields::DeviceFields(notify::Backend backend, const Index3& extent, int va
     throw ConfigError("fields need 1 to " + std::to_string(kernels::kMaxVariables) +
                       " variables (got " + std::to_string(vars) + ")");
   }
-  const auto bytes = static_cast<std::size_t>(extent[0] * extent[1] * extent[2]) * sizeof(double);
-  for (int v = 0; v < vars; ++v) variables_.emplace_back(backend, bytes);
+  const std::int64_t cells = detail::checked_bytes(extent[0] * extent[1], extent[2]);
+  const std::int64_t bytes = detail::checked_bytes(cells, sizeof(double));
+  // The host backend's device memory is host memory. A GPU's allocation reports its own
+  // failure, with the size.
+  if (backend == notify::Backend::host) {
+    detail::require_host_memory(detail::checked_bytes(bytes, vars),
+                                "device fields of " + format_triple(extent, 'x') + " cells x " +
+                                    std::to_string(vars) + " variables (host backend)");
+  }
+  if (bytes < 0) {
+    throw ConfigError("device fields of " + format_triple(extent, 'x') + " cells: too many bytes");
+  }
+  for (int v = 0; v < vars; ++v) variables_.emplace_back(backend, static_cast<std::size_t>(bytes));
 }
 
 kernels::FieldSet DeviceFields::view() const {

@@ -1,6 +1,7 @@
 #include "haloflag/halo/host_field.hpp"
 
 #include "haloflag/halo/errors.hpp"
+#include "memory_check.hpp"
 
 namespace haloflag::halo {
 
@@ -9,6 +10,10 @@ HostField::HostField(const Index3& extent, int vars, double initial) : extent_(e
     throw GeometryError("a field needs at least one variable and one cell per axis (got " +
                         std::to_string(vars) + " variables, extent " + format_triple(extent) + ")");
   }
+  detail::require_host_memory(
+      detail::checked_bytes(detail::checked_bytes(cells(), sizeof(double)), vars),
+      "a host field of " + format_triple(extent, 'x') + " cells x " + std::to_string(vars) +
+          " variables");
   data_.assign(static_cast<std::size_t>(vars),
                std::vector<double>(static_cast<std::size_t>(cells()), initial));
 }

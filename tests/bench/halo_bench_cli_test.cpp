@@ -387,6 +387,20 @@ TEST_F(HaloBenchCli, MalformedOptionsFailWithAMessage) {
   EXPECT_EQ(r.out.find("median"), std::string::npos) << r.out;  // nothing was measured
 }
 
+// Fields too large for the machine: refused before anything is allocated, with the rank, the
+// size asked for and the memory available (it once ended in "std::bad_alloc" and nothing else).
+TEST_F(HaloBenchCli, FieldsTooLargeForTheMachineAreRefusedWithTheirSize) {
+  const RunResult r = run_bench("--backend host --size 100000 --json ''");
+  EXPECT_NE(r.exit_code, 0);
+  const std::string output = r.out + r.err;
+  EXPECT_NE(output.find("[rank 0] halo_bench: device fields of 50002x100002x100002 cells x 3 "
+                        "variables (host backend) needs"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("is available (MemAvailable)"), std::string::npos) << output;
+  EXPECT_EQ(output.find("bad_alloc"), std::string::npos) << output;
+}
+
 // A report that cannot be written fails the run, naming the file, after the table is printed.
 TEST_F(HaloBenchCli, AReportThatCannotBeWrittenFailsTheRun) {
   const fs::path json_path = kScratch / "no such folder" / "report.json";
