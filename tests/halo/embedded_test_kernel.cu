@@ -8,6 +8,10 @@
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
+// The GPU groups meet the group contract the embedded API checks.
+static_assert(haloflag::kernels::ExchangeGroup<haloflag::kernels::ThreadBlockGroup>);
+static_assert(haloflag::kernels::ExchangeGroup<haloflag::kernels::CooperativeGridGroup>);
+
 namespace haloflag::test {
 namespace {
 

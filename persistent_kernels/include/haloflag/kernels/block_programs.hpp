@@ -45,13 +45,13 @@ HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t messag
 
 // Waits until MPI receive `message` of `epoch` may be unpacked: unpack_ready, which this rank's
 // CPU stores once MPI received it, and which alone can say stop (kStopEpoch).
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                        std::uint64_t epoch, std::uint32_t waiter) {
   return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
 }
 
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch,
                                   std::uint32_t waiter) {
@@ -67,7 +67,7 @@ HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch,
                                   std::uint32_t waiter) {
@@ -138,7 +138,7 @@ HF_HD bool completes_count(const Block& block, std::uint64_t* shares_done, std::
 // orders work, not data (a long send needs nothing of the short ones), so it is released at
 // device scope: a system-scope release would first wait for the block's send_ready store to
 // cross PCIe, a few microseconds in which no long send is packed.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::uint64_t epoch) {
   if (plan.short_send_count == 0 || group.thread() != 0) return;
   const std::uint64_t before = notify::count_in_same_side(plan.short_sends_counted);
@@ -150,7 +150,7 @@ HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::u
 // At device scope, the gate's own, and without abort reads: every long-send block waits here,
 // and GPU reads of the one host line of the abort flag are served one after another. Short sends
 // never wait on anything once packing began, so the deadline is enough.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& plan,
                                        std::uint64_t epoch, std::uint32_t waiter) {
   if (plan.short_send_count == 0) return BlockStatus::ok;
@@ -194,7 +194,7 @@ HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t bloc
 // failed, so the others leave too); the others wait on the copy. Every member then unpacks its
 // share and counts itself in, and the last one signals. The stream and resident unpack grids
 // (unpack_receive) and the stacked grid's long receives both go through here.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t r, std::uint32_t member,
                                       std::uint32_t members, std::uint64_t epoch,
@@ -226,7 +226,7 @@ HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& pl
 
 // One receive by one block of the unpack grid: a short receive, or any receive without a team,
 // is awaited and unpacked by its own block; a long one by its team (its own block is member 0).
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
                                  std::uint64_t epoch, std::uint32_t waiter) {
   const std::uint32_t r = role.message;
@@ -246,7 +246,7 @@ HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, U
 // message i + 1, and PCIe delivers them in that order, so the first long message is handed on
 // after its own data has crossed, not after all of it.
 // Node sends are the node grid's: the team passes them by.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
                                           std::uint32_t member, std::uint32_t members,
                                           std::uint64_t epoch) {
@@ -283,7 +283,7 @@ HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
 
 // Member `role.member` of the team of long send `role.message` packs its share; the member
 // completing the message's count signals it. One member alone packs and signals it whole.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
                                  std::uint64_t epoch) {
   const std::uint32_t m = role.message;
@@ -304,7 +304,7 @@ HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, P
 // at once; a long one once every short send is signalled, by its team (its own block and its
 // helpers) or, with long sends in turn, by the team of every long send's blocks, one message
 // after another.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
   // The node grid moves node sends; their blocks (and helpers) have nothing to do, but for the
@@ -341,7 +341,7 @@ HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::
 // on the host's flags and relays what it saw (the epoch, or the stop value; kStopEpoch too when
 // its wait failed) through device memory; the others wait on the relay and leave the abort
 // flag to it.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& plan,
                                       bool watches_host, std::uint32_t waiter,
                                       std::uint64_t epoch) {
@@ -363,7 +363,7 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
 }
 
 // One epoch of a resident pack block.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint64_t epoch) {
   const BlockStatus status = resident_pack_start(group, plan, block == 0, block, epoch);
@@ -375,7 +375,7 @@ HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& pla
 // for the exchange to start, on the pack block's relay of pack_start in device memory: a block
 // done with one exchange would otherwise poll the host for the next one, and those PCIe reads
 // slow the long unpacks still running.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& plan,
                                        std::uint32_t block, std::uint64_t epoch) {
   const BlockStatus status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control,

@@ -2,7 +2,7 @@
 // deadline and abort flag, and every member gets the outcome. Shared by the per-message block
 // programs (block_programs.hpp) and the node grid (transports/node_pieces.hpp).
 //
-// A group type provides (all HF_HD):
+// A group type (the ExchangeGroup concept below) provides (all HF_HD):
 //   int  thread() const;          this member's index, 0 <= thread() < size()
 //   int  size() const;            members in the group
 //   void sync() const;            barrier over the group
@@ -11,6 +11,7 @@
 // barrier); on the host a block is a single thread and the stacked grid is a team of threads.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 
 #include "haloflag/kernels/detail/exchange_plan.hpp"
@@ -19,6 +20,15 @@
 #include "haloflag/notify/stream_release.hpp"
 
 namespace haloflag::kernels {
+
+// The group contract above, checked by the compiler wherever a group is passed.
+template <class G>
+concept ExchangeGroup = requires(const G& group, int value) {
+  { group.thread() } -> std::convertible_to<int>;
+  { group.size() } -> std::convertible_to<int>;
+  group.sync();
+  { group.from_leader(value) } -> std::convertible_to<int>;
+};
 
 // What a block learns from a wait.
 enum class BlockStatus : int {
@@ -29,7 +39,7 @@ enum class BlockStatus : int {
 
 // The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
 // every member gets the outcome.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word,
                                    std::uint32_t array_id, std::uint32_t index,
                                    std::uint64_t epoch, const notify::WaitControl& control,
@@ -49,7 +59,7 @@ HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word
   return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
 }
 
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus leader_wait(const Group& group, const notify::FlagArrayView& flags,
                               std::uint32_t index, std::uint64_t epoch,
                               const notify::WaitControl& control, std::uint32_t waiter,

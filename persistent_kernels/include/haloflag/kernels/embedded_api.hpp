@@ -14,9 +14,10 @@
 // of halo::Exchange::messages(). Every send and every receive must be handled by exactly one
 // group each epoch; which group takes which message is the caller's choice. The fields packed
 // and unpacked are plan.fields(); pass plan.with_fields(other) to exchange another FieldSet of
-// the same extent and variable count (double buffering). A group is any type of the Group
-// concept of block_programs.hpp: ThreadBlockGroup or CooperativeGridGroup (gpu_groups.hpp) in
-// CUDA/HIP kernels, HostThreadGroup (host_groups.hpp) on the host backend.
+// the same extent and variable count (double buffering). A group is any type of the
+// ExchangeGroup concept of block_waits.hpp, which the compiler checks: ThreadBlockGroup or
+// CooperativeGridGroup (gpu_groups.hpp) in CUDA/HIP kernels, HostThreadGroup (host_groups.hpp)
+// on the host backend.
 //
 // Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
 // soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
@@ -56,7 +57,7 @@ namespace haloflag::kernels {
 // caller, that block may not be running (or may be the one waiting), and the others would wait
 // on a relay nobody writes. One poll of a host line per message per epoch costs little next to
 // a stencil sweep.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                                 std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
@@ -91,7 +92,7 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
 // Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
 // aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked).
 // Every member of the group returns the same value.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
@@ -135,7 +136,7 @@ HF_HD inline bool embedded_failed(const DevicePlan& plan) {
 // early would leave the others in the grid barrier), and all then return or all go on. A
 // failure is recorded before embedded_pack/embedded_unpack return BlockStatus::failed, so a
 // group that failed before the barrier is always seen.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
   int failed = 0;
   if (group.thread() == 0) failed = embedded_failed(plan) ? 1 : 0;

@@ -80,7 +80,7 @@ namespace detail {
 // Elements [first, end) of a message moved by one group from `source` cells of `from` to the
 // `target` cells of `to` (direct), or to `buffer` (in buffer order). Thread t moves elements
 // first + t + k * size, all loads of a round before its stores (pack_unpack.hpp).
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD void move_elements(const Group& group, const MessageLayout& source, const FieldSet& from,
                          std::uint32_t first, std::uint32_t end, const MessageLayout& target,
                          const FieldSet* to, Element* buffer) {
@@ -113,7 +113,7 @@ HF_HD void move_elements(const Group& group, const MessageLayout& source, const 
 }
 
 // Elements [first, end) of a receive unpacked from `buffer` into `layout`'s cells of `to`.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
                            std::uint32_t first, std::uint32_t end, const Element* buffer) {
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
@@ -145,7 +145,7 @@ struct GhostsFree {
 
 // `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
 // embedded API's groups poll the word itself).
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t peer_index, std::uint64_t epoch,
                                   std::uint32_t waiter, bool relayed) {
@@ -210,7 +210,7 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
 // Elements [first, end) of node send `message` into its receiver's ghost cells or buffer; the
 // group's members, then thread 0 counts `pieces` pieces in. The receiver's ghosts must be free
 // for the epoch (wait_ghosts_free).
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t first, std::uint32_t end, std::uint32_t pieces,
                           bool direct, std::uint64_t epoch) {
@@ -253,7 +253,7 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
 // Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
 // rank's ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait
 // on the relay in device memory.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
   if (block != 0) {
@@ -272,7 +272,7 @@ HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::
 }
 
 // Step 2: block `block` of `blocks` moves its send pieces.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
@@ -294,7 +294,7 @@ HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
 
 // Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
 // directly leaves nothing to unpack: its first piece's block alone waits, for all of them.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
                                       std::uint64_t epoch) {
@@ -330,7 +330,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
 }
 
 // One epoch of a launched node grid (stream_notify): the launch is the start.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                          std::uint32_t blocks, std::uint64_t epoch) {
   if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
@@ -341,7 +341,7 @@ HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint
 // One epoch of the resident node grid; anything but ok ends the kernel. A block whose wait
 // failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
 // there for the next exchange leave at once instead of at their deadline.
-template <class Group>
+template <ExchangeGroup Group>
 HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint32_t blocks,
                                      std::uint64_t epoch) {
