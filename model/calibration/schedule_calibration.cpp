@@ -150,7 +150,7 @@ void add_schedule(MachineParams& params, const LaunchFlagTerms& terms, const Fus
   // part of the node grid's fixed cost.
   for (const ExchangeProbe::Row& row : probe->rows) {
     schedule.fixed[row.strategy] = {0.0, 0.0};
-    if (has_node_grid(row.strategy)) {
+    if (has_node_grid(halo::parse_strategy(row.strategy))) {
       schedule.node_grid[row.strategy] = std::numeric_limits<double>::infinity();
     }
   }
@@ -224,7 +224,7 @@ void add_node_grid(MachineParams& params, const std::vector<ExchangeProbe>& prob
     const double bytes =
         static_cast<double>(busiest_direction_bytes(config)) * probe.ranks_per_gpu;
     for (const ExchangeProbe::Row& row : probe.rows) {
-      if (row.transport != "node" || !has_node_grid(row.strategy)) continue;
+      if (row.transport != "node" || !has_node_grid(halo::parse_strategy(row.strategy))) continue;
       const auto fixed = params.schedule->fixed.find(row.strategy);
       if (fixed == params.schedule->fixed.end() || fixed->second.node < 0.0) {
         notes.push_back("node grid: " + row.strategy + " in " + probe.source +

@@ -81,7 +81,12 @@ std::optional<std::map<std::string, double>> read_node_grid(ObjectReader& schedu
   bool ok = true;
   for (const auto& [name, value] : reader->members()) {
     const std::string path = reader->path_of(name);
-    if (!has_node_grid(name)) {
+    bool flag_strategy = false;
+    try {
+      flag_strategy = has_node_grid(halo::parse_strategy(name));
+    } catch (const std::invalid_argument&) {  // not a strategy at all: said below
+    }
+    if (!flag_strategy) {
       reader->problems().add(path, "not a flag strategy (stream_notify, stacked_notify, resident)");
       ok = false;
       continue;

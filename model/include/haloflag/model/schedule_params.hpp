@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 
+#include "haloflag/halo/strategy.hpp"
 #include "haloflag/model/link_params.hpp"
 
 namespace haloflag::model {
@@ -38,10 +38,10 @@ struct FixedCost {
   bool operator==(const FixedCost&) const = default;
 };
 
-// The flag strategies, whose node messages go through the node grid (the keys of
-// ScheduleParams::node_grid).
-inline bool has_node_grid(std::string_view strategy) {
-  return strategy == "stream_notify" || strategy == "stacked_notify" || strategy == "resident";
+// The flag strategies the model predicts (embedded's kernel is the caller's), whose node
+// messages go through the node grid: the keys of ScheduleParams::node_grid.
+inline bool has_node_grid(halo::Strategy strategy) {
+  return halo::uses_flags(strategy) && strategy != halo::Strategy::embedded;
 }
 
 struct ScheduleParams {
