@@ -9,6 +9,7 @@
 #include "haloflag/model/errors.hpp"
 #include "haloflag/model/message_time.hpp"
 #include "haloflag/model/prediction.hpp"
+#include "mpi_piece_sizes.hpp"
 
 namespace haloflag::model {
 
@@ -123,9 +124,11 @@ double mpi_phase(const MachineParams& params, const RankMapping& mapping, int ra
   return std::max(copied + largest_alpha, network);
 }
 
-// The data phases of one path (everything but the fixed cost), in order.
+// The data phases of one path (everything but the fixed cost), in order. `pieces`: the flag
+// strategies' pieces over MPI, when the exchange cuts messages.
 std::vector<PhaseTime> mpi_path_phases(Strategy strategy, const Terms& terms,
-                                       const PathMessages& mpi, double mpi_seconds) {
+                                       const PathMessages& mpi, double mpi_seconds,
+                                       const std::optional<detail::MpiPieceSizes>& pieces) {
   const FusedKernelTimes& fused = terms.fused_times();
   const std::int64_t sent = total_bytes(mpi.sends);
   const std::int64_t received = total_bytes(mpi.recvs);
@@ -136,10 +139,20 @@ std::vector<PhaseTime> mpi_path_phases(Strategy strategy, const Terms& terms,
   }
   // One block per message (stream_base, the flag strategies; stacked_notify's grid packs long
   // messages faster, but over MPI the link bounds them all the same).
-  return {{"pack", terms.blocks(terms.pack_block(largest_bytes(mpi.sends)), fused.pack_pinned, sent)},
-          {"mpi", mpi_seconds},
-          {"unpack",
-           terms.blocks(terms.unpack_block(largest_bytes(mpi.recvs)), fused.unpack_pinned, received)}};
+  PhaseTime pack{"pack",
+                 terms.blocks(terms.pack_block(largest_bytes(mpi.sends)), fused.pack_pinned, sent)};
+  PhaseTime unpack{"unpack", terms.blocks(terms.unpack_block(largest_bytes(mpi.recvs)),
+                                          fused.unpack_pinned, received)};
+  // In pieces the messages are a pipeline: MPI copies a piece while the GPU packs the next and
+  // unpacks the one before, so only the first piece's pack and the last piece's unpack stay
+  // outside the MPI phase (the pieces of all messages overlap alike: the longest decides).
+  if (pieces && pieces->sends_cut) {
+    pack = {"pack (first piece)", terms.pack_block(pieces->longest_first_send)};
+  }
+  if (pieces && pieces->recvs_cut) {
+    unpack = {"unpack (last piece)", terms.unpack_block(pieces->longest_last_recv)};
+  }
+  return {pack, {"mpi", mpi_seconds}, unpack};
 }
 
 // The flag strategies over node: the node grid cuts every node message into pieces and moves
@@ -204,7 +217,7 @@ double composed_fixed(Strategy strategy, const ScheduleParams& schedule) {
 StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
                                     const MachineParams& params, const RankMapping& mapping,
                                     halo::Strategy strategy, TransportChoice transport,
-                                    int ranks_per_gpu) {
+                                    int ranks_per_gpu, std::int64_t mpi_piece_bytes) {
   if (!params.schedule) {
     throw ModelError("machine parameters: schedule: missing (the prediction's terms; "
                      "scripts/calibrate_machine.sh measures them)");
@@ -215,6 +228,10 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
   if (ranks_per_gpu < 1) {
     throw ModelError("ranks per GPU must be >= 1 (got " + std::to_string(ranks_per_gpu) + ")");
   }
+  if (mpi_piece_bytes < 0) {
+    throw ModelError("MPI piece bytes must be >= 0, 0 for whole messages (got " +
+                     std::to_string(mpi_piece_bytes) + ")");
+  }
   const std::vector<ContentionCounts> counts = contention_counts(config, mapping);
   if (params.pack_unpack.empty()) {
     throw ModelError("machine parameters: the pack/unpack table is empty");
@@ -224,6 +241,9 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
   StrategyPrediction prediction;
   prediction.strategy = strategy;
   prediction.ranks_per_gpu = ranks_per_gpu;
+  // Only the flag strategies cut messages; the bulk strategies send theirs whole.
+  const bool in_pieces = mpi_piece_bytes > 0 && halo::uses_flags(strategy);
+  prediction.mpi_piece_bytes = in_pieces ? mpi_piece_bytes : 0;
   prediction.node_transport_used =
       node_transport_applies(transport, params.node_transport.has_value());
   const Terms terms(params, ranks_per_gpu);
@@ -271,7 +291,16 @@ StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
     if (!mpi.empty()) {
       const double mpi_seconds =
           mpi_phase(params, mapping, rank, mpi, counts[static_cast<std::size_t>(rank)]);
-      path_phases = mpi_path_phases(strategy, terms, mpi, mpi_seconds);
+      std::optional<detail::MpiPieceSizes> pieces;
+      if (in_pieces) {
+        pieces = detail::mpi_piece_sizes(mpi.sends, mpi.recvs, config.data, mpi_piece_bytes);
+        if (pieces->long_uncut > 0) {
+          notes.insert("pieces over mpi of " + std::to_string(mpi_piece_bytes) +
+                       " B: messages longer than a piece that cannot be cut (not one box, or "
+                       "the config has no data line) are charged whole");
+        }
+      }
+      path_phases = mpi_path_phases(strategy, terms, mpi, mpi_seconds, pieces);
     }
     if (!node.empty()) {
       std::vector<PhaseTime> node_phases = node_path_phases(strategy, terms, node, notes);

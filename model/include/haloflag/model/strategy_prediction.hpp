@@ -11,11 +11,15 @@
 //   - the MPI transfer: within a node, one CPU copy thread per rank copies every byte it sends
 //     and receives, one message after another; between nodes the K-model's time;
 //   - the unpack, as the pack;
+//   - for the flag strategies with messages in pieces over MPI (halo/mpi_pieces.hpp): a
+//     pipeline, so the pack is the first piece's and the unpack the last piece's (docs/model.md,
+//     "Pieces over MPI");
 //   - on the node transport, the flag strategies' node grid: every node message in pieces at
 //     once, straight into the receiver's memory; the rank's busier direction decides, timed by
 //     the grid's term measured for the strategy (or composed from the device pack and a flag).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,7 +32,9 @@
 namespace haloflag::model {
 
 struct PhaseTime {
-  std::string name;  // e.g. "fixed", "pack", "mpi", "unpack", "node pipeline"
+  // e.g. "fixed", "pack", "mpi", "unpack", "pack (first piece)", "unpack (last piece)",
+  // "node pieces"
+  std::string name;
   double seconds = 0.0;
   bool operator==(const PhaseTime&) const = default;
 };
@@ -37,6 +43,7 @@ struct StrategyPrediction {
   halo::Strategy strategy = halo::Strategy::comb_fused;
   bool node_transport_used = false;  // messages within a node took the node transport
   int ranks_per_gpu = 1;
+  std::int64_t mpi_piece_bytes = 0;  // pieces over MPI charged; 0: messages whole (bulk: always)
   double seconds = 0.0;              // the slowest rank's
   int critical_rank = 0;             // that rank (the lowest on ties)
   double fixed_seconds = 0.0;
@@ -50,12 +57,14 @@ struct StrategyPrediction {
 // of the model describes.
 std::string unmodelled_reason(halo::Strategy strategy);
 
+// mpi_piece_bytes: the exchange's piece size over MPI (halo::ExchangeOptions::mpi_piece_bytes),
+// 0 for whole messages; the bulk strategies, which never cut, ignore it.
 // Throws ModelError when the params have no schedule terms (naming the key), the strategy is
-// unmodelled (unmodelled_reason), ranks_per_gpu < 1, or the config does not fit the
-// mapping; for TransportChoice::node when the params have no node transport terms.
+// unmodelled (unmodelled_reason), ranks_per_gpu < 1, mpi_piece_bytes < 0, or the config does not
+// fit the mapping; for TransportChoice::node when the params have no node transport terms.
 StrategyPrediction predict_strategy(const halo::ExchangeConfig& config,
                                     const MachineParams& params, const RankMapping& mapping,
                                     halo::Strategy strategy, TransportChoice transport,
-                                    int ranks_per_gpu);
+                                    int ranks_per_gpu, std::int64_t mpi_piece_bytes = 0);
 
 }  // namespace haloflag::model
