@@ -278,8 +278,9 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   // Not "--tune": Open MPI's mpiexec takes that word for its own, wherever it stands.
   add_either(app, "--tuning", options.tune, "auto", "fixed",
              "auto also runs each flag strategy with its order of work tuned at set-up "
-             "(ExchangeOptions::tuning: --long-receives, --long-sends and --long-receive-blocks "
-             "timed on this machine and transport, the fastest kept), beside the fixed one");
+             "(ExchangeOptions::tuning: --long-receives, --long-sends, --long-receive-blocks "
+             "and --mpi-piece-bytes timed on this machine and transport, the fastest kept), "
+             "beside the fixed one");
   app.add_option("--transport", options.transport_argument,
                  "path of each peer's messages, a comma-separated list run in rotation with the "
                  "strategies: auto (node for peers on this rank's node, mpi for the others), mpi "
@@ -303,6 +304,21 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   add_either(app, "--mpi-requests", options.persistent_requests, "persistent", "per-exchange",
              "MPI peers: persistent makes persistent requests once and starts them each "
              "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");
+  app.add_option("--mpi-piece-bytes", options.mpi_piece_bytes,
+                 "flag strategies, MPI peers: each longer message goes in pieces of at most "
+                 "this many bytes, each sent as soon as it is packed and unpacked as soon as it "
+                 "lands; 0: whole messages")
+      ->check(at_least(0))
+      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--piece-transfer",
+         [&options](const std::string& value) {
+           options.piece_transfer = halo::parse_piece_transfer(value);
+         },
+         "how the MPI pieces travel: partitioned (MPI 4 partitioned communication), p2p "
+         "(a request per piece), auto (partitioned where the MPI library has it)")
+      ->check(CLI::IsMember({"auto", "partitioned", "p2p"}))
+      ->default_str("auto");
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag in pinned host memory")
       ->check(CLI::Range(0, 1000000))

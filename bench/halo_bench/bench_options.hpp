@@ -42,6 +42,8 @@ struct BenchOptions {
   int node_size = 0;                        // ranks per node for the node transport; 0: the host's
   halo::NodeMapping node_mapping = halo::NodeMapping::automatic;  // --node-mapping auto|host
   bool persistent_requests = true;          // --mpi-requests persistent|per-exchange
+  std::int64_t mpi_piece_bytes = halo::kDefaultMpiPieceBytes;  // --mpi-piece-bytes; 0: whole
+  halo::PieceTransfer piece_transfer = halo::PieceTransfer::automatic;  // --piece-transfer
   int warmup = 20;
   int iterations = 200;
   int rounds = 5;                   // rounds over the strategies in rotation; <= iterations

@@ -172,6 +172,8 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.exchange_options.node_size = options.node_size;
   settings.exchange_options.persistent_requests = options.persistent_requests;
+  settings.exchange_options.mpi_piece_bytes = options.mpi_piece_bytes;
+  settings.exchange_options.piece_transfer = options.piece_transfer;
   settings.exchange_options.node_mapping = options.node_mapping;
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;

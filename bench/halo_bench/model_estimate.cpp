@@ -46,7 +46,7 @@ ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const Params
 
 RowPrediction predict_row(const ModelEstimate& model, const halo::ExchangeConfig& config,
                           halo::Strategy strategy, int mpi_links, int node_links,
-                          int ranks_per_gpu) {
+                          int ranks_per_gpu, std::int64_t mpi_piece_bytes) {
   RowPrediction row;
   if (!model.params || !model.params->mapping) {
     row.unavailable_reason = "no rank mapping in the parameter file";
@@ -61,7 +61,8 @@ RowPrediction predict_row(const ModelEstimate& model, const halo::ExchangeConfig
                                                             : model::TransportChoice::automatic;
   try {
     row.prediction = model::predict_strategy(config, *model.params, *model.params->mapping,
-                                             strategy, transport, ranks_per_gpu);
+                                             strategy, transport, ranks_per_gpu,
+                                             mpi_piece_bytes);
   } catch (const model::ModelError& error) {
     row.unavailable_reason = error.what();
   }

@@ -45,9 +45,10 @@ ModelEstimate estimate_exchange(const halo::ExchangeConfig& config, const Params
                                 model::TransportChoice transport = model::TransportChoice::mpi);
 
 // The prediction of `strategy` for exchanges whose messages took MPI, the node transport or both
-// (`mpi_links`, `node_links` of the run), with `ranks_per_gpu` sharing each GPU.
+// (`mpi_links`, `node_links` of the run), with `ranks_per_gpu` sharing each GPU and the MPI
+// messages cut into pieces of `mpi_piece_bytes` (0: whole).
 RowPrediction predict_row(const ModelEstimate& model, const halo::ExchangeConfig& config,
                           halo::Strategy strategy, int mpi_links, int node_links,
-                          int ranks_per_gpu);
+                          int ranks_per_gpu, std::int64_t mpi_piece_bytes);
 
 }  // namespace haloflag::bench

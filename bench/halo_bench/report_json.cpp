@@ -92,6 +92,8 @@ json parameters_json(const BenchOptions& options) {
           {"node_size", options.node_size},
           {"node_mapping", halo::to_string(options.node_mapping)},
           {"mpi_requests", options.persistent_requests ? "persistent" : "per-exchange"},
+          {"mpi_piece_bytes", options.mpi_piece_bytes},
+          {"piece_transfer", halo::to_string(options.piece_transfer)},
           {"tuning", options.tune ? "auto" : "fixed"},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
@@ -165,6 +167,7 @@ json tuning_json(const halo::TuningReport& report) {
           {"long_receives_on_arrival", report.chosen.long_receives_on_arrival},
           {"long_sends_in_turn", report.chosen.long_sends_in_turn},
           {"long_receive_blocks", report.chosen.long_receive_blocks},
+          {"mpi_piece_bytes", report.chosen.mpi_piece_bytes},
           {"exchanges_per_candidate", report.exchanges_per_candidate},
           {"candidates", candidates}};
 }

@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <limits>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -13,11 +15,13 @@
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/notify/stream_flag_ops.hpp"
 #include "message_names.hpp"
 #include "strategies/exchange_strategy.hpp"
 #include "strategies/work_order_tuner.hpp"
 #include "timeline_recorder.hpp"
+#include "transports/mpi/message_pieces.hpp"
 #include "transports/mpi/message_requests.hpp"
 #include "transports/mpi/peer_handshake.hpp"
 #include "transports/nccl/peer_spans.hpp"
@@ -96,6 +100,33 @@ ExchangeOptions node_transport_options(const ExchangeOptions& options) {
   return node;
 }
 
+// This communicator's MPI_TAG_UB.
+int tag_upper_bound(MPI_Comm comm) {
+  int* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, MPI_TAG_UB, &value, &found);
+  return found && value != nullptr ? *value : 32767;
+}
+
+// The peers whose messages MPI carries, of those `messages` name: every one with transport mpi,
+// those off this rank's node with auto, none with node or under nccl.
+std::set<int> peers_over_mpi(const RankMessages& messages, const ExchangeOptions& options,
+                             const std::set<int>& node_ranks) {
+  std::set<int> peers;
+  if (options.transport == Transport::node || options.strategy == Strategy::nccl) return peers;
+  for (const auto* list : {&messages.sends, &messages.recvs}) {
+    for (const Message& m : *list) {
+      if (options.transport == Transport::mpi || !node_ranks.contains(m.peer)) peers.insert(m.peer);
+    }
+  }
+  return peers;
+}
+
+// Only the flag strategies' kernels signal piece by piece.
+std::int64_t mpi_piece_bytes(const ExchangeOptions& options) {
+  return uses_flags(options.strategy) ? std::max<std::int64_t>(options.mpi_piece_bytes, 0) : 0;
+}
+
 // How long the progress thread polls for the next exchange before it sleeps: a start() soon
 // after the last exchange is picked up at once, an idle Exchange costs no core.
 constexpr auto kProgressSpin = std::chrono::milliseconds(2);
@@ -107,11 +138,20 @@ class Exchange::Impl {
   Impl(const ExchangeConfig& config, const kernels::FieldSet& fields, const ExchangeOptions& options)
       : options_(options), comm_(duplicate(options.comm)) {
     MPI_Comm_rank(comm_, &rank_);
+    // Which peers MPI carries decides which messages go in pieces, before anything is sized.
+    agree_on("find the ranks of its node", [&] {
+      node_ranks_ = detail::ranks_on_node(comm_, options_.node_size,
+                                          options_.backend != notify::Backend::host,
+                                          options_.timeout);
+    });
+    // Peers must cut alike: the fewest pieces that fit any rank's GPU.
+    agree_on("size its MPI pieces", [&] { max_pieces_ = pieces_that_fit(config); });
+    MPI_Allreduce(MPI_IN_PLACE, &max_pieces_, 1, MPI_INT, MPI_MIN, comm_);
     agree_on("set up the exchange", [&] { set_up(config, fields); });
     // Every rank is set up, so every peer answers; a disagreement fails every rank before the
     // first exchange, each side of it naming the messages.
     agree_on("agree with its peers on the messages", [&] {
-      detail::check_peers_agree(comm_, messages_, *names_, options_.timeout);
+      detail::check_peers_agree(comm_, pieced_, *names_, options_.timeout, piece_transfer_);
     });
     // Collective over the node: every rank reaches it, since set-up and handshake agreed.
     agree_on("set up the node transport", [&] {
@@ -234,7 +274,7 @@ class Exchange::Impl {
     return kernels::detail::make_device_plan(resources_->plan);
   }
   const std::vector<PeerTransport>& peer_transports() const {
-    return options_.strategy == Strategy::nccl ? nccl_peers_ : node_->peers();
+    return options_.strategy == Strategy::nccl ? nccl_peers_ : peers_;
   }
 
   const ExchangeTimeline& last_timeline() const {
@@ -400,14 +440,26 @@ class Exchange::Impl {
       throw ConfigError("the config is for " + std::to_string(config.ranks) +
                         " ranks, the communicator has " + std::to_string(size));
     }
-    messages_ = config.rank_messages.at(static_cast<std::size_t>(rank_));
-    names_.emplace(messages_, config.geometry.has_value());
+    const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
+    const std::int64_t piece_bytes = config.data ? mpi_piece_bytes(options_) : 0;
+    if (piece_bytes > 0) piece_transfer_ = resolve_piece_transfer(options_.piece_transfer);
+    // Long or short by the config's messages: a piece is short, packed and unpacked by a block
+    // of its own as soon as it can be.
+    options_.long_message_bytes = long_message_bytes(configured);
+    pieced_ = detail::cut_into_pieces(configured, config.data.value_or(MessageData{}), piece_bytes,
+                                      peers_over_mpi(configured, options_, node_ranks_.ranks),
+                                      size, tag_upper_bound(comm_), max_pieces_);
+    messages_ = pieced_.messages;
+    names_.emplace(pieced_, config.geometry.has_value());
     timeline_.emplace(messages_, options_.trace);
     // Device stamps are put on the host's time line; the offset is measured once.
     if (options_.trace && options_.backend != notify::Backend::host) {
       clock_offset_ = notify::measure_device_clock_offset(options_.backend);
     }
-    MessageLayouts layouts = make_message_layouts(config, rank_);
+    // The layouts of what moves: the pieces where messages were cut.
+    ExchangeConfig moved = config;
+    moved.rank_messages[static_cast<std::size_t>(rank_)] = messages_;
+    MessageLayouts layouts = make_message_layouts(moved, rank_);
     // NCCL moves one span per peer: the peer's messages lie together (peer_spans.hpp).
     if (options_.strategy == Strategy::nccl) {
       peer_spans_ = detail::arrange_by_peer(messages_, layouts);
@@ -433,9 +485,10 @@ class Exchange::Impl {
       node_recvs[r] = nccl || node_->node_recv(r);
     }
     requests_ = std::make_unique<detail::MessageRequests>(
-        comm_, messages_, resources_->layouts, resources_->send_buffer_host(),
+        comm_, pieced_.wire, resources_->layouts, resources_->send_buffer_host(),
         resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs),
-        options_.persistent_requests);
+        options_.persistent_requests, &pieced_, piece_transfer_ == PieceTransfer::partitioned);
+    describe_mpi_pieces();
     const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
                                           *names_};
     if (nccl) {
@@ -452,6 +505,69 @@ class Exchange::Impl {
                               ? resources_->plan.long_message_bytes
                               : 0)
                     : detail::make_bulk_strategy(options_.strategy, context);
+  }
+
+  // ExchangeOptions::long_message_bytes, or half the largest of `messages`.
+  std::int64_t long_message_bytes(const RankMessages& messages) const {
+    if (options_.long_message_bytes > 0) return options_.long_message_bytes;
+    std::int64_t largest = 0;
+    for (const auto* list : {&messages.sends, &messages.recvs}) {
+      for (const Message& m : *list) largest = std::max(largest, m.bytes);
+    }
+    return std::max<std::int64_t>(largest / 2, 1);
+  }
+
+  // The stream kernels give every message a pack or unpack block of its own, and all of them
+  // must be resident at once: on a GPU, the most pieces per message (kMaxPiecesPerMessage down
+  // to 2) whose blocks fit this rank's share of it; 1 where none fits (messages whole).
+  int pieces_that_fit(const ExchangeConfig& config) const {
+    const bool stream_kernels =
+        options_.strategy == Strategy::stream_notify || options_.strategy == Strategy::resident;
+    if (!stream_kernels || options_.backend == notify::Backend::host || !config.data ||
+        mpi_piece_bytes(options_) == 0) {
+      return kMaxPiecesPerMessage;
+    }
+    const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
+    kernels::LaunchSettings launch = options_.launch;
+    launch.gpu_sharers = node_ranks_.gpu_sharers;
+    const std::int64_t capacity = kernels::message_block_capacity(
+        options_.backend, options_.strategy == Strategy::resident, launch);
+    const std::int64_t long_bytes = long_message_bytes(configured);
+    const int send_team = runs_helper_blocks(options_) ? launch.long_send_blocks : 1;
+    const int recv_team = effective_long_receive_blocks(options_);
+    const std::set<int> peers = peers_over_mpi(configured, options_, node_ranks_.ranks);
+    for (int most = kMaxPiecesPerMessage; most >= 2; --most) {
+      const detail::PiecedMessages cut =
+          detail::cut_into_pieces(configured, *config.data, mpi_piece_bytes(options_), peers,
+                                  config.ranks, std::numeric_limits<int>::max(), most);
+      if (detail::stream_kernel_blocks(cut.messages, long_bytes, send_team, recv_team) <=
+          capacity) {
+        return most;
+      }
+    }
+    return 1;
+  }
+
+  // What the peers' paths say: for an MPI peer with cut messages, the pieces and how they travel
+  // ("mpi, pieces of <= 16384 B (partitioned)").
+  void describe_mpi_pieces() {
+    peers_ = node_->peers();
+    for (PeerTransport& peer : peers_) {
+      if (peer.transport != Transport::mpi) continue;
+      bool cut = false;
+      for (std::size_t m = 0; m < messages_.sends.size(); ++m) {
+        cut = cut || (messages_.sends[m].peer == peer.peer && pieced_.sends[m].pieces > 1);
+      }
+      for (std::size_t r = 0; r < messages_.recvs.size(); ++r) {
+        cut = cut || (messages_.recvs[r].peer == peer.peer && pieced_.recvs[r].pieces > 1);
+      }
+      if (!cut) continue;
+      peer.path += ", pieces of <= " +
+                   std::to_string(pieced_.piece_bytes_by_peer[static_cast<std::size_t>(peer.peer)]) +
+                   " B (" +
+                   (piece_transfer_ == PieceTransfer::partitioned ? "partitioned"
+                                                                  : "point to point") + ")";
+    }
   }
 
   // Stops kernels (abort first if an exchange is unfinished), drops MPI requests, frees memory
@@ -585,7 +701,12 @@ class Exchange::Impl {
   ExchangeOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
-  RankMessages messages_;
+  detail::NodeRanks node_ranks_;  // the ranks of comm_ on this rank's node, its GPU's sharers
+  int max_pieces_ = kMaxPiecesPerMessage;  // per message, agreed by every rank
+  detail::PiecedMessages pieced_;  // what moves: messages whole, or cut into pieces for MPI
+  PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
+  RankMessages messages_;          // pieced_.messages
+  std::vector<PeerTransport> peers_;  // the node transport's, with the MPI pieces described
   std::optional<detail::MessageNames> names_;
   std::optional<detail::TimelineRecorder> timeline_;
   notify::DeviceClockOffset clock_offset_;

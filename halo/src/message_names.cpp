@@ -5,21 +5,28 @@
 namespace haloflag::halo::detail {
 
 std::string MessageNames::send(std::size_t index) const {
-  return describe(messages_->sends.at(index), true);
+  return describe(messages_->sends.at(index), pieced_ ? &pieced_->sends.at(index) : nullptr,
+                  true);
 }
 
 std::string MessageNames::recv(std::size_t index) const {
-  return describe(messages_->recvs.at(index), false);
+  return describe(messages_->recvs.at(index), pieced_ ? &pieced_->recvs.at(index) : nullptr,
+                  false);
 }
 
-std::string MessageNames::describe(const Message& m, bool is_send) const {
+std::string MessageNames::describe(const Message& m, const WireOrigin* origin,
+                                   bool is_send) const {
+  const int tag = origin != nullptr ? origin->tag : m.tag;
   std::string text = is_send ? "send to peer " : "receive from peer ";
-  text += std::to_string(m.peer) + " tag " + std::to_string(m.tag) + " (" +
-          std::to_string(m.bytes) + " bytes";
-  if (tags_are_directions_ && m.tag >= 0 && m.tag < kDirectionCount) {
+  text += std::to_string(m.peer) + " tag " + std::to_string(tag);
+  if (origin != nullptr && origin->pieces > 1) {
+    text += " piece " + std::to_string(origin->piece + 1) + " of " + std::to_string(origin->pieces);
+  }
+  text += " (" + std::to_string(m.bytes) + " bytes";
+  if (tags_are_directions_ && tag >= 0 && tag < kDirectionCount) {
     // A send's tag is its direction; a receive's tag is the direction the sender sent towards,
     // so the sender sits at the opposite side.
-    const Direction sent_towards = direction_from_index(m.tag);
+    const Direction sent_towards = direction_from_index(tag);
     text += is_send ? ", towards " + direction_name(sent_towards)
                     : ", from " + direction_name(opposite(sent_towards));
   }

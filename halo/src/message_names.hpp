@@ -1,11 +1,14 @@
 // Internal: how errors name one message of a rank: peer, tag, bytes, and the direction when
-// the config follows the tag numbering of direction.hpp (configs built from a geometry).
+// the config follows the tag numbering of direction.hpp (configs built from a geometry). A piece
+// of a message cut for MPI (transports/mpi/message_pieces.hpp) is named by the config's tag and
+// its place: "send to peer 1 tag 4 piece 2 of 5 (12000 bytes, towards -z)".
 #pragma once
 
 #include <cstddef>
 #include <string>
 
 #include "haloflag/halo/exchange_config.hpp"
+#include "transports/mpi/message_pieces.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -13,6 +16,9 @@ class MessageNames {
  public:
   MessageNames(const RankMessages& messages, bool tags_are_directions)
       : messages_(&messages), tags_are_directions_(tags_are_directions) {}
+  // `pieced.messages` named with their origins; `pieced` must outlive the names.
+  MessageNames(const PiecedMessages& pieced, bool tags_are_directions)
+      : messages_(&pieced.messages), pieced_(&pieced), tags_are_directions_(tags_are_directions) {}
 
   // "send to peer 1 tag 3 (60000 bytes, towards -x+y)"
   std::string send(std::size_t index) const;
@@ -20,9 +26,10 @@ class MessageNames {
   std::string recv(std::size_t index) const;
 
  private:
-  std::string describe(const Message& m, bool is_send) const;
+  std::string describe(const Message& m, const WireOrigin* origin, bool is_send) const;
 
   const RankMessages* messages_;
+  const PiecedMessages* pieced_ = nullptr;
   bool tags_are_directions_;
 };
 

@@ -20,6 +20,8 @@ std::string WorkOrder::describe() const {
   text += long_sends_in_turn ? ", long sends in turn" : ", long sends at once";
   text += ", " + std::to_string(long_receive_blocks) +
           (long_receive_blocks == 1 ? " block" : " blocks") + " per long receive";
+  if (mpi_piece_bytes == 0) text += ", MPI messages whole";
+  if (mpi_piece_bytes > 0) text += ", MPI pieces of " + std::to_string(mpi_piece_bytes) + " B";
   if (node_piece_bytes > 0) {
     text += ", node pieces of " + std::to_string(node_piece_bytes) + " B by blocks of " +
             std::to_string(node_threads) + " threads";

@@ -461,4 +461,20 @@ std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan& plan,
   return std::make_unique<GpuKernelRunner>(plan, settings);
 }
 
+std::int64_t gpu_message_block_capacity(bool resident, const LaunchSettings& settings) {
+  load_every_kernel();
+  int device = 0;
+  int multiprocessors = 0;
+  HF_GPU_CHECK(cudaGetDevice(&device));
+  HF_GPU_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  const int per_sm = std::min(
+      blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
+                                         : kernel_address(notify_pack_kernel),
+                                settings.message_threads),
+      blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
+                                         : kernel_address(notify_unpack_kernel),
+                                settings.message_threads));
+  return std::int64_t{per_sm} * multiprocessors / std::max(settings.gpu_sharers, 1);
+}
+
 }  // namespace haloflag::kernels::detail

@@ -29,4 +29,8 @@ std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan&, const 
   no_gpu_backend("GPU kernel runner");
 }
 
+std::int64_t gpu_message_block_capacity(bool, const LaunchSettings&) {
+  no_gpu_backend("GPU block capacity");
+}
+
 }  // namespace haloflag::kernels::detail

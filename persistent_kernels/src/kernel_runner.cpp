@@ -1,5 +1,7 @@
 #include "haloflag/kernels/kernel_runner.hpp"
 
+#include <limits>
+
 #include "runner_factories.hpp"
 
 namespace haloflag::kernels {
@@ -29,6 +31,12 @@ std::unique_ptr<KernelRunner> make_kernel_runner(notify::Backend backend, const 
                       " is not compiled into this build");
   }
   return detail::make_gpu_kernel_runner(plan, settings);
+}
+
+std::int64_t message_block_capacity(notify::Backend backend, bool resident,
+                                    const LaunchSettings& settings) {
+  if (backend == notify::Backend::host) return std::numeric_limits<std::int64_t>::max();
+  return detail::gpu_message_block_capacity(resident, settings);
 }
 
 }  // namespace haloflag::kernels

@@ -1,6 +1,7 @@
 // Internal: the runner factories of each backend, chosen by make_kernel_runner.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "haloflag/kernels/kernel_runner.hpp"
@@ -12,5 +13,7 @@ std::unique_ptr<KernelRunner> make_host_kernel_runner(const ExchangePlan& plan,
 // Throws KernelError in builds without a GPU backend.
 std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan& plan,
                                                      const LaunchSettings& settings);
+// message_block_capacity() on the current GPU; throws KernelError without a GPU backend.
+std::int64_t gpu_message_block_capacity(bool resident, const LaunchSettings& settings);
 
 }  // namespace haloflag::kernels::detail

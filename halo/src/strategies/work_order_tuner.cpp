@@ -22,6 +22,9 @@ constexpr int kTimedExchanges = 20;
 constexpr std::array<std::array<int, 2>, 4> kNodeShapes = {
     {{2048, 256}, {4096, 256}, {8192, 512}, {16384, 512}}};
 
+// MPI piece sizes tried beside the given one (0: whole).
+constexpr std::array<std::int64_t, 4> kMpiPieceBytes = {0, 8192, 32768, 65536};
+
 // Whether any rank of comm has a peer over `transport`. The first candidate is always the given
 // order, set up before this is asked.
 bool any_peer_over(const Exchange& exchange, Transport transport, MPI_Comm comm) {
@@ -34,9 +37,9 @@ bool any_peer_over(const Exchange& exchange, Transport transport, MPI_Comm comm)
   return any != 0;
 }
 
-// The orders that apply, the given one first: the orders of the MPI messages where some peer is
-// over MPI, and the node grid's shapes where some peer is on the node (the given MPI order with
-// each; the product of both would double the tuning time for little).
+// The orders that apply, the given one first: the orders of the MPI messages and the piece sizes
+// where some peer is over MPI, and the node grid's shapes where some peer is on the node (the
+// given MPI order with each; the product of both would double the tuning time for little).
 std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers,
                                   bool node_peers) {
   const bool stream_kernels = options.strategy == Strategy::stream_notify ||
@@ -46,6 +49,7 @@ std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers
     given.node_piece_bytes = options.launch.node_piece_bytes;
     given.node_threads = options.launch.node_threads;
   }
+  if (mpi_peers) given.mpi_piece_bytes = options.mpi_piece_bytes;
   std::vector<bool> receives = {given.long_receives_on_arrival};
   if (mpi_peers) receives = {false, true};
   std::vector<bool> sends = {given.long_sends_in_turn};
@@ -58,7 +62,17 @@ std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers
   };
   for (const bool r : receives) {
     for (const bool s : sends) {
-      for (const int b : blocks) add({r, s, b, given.node_piece_bytes, given.node_threads});
+      for (const int b : blocks) {
+        add({r, s, b, given.node_piece_bytes, given.node_threads, given.mpi_piece_bytes});
+      }
+    }
+  }
+  // The piece sizes with the given order (the product would double the tuning time for little).
+  if (mpi_peers) {
+    for (const std::int64_t bytes : kMpiPieceBytes) {
+      WorkOrder order = given;
+      order.mpi_piece_bytes = bytes;
+      add(order);
     }
   }
   // The stacked grid's blocks are its own (LaunchSettings::stacked_threads).

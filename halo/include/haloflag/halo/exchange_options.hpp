@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "haloflag/halo/mpi_pieces.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/halo/transport.hpp"
@@ -70,14 +71,21 @@ struct ExchangeOptions {
   // long message that has arrived while the CPU's own sends wait
   // (docs/results/exchange_journal.md).
   bool long_sends_in_turn = false;
+  // Flag strategies, MPI peers: each message longer than this is cut into pieces of at most
+  // this many bytes, each packed, sent, received and unpacked on its own (mpi_pieces.hpp);
+  // 0 sends every message whole. Peers must agree (checked at set-up).
+  std::int64_t mpi_piece_bytes = kDefaultMpiPieceBytes;
+  // How the pieces travel: MPI 4 partitioned communication where the library has it, else a
+  // request per piece (mpi_pieces.hpp). Peers must agree (checked at set-up).
+  PieceTransfer piece_transfer = PieceTransfer::automatic;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   // Off for timing runs.
   bool trace = false;
   // automatic: at set-up, time a few exchanges with each order of work that applies (long
   // receives first or on arrival, long sends at once or in turn, 1 or 3 blocks per long
-  // receive) and keep the fastest, overriding the three options above (tuning.hpp,
-  // Exchange::tuning()). fixed: use them as given.
+  // receive, the MPI piece size, the node grid's shape) and keep the fastest, overriding those
+  // options (tuning.hpp, Exchange::tuning()). fixed: use them as given.
   Tuning tuning = Tuning::fixed;
 };
 
@@ -107,6 +115,7 @@ inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {
   options.launch.long_receive_blocks = order.long_receive_blocks;
   if (order.node_piece_bytes > 0) options.launch.node_piece_bytes = order.node_piece_bytes;
   if (order.node_threads > 0) options.launch.node_threads = order.node_threads;
+  if (order.mpi_piece_bytes >= 0) options.mpi_piece_bytes = order.mpi_piece_bytes;
 }
 
 }  // namespace haloflag::halo

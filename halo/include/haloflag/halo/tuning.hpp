@@ -3,6 +3,7 @@
 // machine at set-up and keeps the fastest (docs/exchange.md, "Tuning").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,7 @@ std::string_view to_string(Tuning tuning);
 // Throws std::invalid_argument naming the valid choices ("fixed", "auto").
 Tuning parse_tuning(std::string_view name);
 
-// One order of work: the options a tuned Exchange chooses (ExchangeOptions): three for the MPI
+// One order of work: the options a tuned Exchange chooses (ExchangeOptions): four for the MPI
 // messages, and for the node transport's the piece size and the node grid's block size.
 struct WorkOrder {
   bool long_receives_on_arrival = true;
@@ -26,6 +27,8 @@ struct WorkOrder {
   int long_receive_blocks = 3;  // LaunchSettings::long_receive_blocks
   int node_piece_bytes = 0;     // LaunchSettings::node_piece_bytes; 0: as given (no node peer)
   int node_threads = 0;         // LaunchSettings::node_threads; 0: as given
+  // ExchangeOptions::mpi_piece_bytes (0: whole); -1: as given (no MPI peer)
+  std::int64_t mpi_piece_bytes = -1;
 
   // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
   std::string describe() const;

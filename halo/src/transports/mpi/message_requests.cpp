@@ -12,7 +12,8 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,
                                  std::byte* recv_buffer, const MessageNames& names,
                                  std::vector<bool> node_sends, std::vector<bool> node_recvs,
-                                 bool persistent)
+                                 bool persistent, const PiecedMessages* pieced,
+                                 bool partitioned)
     : comm_(comm),
       messages_(&messages),
       layouts_(&layouts),
@@ -28,19 +29,28 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
       send_active_(messages.sends.size(), false),
       recv_active_(messages.recvs.size(), false),
       completed_indexes_(std::max(messages.sends.size(), messages.recvs.size())),
-      statuses_(std::max(messages.sends.size(), messages.recvs.size())) {
-  for (std::size_t m = 0; m < messages.sends.size(); ++m) mpi_sends_ += over_mpi_send(m) ? 1 : 0;
-  for (std::size_t r = 0; r < messages.recvs.size(); ++r) mpi_recvs_ += over_mpi_recv(r) ? 1 : 0;
+      statuses_(std::max(messages.sends.size(), messages.recvs.size())),
+      pieced_(pieced) {
+  if (partitioned && pieced != nullptr && pieced->any_cut()) {
+    partitioned_ = std::make_unique<PartitionedRequests>(comm, *pieced, layouts, send_buffer,
+                                                         recv_buffer, names);
+  }
+  for (std::size_t m = 0; m < messages.sends.size(); ++m) {
+    mpi_sends_ += over_mpi_send(m) && !partitioned_send(m) ? 1 : 0;
+  }
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    mpi_recvs_ += over_mpi_recv(r) && !partitioned_recv(r) ? 1 : 0;
+  }
   if (!persistent_) return;
   for (std::size_t m = 0; m < messages.sends.size(); ++m) {
-    if (!over_mpi_send(m)) continue;
+    if (!over_mpi_send(m) || partitioned_send(m)) continue;
     const Message& s = messages.sends[m];
     check(MPI_Send_init(send_buffer_ + layouts.sends[m].buffer_offset, static_cast<int>(s.bytes),
                         MPI_BYTE, s.peer, s.tag, comm_, &send_requests_[m]),
           [&] { return "MPI_Send_init for " + names.send(m); });
   }
   for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
-    if (!over_mpi_recv(r)) continue;
+    if (!over_mpi_recv(r) || partitioned_recv(r)) continue;
     const Message& s = messages.recvs[r];
     check(MPI_Recv_init(recv_buffer_ + layouts.recvs[r].buffer_offset, static_cast<int>(s.bytes),
                         MPI_BYTE, s.peer, s.tag, comm_, &recv_requests_[r]),
@@ -69,8 +79,9 @@ void MessageRequests::post_receive(std::size_t r) {
 void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
   unposted_.clear();
   for (std::size_t r = 0; r < recv_requests_.size(); ++r) {
-    if (!over_mpi_recv(r)) continue;
-    if (on_arrival_from_bytes > 0 && messages_->recvs[r].bytes >= on_arrival_from_bytes) {
+    if (!over_mpi_recv(r) || partitioned_recv(r)) continue;
+    const bool piece = pieced_ != nullptr && pieced_->recvs[r].pieces > 1;
+    if (on_arrival_from_bytes > 0 && !piece && messages_->recvs[r].bytes >= on_arrival_from_bytes) {
       unposted_.push_back(r);
     } else {
       post_receive(r);
@@ -79,6 +90,7 @@ void MessageRequests::post_receives(std::int64_t on_arrival_from_bytes) {
   receives_pending_ = mpi_recvs_;
   std::fill(send_posted_.begin(), send_posted_.end(), false);
   sends_pending_ = mpi_sends_;
+  if (partitioned_) partitioned_->start();
 }
 
 bool MessageRequests::post_arrived_receive() {
@@ -96,6 +108,11 @@ bool MessageRequests::post_arrived_receive() {
 }
 
 void MessageRequests::send(std::size_t index) {
+  if (partitioned_send(index)) {
+    partitioned_->ready(index);
+    send_posted_[index] = true;
+    return;
+  }
   if (persistent_) {
     check(MPI_Start(&send_requests_[index]),
           [&] { return "MPI_Start for " + names_->send(index); });
@@ -111,6 +128,7 @@ void MessageRequests::send(std::size_t index) {
 }
 
 void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
+  if (partitioned_) partitioned_->test_arrivals(completed);
   if (receives_pending_ == 0) return;
   int count = 0;
   const int status = MPI_Testsome(static_cast<int>(recv_requests_.size()), recv_requests_.data(),
@@ -138,6 +156,12 @@ void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
 }
 
 bool MessageRequests::test_sends() {
+  const bool partitioned_done = !partitioned_ || partitioned_->test_complete();
+  const bool sends_done = test_point_to_point_sends();
+  return partitioned_done && sends_done;
+}
+
+bool MessageRequests::test_point_to_point_sends() {
   if (sends_pending_ == 0) return true;
   int count = 0;
   const int status = MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(),
@@ -161,8 +185,10 @@ bool MessageRequests::test_sends() {
 
 std::string MessageRequests::pending() const {
   std::string text;
+  if (partitioned_) text += partitioned_->pending();
   for (std::size_t m = 0; m < send_requests_.size(); ++m) {
-    if (!over_mpi_send(m)) continue;  // the strategy names node messages
+    // The strategy names node messages; the partitioned requests their own.
+    if (!over_mpi_send(m) || partitioned_send(m)) continue;
     if (!send_posted_[m]) {
       text += "\n  " + names_->send(m) + ": not posted (not packed yet)";
     } else if (send_active_[m]) {
@@ -195,6 +221,7 @@ void MessageRequests::cancel() noexcept {
     if (send_requests_[m] != MPI_REQUEST_NULL) MPI_Request_free(&send_requests_[m]);
     send_active_[m] = false;
   }
+  if (partitioned_) partitioned_->cancel();
   unposted_.clear();
   receives_pending_ = 0;
   sends_pending_ = 0;

@@ -30,11 +30,18 @@ struct Listed {
   std::size_t index = 0;
 };
 
-// The messages between this rank and one other rank, as one of the two lists them.
+// The messages between this rank and one other rank, as one of the two lists them, and how that
+// side cuts them for MPI.
 struct PairLists {
+  std::int64_t piece_bytes = 0;  // 0: whole
+  std::int64_t transfer = 0;     // PieceTransfer of its pieces, where it cuts any
+  std::int64_t cut = 0;          // pieces of cut messages among the lists
   std::vector<Listed> sends;  // to the other rank
   std::vector<Listed> recvs;  // from the other rank
 };
+
+// The words before the lists (piece_bytes, transfer, cut).
+constexpr std::size_t kHeaderWords = 3;
 
 std::string seconds_text(std::chrono::nanoseconds duration) {
   char text[32];
@@ -55,10 +62,18 @@ std::string plural(std::size_t count, const char* noun) {
 // Sorts this rank's messages by the rank at the other end. Messages it cannot send (peer out of
 // range) and a second message with the same peer and tag (MPI would match same-tag messages in
 // posting order, which the flag strategies do not fix) become problems.
-std::vector<PairLists> lists_by_peer(const RankMessages& messages, const MessageNames& names,
-                                     int size, std::vector<std::string>& problems) {
+std::vector<PairLists> lists_by_peer(const PiecedMessages& pieced, PieceTransfer transfer,
+                                     const MessageNames& names, int size,
+                                     std::vector<std::string>& problems) {
+  const RankMessages& messages = pieced.wire;
   std::vector<PairLists> by_peer(static_cast<std::size_t>(size));
+  for (int p = 0; p < size; ++p) {
+    const auto q = static_cast<std::size_t>(p);
+    by_peer[q].piece_bytes = q < pieced.piece_bytes_by_peer.size() ? pieced.piece_bytes_by_peer[q] : 0;
+    by_peer[q].transfer = static_cast<std::int64_t>(transfer);
+  }
   const auto sort_in = [&](const std::vector<Message>& list, bool sends) {
+    const std::vector<WireOrigin>& origins = sends ? pieced.sends : pieced.recvs;
     const auto name = [&](std::size_t index) {
       return sends ? names.send(index) : names.recv(index);
     };
@@ -77,6 +92,7 @@ std::vector<PairLists> lists_by_peer(const RankMessages& messages, const Message
       }
       PairLists& pair = by_peer[static_cast<std::size_t>(m.peer)];
       (sends ? pair.sends : pair.recvs).push_back(Listed{m.tag, m.bytes, i});
+      if (i < origins.size() && origins[i].pieces > 1) ++pair.cut;
     }
   };
   sort_in(messages.sends, true);
@@ -84,10 +100,10 @@ std::vector<PairLists> lists_by_peer(const RankMessages& messages, const Message
   return by_peer;
 }
 
-// What travels to one peer: its sends, then its receives, each as (tag, bytes).
+// What travels to one peer: the header, its sends, then its receives, each as (tag, bytes).
 std::vector<std::int64_t> encode(const PairLists& lists) {
-  std::vector<std::int64_t> words;
-  words.reserve(2 * (lists.sends.size() + lists.recvs.size()));
+  std::vector<std::int64_t> words = {lists.piece_bytes, lists.transfer, lists.cut};
+  words.reserve(kHeaderWords + 2 * (lists.sends.size() + lists.recvs.size()));
   for (const auto* list : {&lists.sends, &lists.recvs}) {
     for (const Listed& m : *list) {
       words.push_back(m.tag);
@@ -99,11 +115,31 @@ std::vector<std::int64_t> encode(const PairLists& lists) {
 
 PairLists decode(const std::vector<std::int64_t>& words, std::size_t send_count) {
   PairLists lists;
-  for (std::size_t k = 0; k + 1 < words.size(); k += 2) {
+  if (words.size() < kHeaderWords) return lists;
+  lists.piece_bytes = words[0];
+  lists.transfer = words[1];
+  lists.cut = words[2];
+  for (std::size_t k = kHeaderWords; k + 1 < words.size(); k += 2) {
     const Listed m{static_cast<int>(words[k]), words[k + 1], 0};
-    (k / 2 < send_count ? lists.sends : lists.recvs).push_back(m);
+    ((k - kHeaderWords) / 2 < send_count ? lists.sends : lists.recvs).push_back(m);
   }
   return lists;
+}
+
+std::string pieces_text(std::int64_t piece_bytes) {
+  return piece_bytes > 0 ? "into MPI pieces of at most " + std::to_string(piece_bytes) + " bytes"
+                         : "not at all (whole messages)";
+}
+
+std::string transfer_text(std::int64_t transfer) {
+  return std::string(to_string(static_cast<PieceTransfer>(transfer)));
+}
+
+// A message between this rank and its peer, to name in a problem of the whole pair.
+std::string first_message(const PairLists& mine, const MessageNames& names) {
+  if (!mine.sends.empty()) return "the " + names.send(mine.sends.front().index);
+  if (!mine.recvs.empty()) return "the " + names.recv(mine.recvs.front().index);
+  return "no message of this rank's";
 }
 
 // Pairs the k-th message with a tag on one side with the k-th with that tag on the other, and
@@ -130,8 +166,37 @@ void match_by_tag(const std::vector<Listed>& mine, const std::vector<Listed>& th
 
 // Both directions between this rank and `peer`, phrased from this rank's side; the peer finds
 // the same disagreements phrased from its side.
+void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& theirs,
+                   const MessageNames& names, std::vector<std::string>& problems);
+
+// The pair's cut first: a different piece size makes every piece differ, so that is reported
+// once (where it changes what moves); then the lists.
 void compare_with_peer(int rank, int peer, const PairLists& mine, const PairLists& theirs,
                        const MessageNames& names, std::vector<std::string>& problems) {
+  const std::string me = "rank " + std::to_string(rank);
+  const std::string other = "peer " + std::to_string(peer);
+  std::vector<std::string> found;
+  compare_lists(rank, peer, mine, theirs, names, found);
+  if (mine.piece_bytes != theirs.piece_bytes && !found.empty()) {
+    problems.push_back(me + " cuts its messages with " + other + " " +
+                       pieces_text(mine.piece_bytes) + ", " + other + " " +
+                       pieces_text(theirs.piece_bytes) +
+                       " (ExchangeOptions::mpi_piece_bytes and transport must agree); " +
+                       first_message(mine, names) + " is one of them");
+    return;
+  }
+  problems.insert(problems.end(), found.begin(), found.end());
+  if ((mine.cut > 0 || theirs.cut > 0) && mine.transfer != theirs.transfer) {
+    problems.push_back(me + " moves its MPI pieces with " + other + " " +
+                       transfer_text(mine.transfer) + ", " + other + " " +
+                       transfer_text(theirs.transfer) +
+                       " (ExchangeOptions::piece_transfer must agree); " +
+                       first_message(mine, names) + " is one of them");
+  }
+}
+
+void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& theirs,
+                   const MessageNames& names, std::vector<std::string>& problems) {
   const std::string me = "rank " + std::to_string(rank);
   const std::string other = "peer " + std::to_string(peer);
 
@@ -234,7 +299,7 @@ std::vector<PairLists> exchange_lists(MPI_Comm comm, const std::vector<PairLists
     const int their_sends = their_counts[2 * q];
     const int their_recvs = their_counts[2 * q + 1];
     if (my_counts[2 * q] + my_counts[2 * q + 1] + their_sends + their_recvs == 0) continue;
-    incoming[q].resize(2 * static_cast<std::size_t>(their_sends + their_recvs));
+    incoming[q].resize(kHeaderWords + 2 * static_cast<std::size_t>(their_sends + their_recvs));
     outgoing[q] = encode(mine[q]);
     requests.emplace_back();
     check_mpi(MPI_Irecv(incoming[q].data(), static_cast<int>(incoming[q].size()), MPI_INT64_T, p,
@@ -270,14 +335,14 @@ std::vector<PairLists> exchange_lists(MPI_Comm comm, const std::vector<PairLists
 
 }  // namespace
 
-void check_peers_agree(MPI_Comm comm, const RankMessages& messages, const MessageNames& names,
-                       std::chrono::nanoseconds timeout) {
+void check_peers_agree(MPI_Comm comm, const PiecedMessages& pieced, const MessageNames& names,
+                       std::chrono::nanoseconds timeout, PieceTransfer transfer) {
   int rank = 0;
   int size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<std::string> problems;
-  const std::vector<PairLists> mine = lists_by_peer(messages, names, size, problems);
+  const std::vector<PairLists> mine = lists_by_peer(pieced, transfer, names, size, problems);
   const std::vector<PairLists> theirs = exchange_lists(comm, mine, timeout);
   for (std::size_t p = 0; p < mine.size(); ++p) {
     compare_with_peer(rank, static_cast<int>(p), mine[p], theirs[p], names, problems);

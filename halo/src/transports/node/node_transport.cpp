@@ -712,4 +712,24 @@ void NodeTransport::announce_unpacked(std::size_t r, std::uint64_t epoch) {
   notify::store_release_system(recv_mailboxes_[r].unpacked, epoch);
 }
 
+NodeRanks ranks_on_node(MPI_Comm comm, int node_size, bool gpu, std::chrono::nanoseconds timeout) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm shared = MPI_COMM_NULL;
+  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
+                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  NodeRanks found;
+  if (gpu) {
+    // As NodeTransport counts them: every rank of the shared-memory node bound to this GPU.
+    const std::vector<std::string> ids = gather_bus_ids(shared, timeout);
+    const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
+    found.gpu_sharers = static_cast<int>(std::count(ids.begin(), ids.end(), mine));
+  }
+  MPI_Comm node = split_node(shared, rank, node_size);
+  const std::vector<int> members = all_gather(rank, node, timeout, "gathering the node's ranks");
+  MPI_Comm_free(&node);
+  found.ranks = {members.begin(), members.end()};
+  return found;
+}
+
 }  // namespace haloflag::halo::detail

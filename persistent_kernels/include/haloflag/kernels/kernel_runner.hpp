@@ -53,6 +53,13 @@ class KernelRunner {
   virtual void* gpu_stream(Lane lane) const = 0;
 };
 
+// The blocks of settings.message_threads threads that one rank's stream kernels (the pack and
+// unpack grids of stream_notify, or of resident, together) can keep resident at once on the
+// current GPU, its share when settings.gpu_sharers processes share it; unbounded on the host
+// backend. Throws KernelError where the backend is not compiled in.
+std::int64_t message_block_capacity(notify::Backend backend, bool resident,
+                                    const LaunchSettings& settings);
+
 // `plan` must stay valid (its memory alive) for the runner's lifetime.
 std::unique_ptr<KernelRunner> make_kernel_runner(notify::Backend backend, const ExchangePlan& plan,
                                                  const LaunchSettings& settings);
