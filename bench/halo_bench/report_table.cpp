@@ -1,5 +1,6 @@
 #include "report_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -319,10 +320,20 @@ void print_run_footer(std::ostream& out, const RunContext& context,
     out << "  " << padded(result.name, kNameWidth, true)
         << model::describe_phases(*predicted.prediction) << '\n';
   }
+  // comb_fused's peers, and each other way a row reached them (MPI pieces, NCCL), once.
+  std::vector<std::string> peers_shown;
   for (const StrategyResult& result : results) {
-    if (result.strategy == halo::Strategy::comb_fused) {
-      out << "peers of rank 0 (" << result.name << "): " << result.peers_rank0 << '\n';
+    if (result.strategy != halo::Strategy::comb_fused) continue;
+    out << "peers of rank 0 (" << result.name << "): " << result.peers_rank0 << '\n';
+    peers_shown.push_back(result.peers_rank0);
+  }
+  for (const StrategyResult& result : results) {
+    if (peers_shown.empty() ||
+        std::find(peers_shown.begin(), peers_shown.end(), result.peers_rank0) != peers_shown.end()) {
+      continue;
     }
+    out << "peers of rank 0 (" << result.name << "): " << result.peers_rank0 << '\n';
+    peers_shown.push_back(result.peers_rank0);
   }
   for (const StrategyResult& result : results) {
     const VerificationRecord& check = result.verification;

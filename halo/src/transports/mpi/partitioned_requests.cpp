@@ -21,8 +21,12 @@ constexpr bool kArrivalPerPartition = false;
 constexpr bool kArrivalPerPartition = true;
 #endif
 
-void check(int status, const std::string& what) {
-  if (status != MPI_SUCCESS) throw ExchangeError(what + " failed: " + mpi_error_text(status));
+// Names the failed call only on failure: the exchange's MPI calls build no text on success.
+template <class Describe>
+void check(int status, Describe describe) {
+  if (status != MPI_SUCCESS) {
+    throw ExchangeError(describe() + " failed: " + mpi_error_text(status));
+  }
 }
 
 // Calls `make_parent` at piece 0 of each cut message of one direction, and maps every piece to
@@ -67,7 +71,7 @@ PartitionedRequests::PartitionedRequests(MPI_Comm comm, const PiecedMessages& pi
       check(MPI_Psend_init(send_buffer + layouts.sends[m].buffer_offset, slabs(pieced.sends, m),
                            slab_bytes(piece, pieced.sends[m]), MPI_BYTE, piece.peer, piece.tag,
                            comm, MPI_INFO_NULL, &parent.request),
-            "MPI_Psend_init for the " + names.send(m));
+            [&] { return std::string("MPI_Psend_init for the ") + names.send(m); });
       send_parents_.push_back(parent);
     });
     map_pieces_to_parents(pieced.recvs, recv_parent_, [&](std::size_t r) {
@@ -77,7 +81,7 @@ PartitionedRequests::PartitionedRequests(MPI_Comm comm, const PiecedMessages& pi
       check(MPI_Precv_init(recv_buffer + layouts.recvs[r].buffer_offset, slabs(pieced.recvs, r),
                            slab_bytes(piece, pieced.recvs[r]), MPI_BYTE, piece.peer, piece.tag,
                            comm, MPI_INFO_NULL, &parent.request),
-            "MPI_Precv_init for the " + names.recv(r));
+            [&] { return std::string("MPI_Precv_init for the ") + names.recv(r); });
       recv_parents_.push_back(parent);
     });
   } catch (...) {
@@ -90,14 +94,16 @@ void PartitionedRequests::start() {
   send_ready_.assign(send_ready_.size(), false);
   awaited_.clear();
   for (Parent& parent : recv_parents_) {
-    check(MPI_Start(&parent.request), "MPI_Start for the " + names_->recv(parent.first_piece));
+    check(MPI_Start(&parent.request),
+          [&] { return "MPI_Start for the " + names_->recv(parent.first_piece); });
     parent.active = true;
   }
   for (std::size_t r = 0; r < recv_parent_.size(); ++r) {
     if (recv_parent_[r] >= 0) awaited_.push_back({r, pieced_->recvs[r].first_unit});
   }
   for (Parent& parent : send_parents_) {
-    check(MPI_Start(&parent.request), "MPI_Start for the " + names_->send(parent.first_piece));
+    check(MPI_Start(&parent.request),
+          [&] { return "MPI_Start for the " + names_->send(parent.first_piece); });
     parent.active = true;
   }
   parents_active_ = send_parents_.size() + recv_parents_.size();
@@ -108,7 +114,7 @@ void PartitionedRequests::ready(std::size_t m) {
   Parent& parent = send_parents_[static_cast<std::size_t>(send_parent_[m])];
   check(MPI_Pready_range(static_cast<int>(origin.first_unit),
                          static_cast<int>(origin.first_unit + origin.units - 1), parent.request),
-        "MPI_Pready_range for the " + names_->send(m));
+        [&] { return std::string("MPI_Pready_range for the ") + names_->send(m); });
   send_ready_[m] = true;
 }
 
@@ -120,7 +126,7 @@ void PartitionedRequests::test_arrivals(std::vector<std::size_t>& arrived) {
       if (!parent.active) continue;
       int done = 0;
       check(MPI_Test(&parent.request, &done, MPI_STATUS_IGNORE),
-            "MPI_Test for the " + names_->recv(parent.first_piece));
+            [&] { return std::string("MPI_Test for the ") + names_->recv(parent.first_piece); });
       if (!done) continue;
       parent.active = false;
       --parents_active_;
@@ -139,7 +145,7 @@ void PartitionedRequests::test_arrivals(std::vector<std::size_t>& arrived) {
     while (awaited.next_unit < end) {
       int flag = 0;
       check(MPI_Parrived(parent.request, static_cast<int>(awaited.next_unit), &flag),
-            "MPI_Parrived for the " + names_->recv(awaited.piece));
+            [&] { return std::string("MPI_Parrived for the ") + names_->recv(awaited.piece); });
       if (!flag) return false;
       ++awaited.next_unit;
     }
@@ -154,10 +160,10 @@ bool PartitionedRequests::test_complete() {
     for (Parent& parent : parents) {
       if (!parent.active) continue;
       int done = 0;
-      MPI_Status status;
-      check(MPI_Test(&parent.request, &done, &status),
-            "MPI_Test for the " + (sends ? names_->send(parent.first_piece)
-                                         : names_->recv(parent.first_piece)));
+      check(MPI_Test(&parent.request, &done, MPI_STATUS_IGNORE), [&] {
+        return "MPI_Test for the " + (sends ? names_->send(parent.first_piece)
+                                            : names_->recv(parent.first_piece));
+      });
       if (!done) continue;
       parent.active = false;
       --parents_active_;
