@@ -236,6 +236,7 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
                 {"mpi_links", result.mpi_links},
                 {"peers_rank0", result.peers_rank0},
                 {"launch_description", result.launch_description},
+                {"mpi_piece_bytes", result.mpi_piece_bytes},
                 {"tuned", result.tuned},
                 {"order_of_work", tuning_json(result.tuning)},
                 {"verification", verification},

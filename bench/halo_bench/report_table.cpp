@@ -236,12 +236,9 @@ const ModelEstimate& model_for(const RunContext& context, const StrategyResult& 
 }
 
 RowPrediction prediction_for(const RunContext& context, const StrategyResult& result) {
-  // The piece size the row's Exchange ran with: a tuned row's own choice.
-  const std::int64_t piece_bytes = result.tuning.tuned && result.tuning.chosen.mpi_piece_bytes >= 0
-                                       ? result.tuning.chosen.mpi_piece_bytes
-                                       : context.options.mpi_piece_bytes;
+  // The pieces the row's Exchange cut its messages into.
   return predict_row(context.model, context.workload.config, result.strategy, result.mpi_links,
-                     result.node_links, context.gpu_sharing.ranks_per_gpu, piece_bytes);
+                     result.node_links, context.gpu_sharing.ranks_per_gpu, result.mpi_piece_bytes);
 }
 
 void print_table_heading(std::ostream& out) {

@@ -159,6 +159,7 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   options.strategy = strategy;
   halo::Exchange exchange(*settings.config, fields.view(), options);
   result.launch_description = exchange.launch_description();
+  result.mpi_piece_bytes = exchange.mpi_piece_bytes();
   result.tuning = exchange.tuning();
   int links[2] = {0, 0};  // node, mpi
   for (const halo::PeerTransport& peer : exchange.peer_transports()) {

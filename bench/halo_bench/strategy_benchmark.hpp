@@ -48,6 +48,8 @@ struct StrategyResult {
   // set-up, before any round, which every round and the traced pass then use.
   bool tuned = false;
   halo::TuningReport tuning;
+  // The size of the MPI pieces the Exchange cut its messages into (0: whole).
+  std::int64_t mpi_piece_bytes = 0;
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;

@@ -123,7 +123,7 @@ std::set<int> peers_over_mpi(const RankMessages& messages, const ExchangeOptions
 }
 
 // Only the flag strategies' kernels signal piece by piece.
-std::int64_t mpi_piece_bytes(const ExchangeOptions& options) {
+std::int64_t requested_piece_bytes(const ExchangeOptions& options) {
   return uses_flags(options.strategy) ? std::max<std::int64_t>(options.mpi_piece_bytes, 0) : 0;
 }
 
@@ -144,9 +144,12 @@ class Exchange::Impl {
                                           options_.backend != notify::Backend::host,
                                           options_.timeout);
     });
-    // Peers must cut alike: the fewest pieces that fit any rank's GPU.
-    agree_on("size its MPI pieces", [&] { max_pieces_ = pieces_that_fit(config); });
-    MPI_Allreduce(MPI_IN_PLACE, &max_pieces_, 1, MPI_INT, MPI_MIN, comm_);
+    // Peers must cut alike: pieces as many times larger as any rank's GPU needs. (Piece sizes
+    // asked differently stay different: the handshake names them.)
+    std::int64_t growth = 1;
+    agree_on("size its MPI pieces", [&] { growth = piece_growth_to_fit(config); });
+    MPI_Allreduce(MPI_IN_PLACE, &growth, 1, MPI_INT64_T, MPI_MAX, comm_);
+    piece_bytes_ = requested_piece_bytes(options_) * growth;
     agree_on("set up the exchange", [&] { set_up(config, fields); });
     // Every rank is set up, so every peer answers; a disagreement fails every rank before the
     // first exchange, each side of it naming the messages.
@@ -268,6 +271,7 @@ class Exchange::Impl {
   const RankMessages& messages() const { return messages_; }
   std::string launch_description() const { return strategy_->launch_description(); }
   const ExchangeOptions& options() const { return options_; }
+  std::int64_t mpi_piece_bytes() const { return pieced_.any_cut() ? piece_bytes_ : 0; }
   kernels::DevicePlan device_plan() const {
     // The handle drops the field bank: the caller's kernel picks its fields through it
     // (with_fields).
@@ -441,14 +445,14 @@ class Exchange::Impl {
                         " ranks, the communicator has " + std::to_string(size));
     }
     const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
-    const std::int64_t piece_bytes = config.data ? mpi_piece_bytes(options_) : 0;
+    const std::int64_t piece_bytes = config.data ? piece_bytes_ : 0;
     if (piece_bytes > 0) piece_transfer_ = resolve_piece_transfer(options_.piece_transfer);
     // Long or short by the config's messages: a piece is short, packed and unpacked by a block
     // of its own as soon as it can be.
     options_.long_message_bytes = long_message_bytes(configured);
     pieced_ = detail::cut_into_pieces(configured, config.data.value_or(MessageData{}), piece_bytes,
                                       peers_over_mpi(configured, options_, node_ranks_.ranks),
-                                      size, tag_upper_bound(comm_), max_pieces_);
+                                      size, tag_upper_bound(comm_));
     messages_ = pieced_.messages;
     names_.emplace(pieced_, config.geometry.has_value());
     timeline_.emplace(messages_, options_.trace);
@@ -518,14 +522,16 @@ class Exchange::Impl {
   }
 
   // The stream kernels give every message a pack or unpack block of its own, and all of them
-  // must be resident at once: on a GPU, the most pieces per message (kMaxPiecesPerMessage down
-  // to 2) whose blocks fit this rank's share of it; 1 where none fits (messages whole).
-  int pieces_that_fit(const ExchangeConfig& config) const {
+  // must be resident at once: on a GPU, by how much the piece size asked for must grow (1, 2,
+  // 4, ...) for the blocks of what moves to fit this rank's share of it (past the largest
+  // message: whole).
+  std::int64_t piece_growth_to_fit(const ExchangeConfig& config) const {
+    const std::int64_t asked = requested_piece_bytes(options_);
     const bool stream_kernels =
         options_.strategy == Strategy::stream_notify || options_.strategy == Strategy::resident;
     if (!stream_kernels || options_.backend == notify::Backend::host || !config.data ||
-        mpi_piece_bytes(options_) == 0) {
-      return kMaxPiecesPerMessage;
+        asked == 0) {
+      return 1;
     }
     const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
     kernels::LaunchSettings launch = options_.launch;
@@ -536,16 +542,17 @@ class Exchange::Impl {
     const int send_team = runs_helper_blocks(options_) ? launch.long_send_blocks : 1;
     const int recv_team = effective_long_receive_blocks(options_);
     const std::set<int> peers = peers_over_mpi(configured, options_, node_ranks_.ranks);
-    for (int most = kMaxPiecesPerMessage; most >= 2; --most) {
+    std::int64_t growth = 1;
+    for (; asked * growth < 2 * long_bytes; growth *= 2) {
       const detail::PiecedMessages cut =
-          detail::cut_into_pieces(configured, *config.data, mpi_piece_bytes(options_), peers,
-                                  config.ranks, std::numeric_limits<int>::max(), most);
+          detail::cut_into_pieces(configured, *config.data, asked * growth, peers, config.ranks,
+                                  std::numeric_limits<int>::max());
       if (detail::stream_kernel_blocks(cut.messages, long_bytes, send_team, recv_team) <=
           capacity) {
-        return most;
+        break;
       }
     }
-    return 1;
+    return growth;
   }
 
   // What the peers' paths say: for an MPI peer with cut messages, the pieces and how they travel
@@ -562,11 +569,13 @@ class Exchange::Impl {
         cut = cut || (messages_.recvs[r].peer == peer.peer && pieced_.recvs[r].pieces > 1);
       }
       if (!cut) continue;
-      peer.path += ", pieces of <= " +
-                   std::to_string(pieced_.piece_bytes_by_peer[static_cast<std::size_t>(peer.peer)]) +
-                   " B (" +
-                   (piece_transfer_ == PieceTransfer::partitioned ? "partitioned"
-                                                                  : "point to point") + ")";
+      peer.path += ", pieces of <= " + std::to_string(piece_bytes_) + " B";
+      if (piece_bytes_ != options_.mpi_piece_bytes) {
+        peer.path += " (" + std::to_string(options_.mpi_piece_bytes) +
+                     " asked: smaller ones take more GPU blocks than can be resident)";
+      }
+      peer.path += piece_transfer_ == PieceTransfer::partitioned ? ", partitioned"
+                                                                 : ", point to point";
     }
   }
 
@@ -702,7 +711,9 @@ class Exchange::Impl {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   detail::NodeRanks node_ranks_;  // the ranks of comm_ on this rank's node, its GPU's sharers
-  int max_pieces_ = kMaxPiecesPerMessage;  // per message, agreed by every rank
+  // The MPI piece size every rank cuts with (0: whole): the one asked for, or larger where a
+  // rank's GPU cannot keep the blocks of smaller pieces resident.
+  std::int64_t piece_bytes_ = 0;
   detail::PiecedMessages pieced_;  // what moves: messages whole, or cut into pieces for MPI
   PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
   RankMessages messages_;          // pieced_.messages
@@ -784,6 +795,7 @@ kernels::DevicePlan Exchange::device_plan() const { return impl().device_plan();
 const std::vector<PeerTransport>& Exchange::peer_transports() const {
   return impl().peer_transports();
 }
+std::int64_t Exchange::mpi_piece_bytes() const { return impl().mpi_piece_bytes(); }
 const TuningReport& Exchange::tuning() const {
   (void)impl();  // a moved-from Exchange has none
   return tuning_;

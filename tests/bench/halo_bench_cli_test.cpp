@@ -244,7 +244,7 @@ TEST_F(HaloBenchCli, TuneRunsEachFlagStrategyTunedBesideTheFixedOne) {
   const nlohmann::json& order = results[2]["order_of_work"];
   ASSERT_TRUE(order["tuned"].get<bool>()) << order.dump();
   // Over MPI on the host backend: receives first or on arrival, long sends at once or in turn,
-  // and the given order with whole messages and MPI pieces of 8, 32 and 64 KiB.
+  // and the given order with whole messages and MPI pieces of 8, 16 and 64 KiB.
   ASSERT_EQ(order["candidates"].size(), 8u) << order.dump();
   double fastest = 1e300;
   std::string fastest_order;

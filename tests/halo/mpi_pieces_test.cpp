@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/mpi_pieces.hpp"
+#include "transports/mpi/message_pieces.hpp"
 
 namespace {
 
@@ -110,6 +113,57 @@ TEST(MpiPieces, TransfersParseAndResolve) {
   } else {
     EXPECT_EQ(resolve_piece_transfer(PieceTransfer::automatic), PieceTransfer::point_to_point);
     EXPECT_THROW(resolve_piece_transfer(PieceTransfer::partitioned), ConfigError);
+  }
+}
+
+// What moves, and the blocks the stream kernels give it: the pieces take the faces' places, in
+// order, with their own tags and boxes that tile the face; every message a block, long ones
+// their team.
+TEST(MpiPieces, PiecesTileTheirMessageAndCountTheirBlocks) {
+  RankMessages messages;
+  messages.field_extent = Index3{52, 52, 3};
+  messages.sends = {face(50, 50, 1), face(50, 1, 1)};
+  messages.sends[1].tag = 5;
+  messages.recvs = messages.sends;
+  const detail::PiecedMessages pieced =
+      detail::cut_into_pieces(messages, kThreeDoubles, 16384, {1}, 2, 32767);
+  ASSERT_EQ(pieced.messages.sends.size(), 5u);  // 4 pieces of the face, the row whole
+  std::int64_t next_row = 1;
+  for (int k = 0; k < 4; ++k) {
+    const Message& piece = pieced.messages.sends[static_cast<std::size_t>(k)];
+    EXPECT_EQ(piece.tag, 4);  // the config's tag; the wire tag is its own
+    EXPECT_EQ(pieced.wire.sends[static_cast<std::size_t>(k)].tag, detail::wire_tag(4, k));
+    EXPECT_EQ(pieced.sends[static_cast<std::size_t>(k)].piece, k);
+    EXPECT_EQ(piece.boxes.front().begin[1], next_row);
+    next_row += piece.boxes.front().extent[1];
+  }
+  EXPECT_EQ(next_row, 51);
+  EXPECT_EQ(pieced.wire.sends[4].tag, detail::wire_tag(5, 0));
+  EXPECT_EQ(pieced.piece_bytes_by_peer, (std::vector<std::int64_t>{0, 16384}));
+  // Long from 30000 bytes: the pieces and the row are short, a block each.
+  EXPECT_EQ(detail::stream_kernel_blocks(pieced.messages, 30000, 1, 3), 10);
+  // Whole, the face is long: its receive takes a team of 3.
+  EXPECT_EQ(detail::stream_kernel_blocks(messages, 30000, 1, 3), 6);
+  // A peer off MPI keeps its messages whole and its tags.
+  const detail::PiecedMessages node = detail::cut_into_pieces(messages, kThreeDoubles, 16384, {}, 2,
+                                                              32767);
+  EXPECT_EQ(node.messages.sends.size(), 2u);
+  EXPECT_EQ(node.wire.sends[0].tag, 4);
+}
+
+// A tag whose pieces' tags would pass MPI_TAG_UB is refused, naming the message.
+TEST(MpiPieces, TagsBeyondTheMpiLimitAreRefused) {
+  RankMessages messages;
+  messages.sends = {face(50, 50, 1)};
+  messages.sends[0].tag = 600;
+  try {
+    (void)detail::cut_into_pieces(messages, kThreeDoubles, 16384, {1}, 2, 32767);
+    FAIL() << "a tag beyond MPI_TAG_UB was accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("send to peer 1 tag 600"), std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("MPI_TAG_UB of 32767"), std::string::npos)
+        << error.what();
   }
 }
 

@@ -23,7 +23,7 @@ constexpr std::array<std::array<int, 2>, 4> kNodeShapes = {
     {{2048, 256}, {4096, 256}, {8192, 512}, {16384, 512}}};
 
 // MPI piece sizes tried beside the given one (0: whole).
-constexpr std::array<std::int64_t, 4> kMpiPieceBytes = {0, 8192, 32768, 65536};
+constexpr std::array<std::int64_t, 4> kMpiPieceBytes = {0, 8192, 16384, 65536};
 
 // Whether any rank of comm has a peer over `transport`. The first candidate is always the given
 // order, set up before this is asked.

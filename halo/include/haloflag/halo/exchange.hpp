@@ -120,7 +120,13 @@ class Exchange {
   Strategy strategy() const;
   notify::Backend backend() const;
   int rank() const;
+  // The messages as the exchange moves them: the config's, with each one cut into pieces for
+  // MPI (mpi_piece_bytes()) listed as its pieces, in order, under the config's tag.
   const RankMessages& messages() const;
+  // The size of the MPI pieces this rank's messages were cut into (ExchangeOptions::
+  // mpi_piece_bytes, or larger where the GPU cannot keep the blocks of smaller ones resident);
+  // 0 when none was cut.
+  std::int64_t mpi_piece_bytes() const;
   // How the kernels are launched, e.g. "pack: 26 blocks x 1024 threads; unpack: ...".
   std::string launch_description() const;
   // The last finished exchange, message by message (needs ExchangeOptions::trace, else throws

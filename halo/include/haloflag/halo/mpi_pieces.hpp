@@ -38,7 +38,7 @@ bool partitioned_communication_available();
 PieceTransfer resolve_piece_transfer(PieceTransfer transfer);
 
 // ExchangeOptions::mpi_piece_bytes by default (docs/exchange.md, "What to set when").
-inline constexpr std::int64_t kDefaultMpiPieceBytes = 16384;
+inline constexpr std::int64_t kDefaultMpiPieceBytes = 32768;
 
 // A message is cut into at most this many pieces (a larger piece size is taken instead): piece
 // k travels with tag `tag * kMaxPiecesPerMessage + k`, which must stay within MPI_TAG_UB.
@@ -63,9 +63,7 @@ struct MessageCut {
 };
 
 // The cut of `message` for pieces of at most `piece_bytes` bytes (a slab larger than that is a
-// piece of its own), in at most `max_pieces` pieces (larger ones where more would be needed);
-// piece_bytes <= 0 or max_pieces < 2: whole.
-MessageCut cut_message(const Message& message, const MessageData& data, std::int64_t piece_bytes,
-                       int max_pieces = kMaxPiecesPerMessage);
+// piece of its own); piece_bytes <= 0: whole.
+MessageCut cut_message(const Message& message, const MessageData& data, std::int64_t piece_bytes);
 
 }  // namespace haloflag::halo

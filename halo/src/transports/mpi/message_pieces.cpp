@@ -9,14 +9,13 @@ namespace {
 
 // Appends `messages` to `wire`, cut where they go to an MPI peer, and their origins to `origins`.
 void cut_list(const std::vector<Message>& messages, const char* kind, const MessageData& data,
-              std::int64_t piece_bytes, int max_pieces, const std::set<int>& mpi_peers,
-              int tag_ub,
+              std::int64_t piece_bytes, const std::set<int>& mpi_peers, int tag_ub,
               std::vector<Message>& moved, std::vector<Message>& wire,
               std::vector<WireOrigin>& origins) {
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const Message& m = messages[i];
     const bool over_mpi = piece_bytes > 0 && mpi_peers.contains(m.peer);
-    const MessageCut cut = over_mpi ? cut_message(m, data, piece_bytes, max_pieces) : MessageCut{};
+    const MessageCut cut = over_mpi ? cut_message(m, data, piece_bytes) : MessageCut{};
     if (over_mpi && static_cast<long long>(m.tag) * kMaxPiecesPerMessage + cut.pieces - 1 >
                         tag_ub) {
       throw ConfigError(std::string(kind) + " peer " + std::to_string(m.peer) + " tag " +
@@ -62,12 +61,12 @@ bool PiecedMessages::any_cut() const {
 
 PiecedMessages cut_into_pieces(const RankMessages& messages, const MessageData& data,
                                std::int64_t piece_bytes, const std::set<int>& mpi_peers,
-                               int ranks, int tag_ub, int max_pieces) {
+                               int ranks, int tag_ub) {
   PiecedMessages pieced;
   pieced.messages.field_extent = messages.field_extent;
-  cut_list(messages.sends, "send to", data, piece_bytes, max_pieces, mpi_peers, tag_ub,
+  cut_list(messages.sends, "send to", data, piece_bytes, mpi_peers, tag_ub,
            pieced.messages.sends, pieced.wire.sends, pieced.sends);
-  cut_list(messages.recvs, "receive from", data, piece_bytes, max_pieces, mpi_peers, tag_ub,
+  cut_list(messages.recvs, "receive from", data, piece_bytes, mpi_peers, tag_ub,
            pieced.messages.recvs, pieced.wire.recvs, pieced.recvs);
   pieced.wire.field_extent = messages.field_extent;
   pieced.piece_bytes_by_peer.assign(static_cast<std::size_t>(ranks > 0 ? ranks : 0), 0);

@@ -43,11 +43,11 @@ struct PiecedMessages {
 constexpr int wire_tag(int tag, int piece) { return tag * kMaxPiecesPerMessage + piece; }
 
 // Cuts the messages to and from `mpi_peers` for pieces of at most `piece_bytes` (0: none cut,
-// every tag kept), at most `max_pieces` per message. `ranks` is the communicator's size and
-// `tag_ub` its MPI_TAG_UB: a wire tag beyond it is a ConfigError naming the message.
+// every tag kept). `ranks` is the communicator's size and `tag_ub` its MPI_TAG_UB: a wire tag
+// beyond it is a ConfigError naming the message.
 PiecedMessages cut_into_pieces(const RankMessages& messages, const MessageData& data,
                                std::int64_t piece_bytes, const std::set<int>& mpi_peers,
-                               int ranks, int tag_ub, int max_pieces = kMaxPiecesPerMessage);
+                               int ranks, int tag_ub);
 
 // Blocks of the per-message stream kernels (stream_notify's or resident's pack and unpack grids
 // together) for what moves: a block per message, and for each message of at least `long_bytes`

@@ -38,14 +38,9 @@ PieceTransfer resolve_piece_transfer(PieceTransfer transfer) {
   return transfer;
 }
 
-MessageCut cut_message(const Message& message, const MessageData& data, std::int64_t piece_bytes,
-                       int max_pieces) {
+MessageCut cut_message(const Message& message, const MessageData& data, std::int64_t piece_bytes) {
   MessageCut cut;
-  if (piece_bytes <= 0 || max_pieces < 2 || message.boxes.size() != 1 ||
-      message.bytes <= piece_bytes) {
-    return cut;
-  }
-  if (max_pieces > kMaxPiecesPerMessage) max_pieces = kMaxPiecesPerMessage;
+  if (piece_bytes <= 0 || message.boxes.size() != 1 || message.bytes <= piece_bytes) return cut;
   const kernels::Box& box = message.boxes.front();
   // The outermost axis longer than one cell: its slabs are contiguous runs of the packed data.
   int axis = 2;
@@ -59,8 +54,8 @@ MessageCut cut_message(const Message& message, const MessageData& data, std::int
   cut.unit_bytes = slab_cells * data.vars * data.element_bytes;
   std::int64_t per_piece = piece_bytes / cut.unit_bytes;
   if (per_piece < 1) per_piece = 1;
-  if ((cut.units + per_piece - 1) / per_piece > max_pieces) {
-    per_piece = (cut.units + max_pieces - 1) / max_pieces;
+  if ((cut.units + per_piece - 1) / per_piece > kMaxPiecesPerMessage) {
+    per_piece = (cut.units + kMaxPiecesPerMessage - 1) / kMaxPiecesPerMessage;
   }
   cut.units_per_piece = per_piece;
   cut.pieces = static_cast<int>((cut.units + per_piece - 1) / per_piece);
