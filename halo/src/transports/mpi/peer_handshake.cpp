@@ -135,6 +135,15 @@ std::string transfer_text(std::int64_t transfer) {
   return std::string(to_string(static_cast<PieceTransfer>(transfer)));
 }
 
+// A tag as the config gives it: a pair that cuts messages for MPI lists wire tags
+// (tag * kMaxPiecesPerMessage + piece).
+std::string tag_text(const PairLists& pair, int tag) {
+  if (pair.piece_bytes <= 0) return std::to_string(tag);
+  const int piece = tag % kMaxPiecesPerMessage;
+  return std::to_string(tag / kMaxPiecesPerMessage) +
+         (piece == 0 ? std::string() : " (piece " + std::to_string(piece + 1) + ")");
+}
+
 // A message between this rank and its peer, to name in a problem of the whole pair.
 std::string first_message(const PairLists& mine, const MessageNames& names) {
   if (!mine.sends.empty()) return "the " + names.send(mine.sends.front().index);
@@ -212,11 +221,11 @@ void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& t
       },
       [&](const Listed& sent) {
         problems.push_back(names.send(sent.index) + ": " + other +
-                           " expects no message with tag " + std::to_string(sent.tag) +
+                           " expects no message with tag " + tag_text(mine, sent.tag) +
                            " from " + me);
       },
       [&](const Listed& expected) {
-        problems.push_back(other + " expects to receive tag " + std::to_string(expected.tag) +
+        problems.push_back(other + " expects to receive tag " + tag_text(mine, expected.tag) +
                            " (" + std::to_string(expected.bytes) + " bytes) from " + me +
                            ", which sends no message with that tag to it");
       });
@@ -233,11 +242,11 @@ void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& t
       },
       [&](const Listed& expected) {
         problems.push_back(names.recv(expected.index) + ": " + other +
-                           " sends no message with tag " + std::to_string(expected.tag) +
+                           " sends no message with tag " + tag_text(mine, expected.tag) +
                            " to " + me);
       },
       [&](const Listed& sent) {
-        problems.push_back(other + " sends tag " + std::to_string(sent.tag) + " (" +
+        problems.push_back(other + " sends tag " + tag_text(mine, sent.tag) + " (" +
                            std::to_string(sent.bytes) + " bytes) to " + me +
                            ", which expects no message with that tag from it");
       });
