@@ -9,7 +9,7 @@ namespace haloflag::halo::detail {
 
 void check_node_step(int status, const std::string& what) {
   if (status != MPI_SUCCESS) {
-    throw ExchangeError("node transport: " + what + " failed: " + mpi_error_text(status));
+    throw ExchangeError(ErrorKind::mpi, "node transport: " + what + " failed: " + mpi_error_text(status));
   }
 }
 
@@ -21,7 +21,7 @@ void wait_with_deadline(MPI_Request& request, std::chrono::nanoseconds timeout,
     check_node_step(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
     if (done) return;
     if (std::chrono::steady_clock::now() - start > timeout) {
-      throw ExchangeError("node transport: " + what + " did not complete within the timeout (" +
+      throw ExchangeError(ErrorKind::peer, "node transport: " + what + " did not complete within the timeout (" +
                           std::to_string(std::chrono::duration<double>(timeout).count()) +
                           " s): a rank of this node did not reach it");
     }

@@ -18,9 +18,9 @@ std::string join_lines(const std::vector<std::string>& lines) {
 }  // namespace
 
 ProblemListError::ProblemListError(const std::string& problem)
-    : std::runtime_error(problem), problems_{problem} {}
+    : Error(ErrorKind::config, problem), problems_{problem} {}
 
 ProblemListError::ProblemListError(std::vector<std::string> problems)
-    : std::runtime_error(join_lines(problems)), problems_(std::move(problems)) {}
+    : Error(ErrorKind::config, join_lines(problems)), problems_(std::move(problems)) {}
 
 }  // namespace haloflag::halo

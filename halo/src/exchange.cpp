@@ -35,7 +35,7 @@ using Clock = std::chrono::steady_clock;
 
 MPI_Comm duplicate(MPI_Comm comm) {
   MPI_Comm copy = MPI_COMM_NULL;
-  if (MPI_Comm_dup(comm, &copy) != MPI_SUCCESS) throw ExchangeError("MPI_Comm_dup failed");
+  if (MPI_Comm_dup(comm, &copy) != MPI_SUCCESS) throw ExchangeError(ErrorKind::mpi, "MPI_Comm_dup failed");
   // Errors come back as codes, so they can be reported with the message they concern.
   MPI_Comm_set_errhandler(copy, MPI_ERRORS_RETURN);
   return copy;
@@ -178,7 +178,7 @@ class Exchange::Impl {
     check_usable("start()");
     throw_if_aborted_idle();
     if (running()) {
-      throw ExchangeError(prefix() + "start() while the exchange is still in progress");
+      throw ExchangeError(ErrorKind::usage, prefix() + "start() while the exchange is still in progress");
     }
     const std::uint32_t slot = field_slot("start(fields)", fields);
     const std::uint64_t next = epoch() + 1;
@@ -195,7 +195,7 @@ class Exchange::Impl {
     check_stream_form("start(stream)", stream);
     throw_if_aborted_idle();
     if (waited_ != epoch()) {
-      throw ExchangeError(prefix() + "start(stream) before wait(stream) or finish() of exchange " +
+      throw ExchangeError(ErrorKind::usage, prefix() + "start(stream) before wait(stream) or finish() of exchange " +
                           std::to_string(epoch()));
     }
     const std::uint32_t slot = field_slot("start(stream, fields)", fields);
@@ -283,7 +283,7 @@ class Exchange::Impl {
 
   const ExchangeTimeline& last_timeline() const {
     if (!options_.trace) {
-      throw ExchangeError(prefix() + "last_timeline() needs ExchangeOptions::trace");
+      throw ExchangeError(ErrorKind::usage, prefix() + "last_timeline() needs ExchangeOptions::trace");
     }
     return timeline_->last();
   }
@@ -305,20 +305,20 @@ class Exchange::Impl {
   std::uint32_t field_slot(const char* call, const kernels::FieldSet* fields) {
     if (fields == nullptr) return 0;
     if (options_.strategy == Strategy::embedded) {
-      throw ExchangeError(prefix() + call +
+      throw ExchangeError(ErrorKind::usage, prefix() + call +
                           ": with Strategy::embedded the caller's kernel picks its fields "
                           "(DevicePlan::with_fields)");
     }
     try {
       return resources_->field_slot_of(*fields);
     } catch (const ConfigError& error) {
-      throw ExchangeError(prefix() + error.what());
+      throw ExchangeError(ErrorKind::usage, prefix() + error.what());
     }
   }
 
   void check_stream_form(const char* call, notify::WorkStream stream) {
     if (options_.strategy != Strategy::resident) {
-      throw ExchangeError(prefix() + call +
+      throw ExchangeError(ErrorKind::usage, prefix() + call +
                           " needs Strategy::resident, whose kernels stay on the GPU and wait "
                           "for the stream's store; " + std::string(to_string(options_.strategy)) +
                           " starts its work from the host");
@@ -326,7 +326,7 @@ class Exchange::Impl {
     try {
       notify::check_stream(options_.backend, stream);
     } catch (const std::exception& error) {
-      throw ExchangeError(prefix() + call + ": " + error.what());
+      throw ExchangeError(ErrorKind::usage, prefix() + call + ": " + error.what());
     }
   }
 
@@ -366,11 +366,14 @@ class Exchange::Impl {
       // An abort() that came after the check above may be what ended the device's wait
       // (abort() sets its reason before it raises the flag the device reads): name it.
       throw_if_abort_requested();
-      throw ExchangeError(describe_device_failure(*failure) + pending());
+      // A device wait that was aborted is the abort's (reported above); else its deadline.
+      throw ExchangeError(failure->outcome == notify::WaitOutcome::timed_out ? ErrorKind::timeout
+                                                                              : ErrorKind::usage,
+                          describe_device_failure(*failure) + pending());
     }
     const auto waited = Clock::now() - started_;
     if (waited > options_.timeout) {
-      throw ExchangeError("timed out after " +
+      throw ExchangeError(ErrorKind::timeout, "timed out after " +
                           std::to_string(std::chrono::duration<double>(waited).count()) +
                           " s; still pending:" + pending());
     }
@@ -414,24 +417,32 @@ class Exchange::Impl {
 
   // Runs `step` on every rank and agrees on the outcome: set-up succeeds everywhere or every
   // rank throws (a failing rank its own error, the others naming it), so no rank waits for a
-  // peer that will never exchange.
+  // peer that will never exchange. Every rank's error has the kind of the named rank's.
   template <class Step>
   void agree_on(const char* what, Step step) {
     std::string failure;
+    ErrorKind kind = ErrorKind::other;
     try {
       step();
     } catch (const std::exception& error) {
       failure = error.what();
+      kind = kind_of(error);
     }
-    const int mine = failure.empty() ? -1 : rank_;
-    int failed_rank = -1;
-    MPI_Allreduce(&mine, &failed_rank, 1, MPI_INT, MPI_MAX, comm_);
-    if (failed_rank >= 0) {
+    // (rank, kind) of the highest failed rank: MPI_MAXLOC on (rank, kind) pairs.
+    struct RankKind {
+      int rank;
+      int kind;
+    } mine{failure.empty() ? -1 : rank_, static_cast<int>(kind)}, failed{-1, 0};
+    MPI_Allreduce(&mine, &failed, 1, MPI_2INT, MPI_MAXLOC, comm_);
+    if (failed.rank >= 0) {
       tear_down();
-      if (!failure.empty()) throw ExchangeError("rank " + std::to_string(rank_) + ": " + failure);
-      throw ExchangeError("rank " + std::to_string(rank_) + ": rank " +
-                          std::to_string(failed_rank) + " failed to " + what +
-                          " (its error names the cause)");
+      if (!failure.empty()) {
+        throw ExchangeError(kind, "rank " + std::to_string(rank_) + ": " + failure);
+      }
+      throw ExchangeError(static_cast<ErrorKind>(failed.kind),
+                          "rank " + std::to_string(rank_) + ": rank " +
+                              std::to_string(failed.rank) + " failed to " + what +
+                              " (its error names the cause)");
     }
   }
 
@@ -611,10 +622,12 @@ class Exchange::Impl {
       {
         // The progress thread's error is reported once, by the caller's next call.
         const std::lock_guard<std::mutex> lock(abort_mutex_);
-        if (!thread_error_.empty()) throw ExchangeError(std::exchange(thread_error_, {}));
+        if (!thread_error_.empty()) {
+          throw ExchangeError(thread_error_kind_, std::exchange(thread_error_, {}));
+        }
       }
       const std::string reason = abort_reason();
-      throw ExchangeError(prefix() + call + " after a failed exchange" +
+      throw ExchangeError(ErrorKind::usage, prefix() + call + " after a failed exchange" +
                           (reason.empty() ? std::string() : " (aborted: " + reason + ")") +
                           ": this Exchange is unusable");
     }
@@ -629,7 +642,7 @@ class Exchange::Impl {
   // of the next call, with the reason.
   void throw_if_abort_requested() const {
     if (!abort_requested_.load(std::memory_order_acquire)) return;
-    throw ExchangeError("aborted: " + abort_reason() +
+    throw ExchangeError(ErrorKind::usage, "aborted: " + abort_reason() +
                         (running() ? "; still pending:" + pending() : std::string()));
   }
 
@@ -650,16 +663,18 @@ class Exchange::Impl {
       step();
     } catch (const std::exception& error) {
       std::string text = prefix(exchange_in_hand()) + error.what();
+      const ErrorKind kind = kind_of(error);
       if (std::this_thread::get_id() == progress_thread_.get_id()) {
         // Kept before the Exchange is marked failed, so the caller's next call reports it.
         const std::lock_guard<std::mutex> lock(abort_mutex_);
         thread_error_ = text;
+        thread_error_kind_ = kind;
       }
       failed_.store(true);
       resources_->control.raise_abort();
       requests_->cancel();
       strategy_->abandon();
-      throw ExchangeError(text);
+      throw ExchangeError(kind, text);
     }
   }
 
@@ -740,6 +755,7 @@ class Exchange::Impl {
   std::mutex progress_mutex_;
   std::condition_variable progress_wakeup_;
   std::string thread_error_;  // the progress thread's failure, not reported yet
+  ErrorKind thread_error_kind_ = ErrorKind::other;
   std::atomic<bool> abort_requested_{false};
   mutable std::mutex abort_mutex_;
   std::string abort_reason_;
@@ -765,7 +781,7 @@ Exchange& Exchange::operator=(Exchange&& other) noexcept = default;
 
 Exchange::Impl& Exchange::impl() const {
   if (!impl_) {
-    throw ExchangeError("this Exchange was moved from: use the Exchange it was moved to");
+    throw ExchangeError(ErrorKind::usage, "this Exchange was moved from: use the Exchange it was moved to");
   }
   return *impl_;
 }

@@ -152,12 +152,12 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.long_send_member = plan.sends_short_first + members_at;
   plan.long_sends_in_turn = options.long_sends_in_turn;
   if (options.launch.long_receive_blocks < 1) {
-    throw ExchangeError("blocks per long receive must be at least 1 (got " +
+    throw ExchangeError(ErrorKind::config, "blocks per long receive must be at least 1 (got " +
                         std::to_string(options.launch.long_receive_blocks) + ")");
   }
   plan.long_recv_team = static_cast<std::uint32_t>(effective_long_receive_blocks(options));
   if (options.launch.long_send_blocks < 1) {
-    throw ExchangeError("blocks per long send must be at least 1 (got " +
+    throw ExchangeError(ErrorKind::config, "blocks per long send must be at least 1 (got " +
                         std::to_string(options.launch.long_send_blocks) + ")");
   }
   plan.long_send_team = runs_helper_blocks(options)

@@ -19,7 +19,7 @@ Backend parse_backend(std::string_view name) {
   if (name == "cuda") return Backend::cuda;
   if (name == "hip") return Backend::hip;
   if (name == "auto") return best_available_backend();
-  throw NotifyError("unknown backend '" + std::string(name) + "' (expected host, cuda, hip or auto)");
+  throw NotifyError(ErrorKind::usage, "unknown backend '" + std::string(name) + "' (expected host, cuda, hip or auto)");
 }
 
 bool backend_compiled(Backend backend) {

@@ -10,7 +10,7 @@ namespace {
 
 std::uint64_t to_timeout_ns(std::chrono::nanoseconds timeout) {
   if (timeout.count() <= 0) {
-    throw NotifyError("wait timeout must be positive (got " + std::to_string(timeout.count()) + " ns)");
+    throw NotifyError(ErrorKind::usage, "wait timeout must be positive (got " + std::to_string(timeout.count()) + " ns)");
   }
   return static_cast<std::uint64_t>(timeout.count());
 }
@@ -41,7 +41,7 @@ void ControlBlock::raise_abort() { store_release_system(&words()->abort.epoch, 1
 
 void ControlBlock::set_poll_backoff(std::chrono::nanoseconds backoff) {
   if (backoff.count() < 0 || backoff > std::chrono::milliseconds(1)) {
-    throw NotifyError("poll back-off must be 0 to 1 ms (got " + std::to_string(backoff.count()) +
+    throw NotifyError(ErrorKind::usage, "poll back-off must be 0 to 1 ms (got " + std::to_string(backoff.count()) +
                       " ns)");
   }
   poll_backoff_ = backoff;

@@ -48,7 +48,7 @@ class HostPingPong final : public detail::ClockProbe {
 
 DeviceClockOffset measure_device_clock_offset(Backend backend, std::uint32_t rounds) {
   if (backend == Backend::host) return {};
-  if (rounds == 0) throw NotifyError("measure_device_clock_offset: rounds must be positive");
+  if (rounds == 0) throw NotifyError(ErrorKind::usage, "measure_device_clock_offset: rounds must be positive");
   ControlBlock control(backend, std::chrono::seconds(2));
   FlagArray ping(control, 1, FlagWriter::host, "clock_ping");
   FlagArray pong(control, 1, FlagWriter::device, "clock_pong");

@@ -20,6 +20,9 @@ std::string WaitFailure::describe() const {
 }
 
 FlagWaitError::FlagWaitError(WaitFailure failure)
-    : NotifyError(failure.describe()), failure_(std::move(failure)) {}
+    : NotifyError(failure.outcome == WaitOutcome::timed_out ? ErrorKind::timeout
+                                                            : ErrorKind::usage,
+                  failure.describe()),
+      failure_(std::move(failure)) {}
 
 }  // namespace haloflag::notify

@@ -8,7 +8,7 @@ namespace haloflag::notify {
 
 FlagArray::FlagArray(ControlBlock& control, std::uint32_t count, FlagWriter writer, std::string name)
     : control_(&control), writer_(writer), memory_(control.backend(), sizeof(FlagLine) * count) {
-  if (count == 0) throw NotifyError("flag array '" + name + "' must hold at least one flag");
+  if (count == 0) throw NotifyError(ErrorKind::usage, "flag array '" + name + "' must hold at least one flag");
   view_.lines = static_cast<FlagLine*>(memory_.host());
   view_.count = count;
   view_.array_id = control.register_array(std::move(name));
@@ -22,7 +22,7 @@ FlagArrayView FlagArray::device_view() const {
 
 void FlagArray::check_index(std::uint32_t index, const char* operation) const {
   if (index >= view_.count) {
-    throw NotifyError(std::string(operation) + " on " + name() + "[" + std::to_string(index) +
+    throw NotifyError(ErrorKind::usage, std::string(operation) + " on " + name() + "[" + std::to_string(index) +
                       "]: index out of range (size " + std::to_string(view_.count) + ")");
   }
 }
@@ -30,13 +30,13 @@ void FlagArray::check_index(std::uint32_t index, const char* operation) const {
 void FlagArray::signal(std::uint32_t index, std::uint64_t epoch) {
   check_index(index, "signal");
   if (writer_ != FlagWriter::host) {
-    throw NotifyError("signal on " + name() + "[" + std::to_string(index) +
+    throw NotifyError(ErrorKind::usage, "signal on " + name() + "[" + std::to_string(index) +
                       "] from the host: this array is written by the device only");
   }
   // The host is the single writer, so reading its own last value is race-free.
   const std::uint64_t current = load_relaxed_system(view_.word(index));
   if (epoch < current) {
-    throw NotifyError("signal on " + name() + "[" + std::to_string(index) + "] with epoch " +
+    throw NotifyError(ErrorKind::usage, "signal on " + name() + "[" + std::to_string(index) + "] with epoch " +
                       std::to_string(epoch) + " below the current " + std::to_string(current) +
                       ": epochs are monotonic and never reset");
   }

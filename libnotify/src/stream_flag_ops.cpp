@@ -20,12 +20,12 @@ void store_release(Word* word, Word value) {
 void check_stream(Backend backend, WorkStream stream) {
   if (backend == Backend::host) {
     if (!stream.is_host_queue()) {
-      throw NotifyError("the host backend orders work on a HostQueue, not on a GPU stream");
+      throw NotifyError(ErrorKind::usage, "the host backend orders work on a HostQueue, not on a GPU stream");
     }
     return;
   }
   if (stream.is_host_queue()) {
-    throw NotifyError("the " + std::string(to_string(backend)) +
+    throw NotifyError(ErrorKind::usage, "the " + std::string(to_string(backend)) +
                       " backend orders work on a GPU stream, not on a HostQueue");
   }
   detail::gpu_check_stream_memory_ops();
@@ -61,7 +61,7 @@ void enqueue_wait(Backend backend, WorkStream stream, const std::uint64_t* word,
                std::atomic_ref<std::uint64_t>(*watched).load(std::memory_order_acquire) - value) <
            0) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw NotifyError("stream wait on " + name + " timed out: expected >= " +
+        throw NotifyError(ErrorKind::timeout, "stream wait on " + name + " timed out: expected >= " +
                           std::to_string(value) + ", last seen " +
                           std::to_string(std::atomic_ref<std::uint64_t>(*watched).load()));
       }

@@ -3,14 +3,15 @@
 
 #include <mpi.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "haloflag/error.hpp"
 
 namespace haloflag::model::calibration {
 
-class MpiError : public std::runtime_error {
+class MpiError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit MpiError(const std::string& what) : Error(ErrorKind::mpi, what) {}
 };
 
 inline void check_mpi(int code, const char* call) {

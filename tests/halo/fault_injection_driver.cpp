@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
       exchange.run();
       fields.download(host);
       const std::string wrong = verifier.check(host, exchange.epoch());
-      if (!wrong.empty()) throw ExchangeError("exchange " + std::to_string(number) + ": " + wrong);
+      if (!wrong.empty()) throw ExchangeError(haloflag::ErrorKind::peer, "exchange " + std::to_string(number) + ": " + wrong);
     }
     if (dies) {
       exchange.start();

@@ -7,7 +7,7 @@ namespace haloflag::halo::detail {
 
 std::unique_ptr<ExchangeStrategy> make_nccl_strategy(StrategyContext, MPI_Comm, PeerSpans,
                                                      std::chrono::nanoseconds) {
-  throw ExchangeError(strategy_unavailable(Strategy::nccl, notify::Backend::cuda));
+  throw ExchangeError(ErrorKind::config, strategy_unavailable(Strategy::nccl, notify::Backend::cuda));
 }
 
 }  // namespace haloflag::halo::detail

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <stdexcept>
+
+#include "haloflag/error.hpp"
 #include <string>
 #include <vector>
 
@@ -10,15 +12,15 @@ namespace haloflag::halo {
 
 // A decomposition that cannot be built: bad sizes, a rank grid that does not match the number
 // of ranks, a ghost wider than a subdomain, a rank out of range.
-class GeometryError : public std::runtime_error {
+class GeometryError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit GeometryError(const std::string& what) : Error(ErrorKind::geometry, what) {}
 };
 
 // An input file with one or more problems. Readers collect every problem they find (each naming
 // its place, e.g. "file:line: reason") so that one run shows them all; what() joins them by
 // newlines. Also the base of the model library's parameter-file errors.
-class ProblemListError : public std::runtime_error {
+class ProblemListError : public Error {
  public:
   explicit ProblemListError(const std::string& problem);
   explicit ProblemListError(std::vector<std::string> problems);
@@ -37,10 +39,11 @@ class ConfigError : public ProblemListError {
 
 // An exchange that failed: at set-up (a rank's own error, or the name of the rank that failed),
 // or while exchanging (a deadline, an abort, an MPI error, a kernel fault), naming the rank, the
-// exchange and what it still waited for.
-class ExchangeError : public std::runtime_error {
+// exchange and what it still waited for. Its kind is its cause's: a set-up that failed for a bad
+// config is kind config on every rank, a deadline timeout, a dead peer peer.
+class ExchangeError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  ExchangeError(ErrorKind kind, const std::string& what) : Error(kind, what) {}
 };
 
 }  // namespace haloflag::halo

@@ -61,7 +61,7 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
 MessageRequests::~MessageRequests() { cancel(); }
 
 void MessageRequests::fail(int status, const std::string& what) const {
-  throw ExchangeError(what + " failed: " + mpi_error_text(status));
+  throw ExchangeError(ErrorKind::mpi, what + " failed: " + mpi_error_text(status));
 }
 
 void MessageRequests::post_receive(std::size_t r) {
@@ -146,7 +146,7 @@ void MessageRequests::test_receives(std::vector<std::size_t>& completed) {
     int received = 0;
     MPI_Get_count(&s, MPI_BYTE, &received);
     if (received != messages_->recvs[r].bytes) {
-      throw ExchangeError("the " + names_->recv(r) + " brought " + std::to_string(received) +
+      throw ExchangeError(ErrorKind::peer, "the " + names_->recv(r) + " brought " + std::to_string(received) +
                           " bytes: the peer disagrees on the message size");
     }
     recv_active_[r] = false;

@@ -25,7 +25,7 @@ constexpr bool kArrivalPerPartition = true;
 template <class Describe>
 void check(int status, Describe describe) {
   if (status != MPI_SUCCESS) {
-    throw ExchangeError(describe() + " failed: " + mpi_error_text(status));
+    throw ExchangeError(ErrorKind::mpi, describe() + " failed: " + mpi_error_text(status));
   }
 }
 

@@ -51,7 +51,7 @@ std::string seconds_text(std::chrono::nanoseconds duration) {
 
 void check_mpi(int status, const std::string& what) {
   if (status != MPI_SUCCESS) {
-    throw ExchangeError("peer handshake: " + what + " failed: " + mpi_error_text(status));
+    throw ExchangeError(ErrorKind::mpi, "peer handshake: " + what + " failed: " + mpi_error_text(status));
   }
 }
 
@@ -295,7 +295,7 @@ std::vector<PairLists> exchange_lists(MPI_Comm comm, const std::vector<PairLists
             "MPI_Ialltoall of the message counts");
   if (!test_until(count_request, deadline, "MPI_Ialltoall of the message counts")) {
     // A pending collective may be neither cancelled nor freed; the job is failing anyway.
-    throw ExchangeError("peer handshake: not every rank of the communicator took part within " +
+    throw ExchangeError(ErrorKind::peer, "peer handshake: not every rank of the communicator took part within " +
                         seconds_text(timeout) + " (the exchange of message counts is incomplete)");
   }
 
@@ -331,7 +331,7 @@ std::vector<PairLists> exchange_lists(MPI_Comm comm, const std::vector<PairLists
       if (is_receive) MPI_Cancel(&requests[i]);
       MPI_Request_free(&requests[i]);
     }
-    throw ExchangeError("peer handshake: no answer within " + seconds_text(timeout) +
+    throw ExchangeError(ErrorKind::peer, "peer handshake: no answer within " + seconds_text(timeout) +
                         " (a peer that is gone or stuck before its set-up):" + late);
   }
 

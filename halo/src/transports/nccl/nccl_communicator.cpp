@@ -28,14 +28,14 @@ void broadcast_unique_id(ncclUniqueId& id, MPI_Comm comm, int rank,
   for (int done = 0; status == MPI_SUCCESS && done == 0;) {
     status = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done == 0 && Clock::now() - start > timeout) {
-      throw ExchangeError("NCCL: the broadcast of rank 0's unique id did not reach rank " +
+      throw ExchangeError(ErrorKind::peer, "NCCL: the broadcast of rank 0's unique id did not reach rank " +
                           std::to_string(rank) + " within " + seconds_text(timeout) +
                           ": a rank did not get to the NCCL set-up");
     }
     std::this_thread::yield();
   }
   if (status != MPI_SUCCESS) {
-    throw ExchangeError("NCCL: the broadcast of rank 0's unique id failed: " +
+    throw ExchangeError(ErrorKind::mpi, "NCCL: the broadcast of rank 0's unique id failed: " +
                         mpi_error_text(status));
   }
 }
@@ -83,7 +83,7 @@ NcclCommunicator::~NcclCommunicator() {
 bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::byte* recv,
                             void* stream) {
   if (comm_ == nullptr) {
-    throw ExchangeError("NCCL: the communicator with " + peers_text() + " was aborted");
+    throw ExchangeError(ErrorKind::usage, "NCCL: the communicator with " + peers_text() + " was aborted");
   }
   const auto gpu_stream = static_cast<NcclStream>(stream);
   // A non-blocking communicator may answer any call with ncclInProgress: not an error.
@@ -113,7 +113,7 @@ bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::
 
 bool NcclCommunicator::ready() {
   if (comm_ == nullptr) {
-    throw ExchangeError("NCCL: the communicator with " + peers_text() + " was aborted");
+    throw ExchangeError(ErrorKind::usage, "NCCL: the communicator with " + peers_text() + " was aborted");
   }
   ncclResult_t state = ncclSuccess;
   const ncclResult_t asked = ncclCommGetAsyncError(comm_, &state);
@@ -157,12 +157,12 @@ void NcclCommunicator::fail(const std::string& step, int result) {
   const char* detail = ncclGetLastError(comm_);
   if (detail != nullptr && *detail != '\0') text += ": " + std::string(detail);
   abort();
-  throw ExchangeError(text + "; the NCCL communicator was aborted");
+  throw ExchangeError(ErrorKind::gpu, text + "; the NCCL communicator was aborted");
 }
 
 void NcclCommunicator::fail_deadline(const std::string& step) {
   abort();
-  throw ExchangeError("NCCL: " + step + " did not complete within " + seconds_text(timeout_) +
+  throw ExchangeError(ErrorKind::timeout, "NCCL: " + step + " did not complete within " + seconds_text(timeout_) +
                       " on rank " + std::to_string(rank_) +
                       ": the communicator's other ranks did not all answer (this rank's " +
                       peers_text() + "; one may have failed before, stopped or died); the NCCL "

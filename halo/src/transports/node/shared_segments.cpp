@@ -88,7 +88,7 @@ SharedSegments::SharedSegments(MPI_Comm node_comm, std::size_t bytes,
       if (mapped_[q] != nullptr) munmap(mapped_[q], sizes_[q]);
     }
     mapped_.clear();
-    throw ExchangeError("node transport: " + failure);
+    throw ExchangeError(ErrorKind::other, "node transport: " + failure);
   }
 }
 

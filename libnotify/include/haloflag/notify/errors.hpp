@@ -6,13 +6,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "haloflag/error.hpp"
 #include "haloflag/notify/wait_control.hpp"
 
 namespace haloflag::notify {
 
-class NotifyError : public std::runtime_error {
+// The flag API's errors: a GPU runtime call that failed (kind gpu) unless the thrower says
+// otherwise (a flag index out of range is usage).
+class NotifyError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit NotifyError(const std::string& what) : Error(ErrorKind::gpu, what) {}
+  NotifyError(ErrorKind kind, const std::string& what) : Error(kind, what) {}
 };
 
 // A decoded failure record: a wait that timed out or was aborted.
@@ -31,6 +35,7 @@ struct WaitFailure {
   std::string describe() const;
 };
 
+// Kind timeout, or usage when the wait was aborted.
 class FlagWaitError : public NotifyError {
  public:
   explicit FlagWaitError(WaitFailure failure);

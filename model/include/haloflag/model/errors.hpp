@@ -17,9 +17,9 @@ class ParamsError : public halo::ProblemListError {
 
 // A prediction that cannot be made: a config whose ranks do not fit the rank mapping, a bad
 // mapping, a config that contradicts itself (peer out of range).
-class ModelError : public std::runtime_error {
+class ModelError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ModelError(const std::string& what) : Error(ErrorKind::config, what) {}
 };
 
 }  // namespace haloflag::model

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "haloflag/error.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/kernel_op.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
@@ -16,15 +17,15 @@
 namespace haloflag::kernels {
 
 // A launch whose blocks must all be resident at once (persistent or cooperative) but cannot be.
-class CoResidencyError : public std::runtime_error {
+class CoResidencyError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit CoResidencyError(const std::string& what) : Error(ErrorKind::co_residency, what) {}
 };
 
 // A kernel failed, or launch arguments were invalid.
-class KernelError : public std::runtime_error {
+class KernelError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit KernelError(const std::string& what) : Error(ErrorKind::gpu, what) {}
 };
 
 class KernelRunner {

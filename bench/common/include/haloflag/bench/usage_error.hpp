@@ -2,13 +2,15 @@
 // built): every rank finds it alike, and it ends the run with exit status 2 like a bad option.
 #pragma once
 
-#include <stdexcept>
+#include <string>
+
+#include "haloflag/error.hpp"
 
 namespace haloflag::bench {
 
-class UsageError : public std::runtime_error {
+class UsageError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& what) : Error(ErrorKind::usage, what) {}
 };
 
 inline constexpr int kUsageExitCode = 2;
