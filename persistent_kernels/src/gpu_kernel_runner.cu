@@ -111,6 +111,17 @@ void load_every_kernel() {
   (void)loaded;
 }
 
+// Blocks of `threads` threads of the stream kernels' pack and unpack grids (resident's or
+// stream_notify's) that one multiprocessor keeps resident at once: the fewer of the two.
+int stream_blocks_per_multiprocessor(bool resident, int threads) {
+  return std::min(blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
+                                                     : kernel_address(notify_pack_kernel),
+                                            threads),
+                  blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
+                                                     : kernel_address(notify_unpack_kernel),
+                                            threads));
+}
+
 class GpuKernelRunner final : public KernelRunner {
  public:
   GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
@@ -354,13 +365,7 @@ class GpuKernelRunner final : public KernelRunner {
     if (stream_residency_checked_) return;
     const bool resident = kernels == StreamKernels::resident;
     const std::string strategy = resident ? "resident" : "stream_notify";
-    const int per_sm = std::min(
-        blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
-                                           : kernel_address(notify_pack_kernel),
-                                  settings_.message_threads),
-        blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
-                                           : kernel_address(notify_unpack_kernel),
-                                  settings_.message_threads));
+    const int per_sm = stream_blocks_per_multiprocessor(resident, settings_.message_threads);
     const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_ / sharers();
     const std::int64_t asked =
         plan_.mpi_messages ? std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_) : 0;
@@ -467,13 +472,7 @@ std::int64_t gpu_message_block_capacity(bool resident, const LaunchSettings& set
   int multiprocessors = 0;
   HF_GPU_CHECK(cudaGetDevice(&device));
   HF_GPU_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  const int per_sm = std::min(
-      blocks_per_multiprocessor(resident ? kernel_address(resident_pack_kernel)
-                                         : kernel_address(notify_pack_kernel),
-                                settings.message_threads),
-      blocks_per_multiprocessor(resident ? kernel_address(resident_unpack_kernel)
-                                         : kernel_address(notify_unpack_kernel),
-                                settings.message_threads));
+  const int per_sm = stream_blocks_per_multiprocessor(resident, settings.message_threads);
   return std::int64_t{per_sm} * multiprocessors / std::max(settings.gpu_sharers, 1);
 }
 
