@@ -267,6 +267,10 @@ class Exchange::Impl {
   }
 
   std::uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
+  // The last exchange the CPU side completed.
+  std::uint64_t completed() const { return completed_.load(std::memory_order_acquire); }
+  // A handle waited for `exchange`: a later start(stream) may follow it.
+  void mark_waited(std::uint64_t exchange) { waited_ = std::max(waited_, exchange); }
   int rank() const { return rank_; }
   const RankMessages& messages() const { return messages_; }
   std::string launch_description() const { return strategy_->launch_description(); }
@@ -767,7 +771,7 @@ Exchange::Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields
   TuningReport report = options.tuning == Tuning::automatic
                             ? detail::tune_work_order(config, fields, chosen)
                             : detail::fixed_tuning(options);
-  impl_ = std::make_unique<Impl>(config, fields, chosen);
+  impl_ = std::make_shared<Impl>(config, fields, chosen);
   tuning_ = std::move(report);
 }
 
@@ -786,8 +790,14 @@ Exchange::Impl& Exchange::impl() const {
   return *impl_;
 }
 
-void Exchange::start() { impl().start(nullptr); }
-void Exchange::start(const kernels::FieldSet& fields) { impl().start(&fields); }
+ExchangeHandle Exchange::start() {
+  impl().start(nullptr);
+  return ExchangeHandle(impl_, impl_->epoch());
+}
+ExchangeHandle Exchange::start(const kernels::FieldSet& fields) {
+  impl().start(&fields);
+  return ExchangeHandle(impl_, impl_->epoch());
+}
 void Exchange::start(notify::WorkStream stream) { impl().start(stream, nullptr); }
 void Exchange::start(notify::WorkStream stream, const kernels::FieldSet& fields) {
   impl().start(stream, &fields);
@@ -815,6 +825,29 @@ std::int64_t Exchange::mpi_piece_bytes() const { return impl().mpi_piece_bytes()
 const TuningReport& Exchange::tuning() const {
   (void)impl();  // a moved-from Exchange has none
   return tuning_;
+}
+
+std::shared_ptr<Exchange::Impl> ExchangeHandle::lock() const {
+  std::shared_ptr<Exchange::Impl> impl = impl_.lock();
+  if (!impl) {
+    throw ExchangeError(ErrorKind::usage,
+                        epoch_ == 0 ? "this ExchangeHandle refers to no exchange (default-constructed)"
+                                    : "the Exchange of exchange " + std::to_string(epoch_) +
+                                          "'s handle was destroyed");
+  }
+  return impl;
+}
+
+bool ExchangeHandle::test() {
+  const std::shared_ptr<Exchange::Impl> impl = lock();
+  return impl->completed() >= epoch_ || (impl->progress() && impl->completed() >= epoch_);
+}
+
+void ExchangeHandle::wait() {
+  const std::shared_ptr<Exchange::Impl> impl = lock();
+  // Many ranks may share few cores.
+  while (!test()) std::this_thread::yield();
+  impl->mark_waited(epoch_);
 }
 
 }  // namespace haloflag::halo

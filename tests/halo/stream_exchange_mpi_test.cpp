@@ -36,6 +36,7 @@ namespace {
 
 using haloflag::halo::DeviceFields;
 using haloflag::halo::Exchange;
+using haloflag::halo::ExchangeHandle;
 using haloflag::halo::ExchangeError;
 using haloflag::halo::ExchangeOptions;
 using haloflag::halo::ExchangeVerifier;
@@ -244,6 +245,55 @@ TEST_P(OverEachTransport, AnExchangeMovesAndAMovedFromOneSaysSo) {
   EXPECT_THROW((void)moved.epoch(), haloflag::halo::ExchangeError);
   run_checked(held.back());
   EXPECT_EQ(held.back().epoch(), 3u);
+}
+
+// start() returns the exchange's handle: wait() completes it, test() advances it without
+// blocking; the handle survives a move of its Exchange, and once the Exchange is gone (or for
+// a handle of nothing) it says so, as a usage error.
+TEST_P(OverEachTransport, StartReturnsAHandleThatWaitsTestsAndOutlivesAMoveButNotTheExchange) {
+  SKIP_WITHOUT_BACKEND();
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = stream_options(GetParam(), Progress::caller);
+  Buffer buffer(options.backend, verifier);
+  ExchangeHandle first;
+  {
+    std::vector<Exchange> held;
+    held.push_back(Exchange(geometry, buffer.device.view(), options));
+    for (int i = 0; i < 4; ++i) {
+      const std::uint64_t epoch = held.back().epoch() + 1;
+      verifier.fill(buffer.host, epoch);
+      buffer.device.upload(buffer.host);
+      ExchangeHandle handle = held.back().start();
+      EXPECT_EQ(handle.epoch(), epoch);
+      if (i % 2 == 0) {
+        handle.wait();
+      } else {
+        while (!handle.test()) {
+        }
+      }
+      EXPECT_TRUE(handle.test());
+      buffer.device.download(buffer.host);
+      EXPECT_EQ(verifier.check_all(buffer.host, epoch), "") << "exchange " << epoch;
+      if (i == 0) first = handle;
+    }
+    // Moved, the Exchange keeps its handles; an earlier exchange's handle reports complete.
+    Exchange moved = std::move(held.back());
+    EXPECT_TRUE(first.test());
+    first.wait();
+    ExchangeHandle last = moved.start();
+    last.wait();
+    EXPECT_EQ(moved.epoch(), 5u);
+  }
+  try {
+    first.wait();
+    ADD_FAILURE() << "a handle of a destroyed Exchange waited";
+  } catch (const haloflag::halo::ExchangeError& error) {
+    EXPECT_EQ(error.kind(), haloflag::ErrorKind::usage);
+    EXPECT_NE(std::string(error.what()).find("handle was destroyed"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW((void)ExchangeHandle().test(), haloflag::halo::ExchangeError);
 }
 
 TEST_P(OverEachTransport, HostStartsAlternateFieldSets) {

@@ -64,6 +64,8 @@
 
 namespace haloflag::halo {
 
+class ExchangeHandle;
+
 // How many different FieldSets one Exchange serves (start(fields)).
 inline constexpr int kMaxFieldSets = 8;
 
@@ -85,12 +87,13 @@ class Exchange {
   Exchange(Exchange&& other) noexcept;
   Exchange& operator=(Exchange&& other) noexcept;
 
-  // Begins the next exchange (epoch() + 1) now. Throws if one is still in progress.
-  void start();
+  // Begins the next exchange (epoch() + 1) now, and returns its handle (wait(), test()). Throws
+  // if one is still in progress.
+  ExchangeHandle start();
   // The same on another FieldSet of the same shape (at most kMaxFieldSets different ones per
   // Exchange; the first start on a new one copies its pointers to the device once). Not for
   // Strategy::embedded, whose kernel picks its fields itself (DevicePlan::with_fields).
-  void start(const kernels::FieldSet& fields);
+  ExchangeHandle start(const kernels::FieldSet& fields);
   // Stream-ordered start (Strategy::resident): enqueues on `stream` the store of the next epoch
   // into the flag the resident kernels wait on, so they pack once the work enqueued before it
   // is done. Returns at once. The previous exchange's wait(stream) on the same stream (or
@@ -156,8 +159,32 @@ class Exchange {
   // The implementation, or ExchangeError when this Exchange has been moved from.
   Impl& impl() const;
 
-  std::unique_ptr<Impl> impl_;
+  // Shared only with the handles' weak references, so a handle can tell that its Exchange is gone.
+  std::shared_ptr<Impl> impl_;
   TuningReport tuning_;
+};
+
+// One exchange begun by Exchange::start(): wait() blocks until it is complete (every message
+// sent, received and unpacked on this rank), test() advances it without blocking and says
+// whether it is. A handle stays valid when its Exchange is moved; once the Exchange is destroyed,
+// or for a default-constructed handle, both throw ExchangeError of kind usage. A handle of an
+// earlier exchange reports complete.
+class ExchangeHandle {
+ public:
+  ExchangeHandle() = default;
+  // The exchange's number (Exchange::epoch() when it began); 0: none.
+  std::uint64_t epoch() const noexcept { return epoch_; }
+  void wait();
+  bool test();
+
+ private:
+  friend class Exchange;
+  ExchangeHandle(std::weak_ptr<Exchange::Impl> impl, std::uint64_t epoch)
+      : impl_(std::move(impl)), epoch_(epoch) {}
+  std::shared_ptr<Exchange::Impl> lock() const;
+
+  std::weak_ptr<Exchange::Impl> impl_;
+  std::uint64_t epoch_ = 0;
 };
 
 }  // namespace haloflag::halo
