@@ -469,7 +469,7 @@ class Exchange::Impl {
                                       peers_over_mpi(configured, options_, node_ranks_.ranks),
                                       size, tag_upper_bound(comm_));
     messages_ = pieced_.messages;
-    names_.emplace(pieced_, config.geometry.has_value());
+    names_.emplace(pieced_.messages, pieced_.sends, pieced_.recvs, config.geometry.has_value());
     timeline_.emplace(messages_, options_.trace);
     // Device stamps are put on the host's time line; the offset is measured once.
     if (options_.trace && options_.backend != notify::Backend::host) {

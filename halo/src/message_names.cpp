@@ -5,13 +5,13 @@
 namespace haloflag::halo::detail {
 
 std::string MessageNames::send(std::size_t index) const {
-  return describe(messages_->sends.at(index), pieced_ ? &pieced_->sends.at(index) : nullptr,
-                  true);
+  return describe(messages_->sends.at(index),
+                  send_origins_ != nullptr ? &send_origins_->at(index) : nullptr, true);
 }
 
 std::string MessageNames::recv(std::size_t index) const {
-  return describe(messages_->recvs.at(index), pieced_ ? &pieced_->recvs.at(index) : nullptr,
-                  false);
+  return describe(messages_->recvs.at(index),
+                  recv_origins_ != nullptr ? &recv_origins_->at(index) : nullptr, false);
 }
 
 std::string MessageNames::describe(const Message& m, const WireOrigin* origin,

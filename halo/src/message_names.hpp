@@ -8,7 +8,9 @@
 #include <string>
 
 #include "haloflag/halo/exchange_config.hpp"
-#include "transports/mpi/message_pieces.hpp"
+#include <vector>
+
+#include "wire_origin.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -16,9 +18,14 @@ class MessageNames {
  public:
   MessageNames(const RankMessages& messages, bool tags_are_directions)
       : messages_(&messages), tags_are_directions_(tags_are_directions) {}
-  // `pieced.messages` named with their origins; `pieced` must outlive the names.
-  MessageNames(const PiecedMessages& pieced, bool tags_are_directions)
-      : messages_(&pieced.messages), pieced_(&pieced), tags_are_directions_(tags_are_directions) {}
+  // Moved messages (pieces among them) named with their origins, one per send and receive;
+  // all three must outlive the names.
+  MessageNames(const RankMessages& messages, const std::vector<WireOrigin>& send_origins,
+               const std::vector<WireOrigin>& recv_origins, bool tags_are_directions)
+      : messages_(&messages),
+        send_origins_(&send_origins),
+        recv_origins_(&recv_origins),
+        tags_are_directions_(tags_are_directions) {}
 
   // "send to peer 1 tag 3 (60000 bytes, towards -x+y)"
   std::string send(std::size_t index) const;
@@ -29,7 +36,8 @@ class MessageNames {
   std::string describe(const Message& m, const WireOrigin* origin, bool is_send) const;
 
   const RankMessages* messages_;
-  const PiecedMessages* pieced_ = nullptr;
+  const std::vector<WireOrigin>* send_origins_ = nullptr;
+  const std::vector<WireOrigin>* recv_origins_ = nullptr;
   bool tags_are_directions_;
 };
 

@@ -11,18 +11,9 @@
 
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/halo/mpi_pieces.hpp"
+#include "wire_origin.hpp"
 
 namespace haloflag::halo::detail {
-
-// Where one moved message comes from.
-struct WireOrigin {
-  std::size_t message = 0;  // index in the config's sends or recvs
-  int tag = 0;              // the config's tag
-  int piece = 0;
-  int pieces = 1;           // 1: the message travels whole
-  std::int64_t first_unit = 0;  // the piece's first slab (MessageCut)
-  std::int64_t units = 0;
-};
 
 struct PiecedMessages {
   // What moves, in the config's order with each cut message's pieces in its place, each with
