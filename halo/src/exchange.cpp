@@ -154,7 +154,10 @@ class Exchange::Impl {
     // Every rank is set up, so every peer answers; a disagreement fails every rank before the
     // first exchange, each side of it naming the messages.
     agree_on("agree with its peers on the messages", [&] {
-      detail::check_peers_agree(comm_, pieced_, *names_, options_.timeout, piece_transfer_);
+      const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
+      const detail::MessageNames config_names(configured, config.geometry.has_value());
+      detail::check_peers_agree(comm_, configured, config_names, options_.timeout, peer_cuts(),
+                                piece_transfer_);
     });
     // Collective over the node: every rank reaches it, since set-up and handshake agreed.
     agree_on("set up the node transport", [&] {
@@ -465,9 +468,9 @@ class Exchange::Impl {
     // Long or short by the config's messages: a piece is short, packed and unpacked by a block
     // of its own as soon as it can be.
     options_.long_message_bytes = long_message_bytes(configured);
+    mpi_peers_ = peers_over_mpi(configured, options_, node_ranks_.ranks);
     pieced_ = detail::cut_into_pieces(configured, config.data.value_or(MessageData{}), piece_bytes,
-                                      peers_over_mpi(configured, options_, node_ranks_.ranks),
-                                      size, tag_upper_bound(comm_));
+                                      mpi_peers_, size, tag_upper_bound(comm_));
     messages_ = pieced_.messages;
     names_.emplace(pieced_.messages, pieced_.sends, pieced_.recvs, config.geometry.has_value());
     timeline_.emplace(messages_, options_.trace);
@@ -568,6 +571,27 @@ class Exchange::Impl {
       }
     }
     return growth;
+  }
+
+  // For the handshake: how this rank moves its messages with each rank of comm_.
+  std::vector<detail::PeerCut> peer_cuts() const {
+    std::vector<detail::PeerCut> cuts(pieced_.piece_bytes_by_peer.size());
+    for (const int peer : mpi_peers_) {
+      if (peer < 0 || static_cast<std::size_t>(peer) >= cuts.size()) continue;
+      cuts[static_cast<std::size_t>(peer)].over_mpi = true;
+      cuts[static_cast<std::size_t>(peer)].piece_bytes =
+          pieced_.piece_bytes_by_peer[static_cast<std::size_t>(peer)];
+    }
+    const auto count = [&](const std::vector<Message>& moved,
+                           const std::vector<detail::WireOrigin>& origins) {
+      for (std::size_t m = 0; m < moved.size(); ++m) {
+        const auto peer = static_cast<std::size_t>(moved[m].peer);
+        if (origins[m].pieces > 1 && peer < cuts.size()) ++cuts[peer].cut;
+      }
+    };
+    count(pieced_.messages.sends, pieced_.sends);
+    count(pieced_.messages.recvs, pieced_.recvs);
+    return cuts;
   }
 
   // What the peers' paths say: for an MPI peer with cut messages, the pieces and how they travel
@@ -733,6 +757,7 @@ class Exchange::Impl {
   // The MPI piece size every rank cuts with (0: whole): the one asked for, or larger where a
   // rank's GPU cannot keep the blocks of smaller pieces resident.
   std::int64_t piece_bytes_ = 0;
+  std::set<int> mpi_peers_;        // the peers MPI carries
   detail::PiecedMessages pieced_;  // what moves: messages whole, or cut into pieces for MPI
   PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
   RankMessages messages_;          // pieced_.messages

@@ -31,17 +31,18 @@ struct Listed {
 };
 
 // The messages between this rank and one other rank, as one of the two lists them, and how that
-// side cuts them for MPI.
+// side moves them.
 struct PairLists {
+  std::int64_t over_mpi = 0;     // 1: over MPI
   std::int64_t piece_bytes = 0;  // 0: whole
-  std::int64_t transfer = 0;     // PieceTransfer of its pieces, where it cuts any
-  std::int64_t cut = 0;          // pieces of cut messages among the lists
+  std::int64_t transfer = 0;     // PieceTransfer of its pieces
+  std::int64_t cut = 0;          // its messages with the other rank that go in pieces
   std::vector<Listed> sends;  // to the other rank
   std::vector<Listed> recvs;  // from the other rank
 };
 
-// The words before the lists (piece_bytes, transfer, cut).
-constexpr std::size_t kHeaderWords = 3;
+// The words before the lists (over_mpi, piece_bytes, transfer, cut).
+constexpr std::size_t kHeaderWords = 4;
 
 std::string seconds_text(std::chrono::nanoseconds duration) {
   char text[32];
@@ -62,18 +63,18 @@ std::string plural(std::size_t count, const char* noun) {
 // Sorts this rank's messages by the rank at the other end. Messages it cannot send (peer out of
 // range) and a second message with the same peer and tag (MPI would match same-tag messages in
 // posting order, which the flag strategies do not fix) become problems.
-std::vector<PairLists> lists_by_peer(const PiecedMessages& pieced, PieceTransfer transfer,
+std::vector<PairLists> lists_by_peer(const RankMessages& messages,
+                                     const std::vector<PeerCut>& cuts, PieceTransfer transfer,
                                      const MessageNames& names, int size,
                                      std::vector<std::string>& problems) {
-  const RankMessages& messages = pieced.wire;
   std::vector<PairLists> by_peer(static_cast<std::size_t>(size));
-  for (int p = 0; p < size; ++p) {
-    const auto q = static_cast<std::size_t>(p);
-    by_peer[q].piece_bytes = q < pieced.piece_bytes_by_peer.size() ? pieced.piece_bytes_by_peer[q] : 0;
+  for (std::size_t q = 0; q < by_peer.size() && q < cuts.size(); ++q) {
+    by_peer[q].over_mpi = cuts[q].over_mpi ? 1 : 0;
+    by_peer[q].piece_bytes = cuts[q].piece_bytes;
     by_peer[q].transfer = static_cast<std::int64_t>(transfer);
+    by_peer[q].cut = cuts[q].cut;
   }
   const auto sort_in = [&](const std::vector<Message>& list, bool sends) {
-    const std::vector<WireOrigin>& origins = sends ? pieced.sends : pieced.recvs;
     const auto name = [&](std::size_t index) {
       return sends ? names.send(index) : names.recv(index);
     };
@@ -92,7 +93,6 @@ std::vector<PairLists> lists_by_peer(const PiecedMessages& pieced, PieceTransfer
       }
       PairLists& pair = by_peer[static_cast<std::size_t>(m.peer)];
       (sends ? pair.sends : pair.recvs).push_back(Listed{m.tag, m.bytes, i});
-      if (i < origins.size() && origins[i].pieces > 1) ++pair.cut;
     }
   };
   sort_in(messages.sends, true);
@@ -102,7 +102,7 @@ std::vector<PairLists> lists_by_peer(const PiecedMessages& pieced, PieceTransfer
 
 // What travels to one peer: the header, its sends, then its receives, each as (tag, bytes).
 std::vector<std::int64_t> encode(const PairLists& lists) {
-  std::vector<std::int64_t> words = {lists.piece_bytes, lists.transfer, lists.cut};
+  std::vector<std::int64_t> words = {lists.over_mpi, lists.piece_bytes, lists.transfer, lists.cut};
   words.reserve(kHeaderWords + 2 * (lists.sends.size() + lists.recvs.size()));
   for (const auto* list : {&lists.sends, &lists.recvs}) {
     for (const Listed& m : *list) {
@@ -116,9 +116,10 @@ std::vector<std::int64_t> encode(const PairLists& lists) {
 PairLists decode(const std::vector<std::int64_t>& words, std::size_t send_count) {
   PairLists lists;
   if (words.size() < kHeaderWords) return lists;
-  lists.piece_bytes = words[0];
-  lists.transfer = words[1];
-  lists.cut = words[2];
+  lists.over_mpi = words[0];
+  lists.piece_bytes = words[1];
+  lists.transfer = words[2];
+  lists.cut = words[3];
   for (std::size_t k = kHeaderWords; k + 1 < words.size(); k += 2) {
     const Listed m{static_cast<int>(words[k]), words[k + 1], 0};
     ((k - kHeaderWords) / 2 < send_count ? lists.sends : lists.recvs).push_back(m);
@@ -133,15 +134,6 @@ std::string pieces_text(std::int64_t piece_bytes) {
 
 std::string transfer_text(std::int64_t transfer) {
   return std::string(to_string(static_cast<PieceTransfer>(transfer)));
-}
-
-// A tag as the config gives it: a pair that cuts messages for MPI lists wire tags
-// (tag * kMaxPiecesPerMessage + piece).
-std::string tag_text(const PairLists& pair, int tag) {
-  if (pair.piece_bytes <= 0) return std::to_string(tag);
-  const int piece = tag % kMaxPiecesPerMessage;
-  return std::to_string(tag / kMaxPiecesPerMessage) +
-         (piece == 0 ? std::string() : " (piece " + std::to_string(piece + 1) + ")");
 }
 
 // A message between this rank and its peer, to name in a problem of the whole pair.
@@ -178,24 +170,21 @@ void match_by_tag(const std::vector<Listed>& mine, const std::vector<Listed>& th
 void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& theirs,
                    const MessageNames& names, std::vector<std::string>& problems);
 
-// The pair's cut first: a different piece size makes every piece differ, so that is reported
-// once (where it changes what moves); then the lists.
+// The lists, then, where both sides reach each other over MPI (a pair that chose different
+// transports is the node transport's to report) and either cuts messages into pieces, how.
 void compare_with_peer(int rank, int peer, const PairLists& mine, const PairLists& theirs,
                        const MessageNames& names, std::vector<std::string>& problems) {
+  compare_lists(rank, peer, mine, theirs, names, problems);
+  if (mine.over_mpi == 0 || theirs.over_mpi == 0 || (mine.cut == 0 && theirs.cut == 0)) return;
   const std::string me = "rank " + std::to_string(rank);
   const std::string other = "peer " + std::to_string(peer);
-  std::vector<std::string> found;
-  compare_lists(rank, peer, mine, theirs, names, found);
-  if (mine.piece_bytes != theirs.piece_bytes && !found.empty()) {
+  if (mine.piece_bytes != theirs.piece_bytes) {
     problems.push_back(me + " cuts its messages with " + other + " " +
                        pieces_text(mine.piece_bytes) + ", " + other + " " +
                        pieces_text(theirs.piece_bytes) +
-                       " (ExchangeOptions::mpi_piece_bytes and transport must agree); " +
+                       " (ExchangeOptions::mpi_piece_bytes must agree); " +
                        first_message(mine, names) + " is one of them");
-    return;
-  }
-  problems.insert(problems.end(), found.begin(), found.end());
-  if ((mine.cut > 0 || theirs.cut > 0) && mine.transfer != theirs.transfer) {
+  } else if (mine.transfer != theirs.transfer) {
     problems.push_back(me + " moves its MPI pieces with " + other + " " +
                        transfer_text(mine.transfer) + ", " + other + " " +
                        transfer_text(theirs.transfer) +
@@ -221,11 +210,11 @@ void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& t
       },
       [&](const Listed& sent) {
         problems.push_back(names.send(sent.index) + ": " + other +
-                           " expects no message with tag " + tag_text(mine, sent.tag) +
+                           " expects no message with tag " + std::to_string(sent.tag) +
                            " from " + me);
       },
       [&](const Listed& expected) {
-        problems.push_back(other + " expects to receive tag " + tag_text(mine, expected.tag) +
+        problems.push_back(other + " expects to receive tag " + std::to_string(expected.tag) +
                            " (" + std::to_string(expected.bytes) + " bytes) from " + me +
                            ", which sends no message with that tag to it");
       });
@@ -242,11 +231,11 @@ void compare_lists(int rank, int peer, const PairLists& mine, const PairLists& t
       },
       [&](const Listed& expected) {
         problems.push_back(names.recv(expected.index) + ": " + other +
-                           " sends no message with tag " + tag_text(mine, expected.tag) +
+                           " sends no message with tag " + std::to_string(expected.tag) +
                            " to " + me);
       },
       [&](const Listed& sent) {
-        problems.push_back(other + " sends tag " + tag_text(mine, sent.tag) + " (" +
+        problems.push_back(other + " sends tag " + std::to_string(sent.tag) + " (" +
                            std::to_string(sent.bytes) + " bytes) to " + me +
                            ", which expects no message with that tag from it");
       });
@@ -344,14 +333,16 @@ std::vector<PairLists> exchange_lists(MPI_Comm comm, const std::vector<PairLists
 
 }  // namespace
 
-void check_peers_agree(MPI_Comm comm, const PiecedMessages& pieced, const MessageNames& names,
-                       std::chrono::nanoseconds timeout, PieceTransfer transfer) {
+void check_peers_agree(MPI_Comm comm, const RankMessages& messages, const MessageNames& names,
+                       std::chrono::nanoseconds timeout, const std::vector<PeerCut>& cuts,
+                       PieceTransfer transfer) {
   int rank = 0;
   int size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<std::string> problems;
-  const std::vector<PairLists> mine = lists_by_peer(pieced, transfer, names, size, problems);
+  const std::vector<PairLists> mine =
+      lists_by_peer(messages, cuts, transfer, names, size, problems);
   const std::vector<PairLists> theirs = exchange_lists(comm, mine, timeout);
   for (std::size_t p = 0; p < mine.size(); ++p) {
     compare_with_peer(rank, static_cast<int>(p), mine[p], theirs[p], names, problems);
