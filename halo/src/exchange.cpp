@@ -865,13 +865,15 @@ std::shared_ptr<Exchange::Impl> ExchangeHandle::lock() const {
 
 bool ExchangeHandle::test() {
   const std::shared_ptr<Exchange::Impl> impl = lock();
-  return impl->completed() >= epoch_ || (impl->progress() && impl->completed() >= epoch_);
+  if (impl->completed() >= epoch_) return true;
+  (void)impl->progress();
+  return impl->completed() >= epoch_;
 }
 
 void ExchangeHandle::wait() {
   const std::shared_ptr<Exchange::Impl> impl = lock();
   // Many ranks may share few cores.
-  while (!test()) std::this_thread::yield();
+  while (impl->completed() < epoch_ && !impl->progress()) std::this_thread::yield();
   impl->mark_waited(epoch_);
 }
 

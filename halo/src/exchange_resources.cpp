@@ -53,13 +53,6 @@ kernels::DeviceMemory device_buffer(const ExchangeOptions& options, std::int64_t
                                static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1)));
 }
 
-std::int64_t largest_message(const MessageLayouts& layouts) {
-  std::int64_t largest = 0;
-  for (const auto& layout : layouts.sends) largest = std::max(largest, layout.bytes());
-  for (const auto& layout : layouts.recvs) largest = std::max(largest, layout.bytes());
-  return largest;
-}
-
 }  // namespace
 
 ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
@@ -132,9 +125,9 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
     device_times = notify::MappedAllocation(options.backend, sizeof(std::uint64_t) * slots);
     plan.times = {static_cast<std::uint64_t*>(device_times.device()), plan.send_count};
   }
-  plan.long_message_bytes = options.long_message_bytes > 0
-                                ? options.long_message_bytes
-                                : std::max<std::int64_t>(largest_message(layouts) / 2, 1);
+  // Resolved by the Exchange from the config's messages (half the largest when not given), so
+  // that the pieces of a long message count as short.
+  plan.long_message_bytes = options.long_message_bytes;
   std::vector<std::uint32_t> order;
   append_short_first(plan, layouts.sends, order, plan.short_sends);
   order.resize(at_least_one(layouts.sends.size()));  // the receives' part starts after one entry

@@ -7,7 +7,8 @@
 namespace haloflag::halo::detail {
 namespace {
 
-// Appends `messages` to `wire`, cut where they go to an MPI peer, and their origins to `origins`.
+// Appends `messages`, cut where they go to an MPI peer, to `moved` (the config's tags) and to
+// `wire` (the tags MPI matches), and their origins to `origins`.
 void cut_list(const std::vector<Message>& messages, const char* kind, const MessageData& data,
               std::int64_t piece_bytes, const std::set<int>& mpi_peers, int tag_ub,
               std::vector<Message>& moved, std::vector<Message>& wire,
