@@ -37,6 +37,7 @@ json phases_json(const TracedRun& traced) {
           {"last_send_posted", optional_json(phases.last_send_posted)},
           {"last_receive", optional_json(phases.last_receive)},
           {"last_unpack_done", optional_json(phases.last_unpack_done)},
+          {"post_per_send_us", optional_json(phases.post_per_send)},
           {"traced_total_us", summary_json(phases.total)}};
 }
 

@@ -91,7 +91,7 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
          "exchanges):\n"
       << padded("strategy", kNameWidth, true) << padded("started", 11) << padded("1st ready", 11) << padded("last ready", 11)
       << padded("last sent", 11) << padded("last recv", 11) << padded("last unpack", 12)
-      << padded("traced total", 13) << padded("exchanges", 10) << '\n';
+      << padded("traced total", 13) << padded("post/send", 10) << padded("exchanges", 10) << '\n';
   for (const StrategyResult& result : results) {
     if (!result.traced) continue;
     const PhaseMedians& phases = result.traced->phases_us;
@@ -101,12 +101,15 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
         << phase_cell(phases.last_send_posted) << phase_cell(phases.last_receive)
         << padded(phases.last_unpack_done ? fixed(*phases.last_unpack_done, 1) : "-", 12)
         << padded(fixed(phases.total.median, 1), 13)
+        << padded(phases.post_per_send ? fixed(*phases.post_per_send, 2) : "-", 10)
         << padded(std::to_string(result.traced->exchanges), 10) << '\n';
   }
   out << "started: start() returned (receives posted, kernels launched or armed); ready: "
          "send_ready seen by the CPU (bulk strategies: pack kernel done; node transport: "
          "node_done seen, for every node message at once); sent: MPI send started; recv: "
-         "receive complete; unpack: unpack_done seen (bulk: unpack kernel done)\n";
+         "receive complete; unpack: unpack_done seen (bulk: unpack kernel done); post/send: the CPU's "
+         "cost of one MPI send (a piece with MPI pieces), from when it could be posted to when "
+         "it was, the slowest rank's mean\n";
 }
 
 // Whether the time per exchange stayed put over a long run (DriftSummary).

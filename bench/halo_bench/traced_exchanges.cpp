@@ -14,7 +14,7 @@ namespace haloflag::bench {
 namespace {
 
 constexpr int kTracedWarmup = 5;
-constexpr int kPhaseCount = 7;  // the six phases and the total
+constexpr int kPhaseCount = 8;  // the six phases, the total and the cost per send
 constexpr double kAbsent = -1.0;
 
 std::array<double, kPhaseCount> phase_values_us(const halo::ExchangePhases& phases) {
@@ -23,7 +23,7 @@ std::array<double, kPhaseCount> phase_values_us(const halo::ExchangePhases& phas
   };
   return {us(phases.started),      us(phases.first_send_ready), us(phases.last_send_ready),
           us(phases.last_send_posted), us(phases.last_receive),   us(phases.last_unpack_done),
-          us(phases.total)};
+          us(phases.total),          us(phases.post_per_send)};
 }
 
 std::optional<double> median_of_present(std::vector<double> values) {
@@ -83,6 +83,7 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
   run.phases_us.last_receive = median_of_present(per_phase[4]);
   run.phases_us.last_unpack_done = median_of_present(per_phase[5]);
   run.phases_us.total = model::calibration::summarize(per_phase[6]);
+  run.phases_us.post_per_send = median_of_present(per_phase[7]);
   return run;
 }
 

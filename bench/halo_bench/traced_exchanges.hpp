@@ -29,6 +29,7 @@ struct PhaseMedians {
   std::optional<double> last_receive;
   std::optional<double> last_unpack_done;
   model::calibration::SampleSummary total;  // the traced exchanges' times (tracing included)
+  std::optional<double> post_per_send;  // the CPU's cost of one MPI send (ExchangePhases)
 };
 
 struct TracedRun {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "cpu_cores.hpp"
 #include "exchange_resources.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
@@ -131,6 +132,10 @@ std::int64_t requested_piece_bytes(const ExchangeOptions& options) {
 // after the last exchange is picked up at once, an idle Exchange costs no core.
 constexpr auto kProgressSpin = std::chrono::milliseconds(2);
 
+// A caller asleep in finish() beside a progress thread on its one core wakes at least this often
+// to look for itself; the progress thread wakes it sooner, when an exchange completes or fails.
+constexpr auto kCallerSleepSlice = std::chrono::milliseconds(1);
+
 }  // namespace
 
 class Exchange::Impl {
@@ -170,6 +175,9 @@ class Exchange::Impl {
     });
     agree_on("start its kernels", [&] { start_strategy(); });
     if (options_.progress == Progress::thread) {
+      // mpiexec binds a rank to one core by default: the progress thread then shares it with
+      // the caller, and neither may spin while the other has work.
+      shares_core_ = detail::cores_of_this_thread() == 1;
       progress_thread_ = std::thread([this] { run_progress_thread(); });
     }
   }
@@ -253,9 +261,16 @@ class Exchange::Impl {
   }
 
   void finish() {
-    // Many ranks may share few cores.
-    while (!progress()) std::this_thread::yield();
+    await(epoch());
     waited_ = epoch();
+  }
+
+  // Returns once `exchange` is complete; its errors come out as from progress().
+  void await(std::uint64_t exchange) {
+    if (progress_thread_.joinable() && shares_core_) sleep_until_completed(exchange);
+    // Many ranks may share few cores.
+    while (completed() < exchange && !progress()) std::this_thread::yield();
+    (void)progress();  // reports a failure that ended the wait above
   }
 
   // May be called from any thread: only the abort flag (which every wait reads) and the reason
@@ -276,7 +291,10 @@ class Exchange::Impl {
   void mark_waited(std::uint64_t exchange) { waited_ = std::max(waited_, exchange); }
   int rank() const { return rank_; }
   const RankMessages& messages() const { return messages_; }
-  std::string launch_description() const { return strategy_->launch_description(); }
+  std::string launch_description() const {
+    return strategy_->launch_description() +
+           (shares_core_ ? "; the progress thread shares the caller's one core" : "");
+  }
   const ExchangeOptions& options() const { return options_; }
   std::int64_t mpi_piece_bytes() const { return pieced_.any_cut() ? piece_bytes_ : 0; }
   kernels::DevicePlan device_plan() const {
@@ -387,20 +405,41 @@ class Exchange::Impl {
     return false;
   }
 
+  // With the progress thread on the caller's one core, the caller sleeps while it waits, so
+  // that the thread, which does the exchange's work, has the core.
+  void sleep_until_completed(std::uint64_t exchange) {
+    const auto done = [&] {
+      return completed() >= exchange || failed_.load() ||
+             abort_requested_.load(std::memory_order_acquire);
+    };
+    std::unique_lock<std::mutex> lock(completion_mutex_);
+    while (!done()) completion_wakeup_.wait_for(lock, kCallerSleepSlice, done);
+  }
+
+  // The progress thread completed an exchange or failed: a sleeping caller looks again.
+  void wake_caller() {
+    if (!shares_core_) return;
+    { const std::lock_guard<std::mutex> lock(completion_mutex_); }
+    completion_wakeup_.notify_all();
+  }
+
   // Progress::thread: the CPU side of every started exchange, until the Exchange ends or fails.
   void run_progress_thread() {
     auto last_work = Clock::now();
     while (!stop_progress_.load(std::memory_order_acquire) && !failed_.load()) {
       if (running()) {
+        const std::uint64_t completed_before = completed();
         try {
           guarded([&] { (void)advance(); });
         } catch (const std::exception&) {  // kept in thread_error_ by guarded()
         }
+        if (completed() != completed_before || failed_.load()) wake_caller();
         last_work = Clock::now();
         std::this_thread::yield();
         continue;
       }
-      if (Clock::now() - last_work < kProgressSpin) {
+      // On the caller's one core it sleeps at once: the caller needs the core to start more.
+      if (!shares_core_ && Clock::now() - last_work < kProgressSpin) {
         std::this_thread::yield();
         continue;
       }
@@ -783,6 +822,9 @@ class Exchange::Impl {
   std::atomic<bool> stop_progress_{false};
   std::mutex progress_mutex_;
   std::condition_variable progress_wakeup_;
+  bool shares_core_ = false;  // the progress thread runs on the caller's one core
+  std::mutex completion_mutex_;
+  std::condition_variable completion_wakeup_;  // a caller sleeping in await()
   std::string thread_error_;  // the progress thread's failure, not reported yet
   ErrorKind thread_error_kind_ = ErrorKind::other;
   std::atomic<bool> abort_requested_{false};
@@ -872,8 +914,7 @@ bool ExchangeHandle::test() {
 
 void ExchangeHandle::wait() {
   const std::shared_ptr<Exchange::Impl> impl = lock();
-  // Many ranks may share few cores.
-  while (impl->completed() < epoch_ && !impl->progress()) std::this_thread::yield();
+  impl->await(epoch_);
   impl->mark_waited(epoch_);
 }
 

@@ -1,6 +1,8 @@
 #include "haloflag/halo/exchange_timeline.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace haloflag::halo {
 namespace {
@@ -36,6 +38,23 @@ ExchangePhases phases_of(const ExchangeTimeline& timeline) {
     take_min(phases.first_send_ready, send.ready_seen);
     take_max(phases.last_send_ready, send.ready_seen);
     take_max(phases.last_send_posted, send.posted);
+  }
+  // Sends in the order they were posted, each charged from when it could have been.
+  std::vector<std::pair<std::int64_t, std::int64_t>> posted;  // (posted, ready_seen)
+  for (const SendTimeline& send : timeline.sends) {
+    if (send.posted != kNotRecorded && send.ready_seen != kNotRecorded) {
+      posted.emplace_back(send.posted, send.ready_seen);
+    }
+  }
+  if (!posted.empty()) {
+    std::sort(posted.begin(), posted.end());
+    std::int64_t sum = 0;
+    std::int64_t previous = kNotRecorded;
+    for (const auto& [at, ready] : posted) {
+      sum += at - (previous == kNotRecorded ? ready : std::max(ready, previous));
+      previous = at;
+    }
+    phases.post_per_send = sum / static_cast<std::int64_t>(posted.size());
   }
   for (const RecvTimeline& recv : timeline.recvs) {
     take_max(phases.last_receive, recv.received);

@@ -10,6 +10,9 @@
 // mpi_test_main.cpp) and the thread-level case the default level.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -323,6 +326,56 @@ TEST_P(OverEachTransport, ProgressThreadRunsStreamAndHostExchanges) {
   EXPECT_EQ(run_stream_exchanges(GetParam(), Progress::thread, 2, 6), "")
       << "rank " << world_rank();
 }
+
+#if defined(__linux__)
+// Binds the calling thread to the one core it runs on, as mpiexec binds a rank by default, and
+// restores its affinity after.
+class OnOneCore {
+ public:
+  OnOneCore() {
+    sched_getaffinity(0, sizeof(saved_), &saved_);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    sched_setaffinity(0, sizeof(one), &one);
+  }
+  ~OnOneCore() { sched_setaffinity(0, sizeof(saved_), &saved_); }
+  OnOneCore(const OnOneCore&) = delete;
+  OnOneCore& operator=(const OnOneCore&) = delete;
+
+ private:
+  cpu_set_t saved_;
+};
+
+// The progress thread then shares the caller's core: the Exchange says so, the caller sleeps in
+// finish() and in a handle's wait() instead of spinning beside the thread, and every exchange,
+// stream-ordered or started by the host, is still right.
+TEST_P(OverEachTransport, ProgressThreadOnTheCallersOneCoreSaysSoAndEveryExchangeIsRight) {
+  SKIP_WITHOUT_BACKEND();
+  SKIP_WITHOUT_THREAD_MULTIPLE();
+  const Geometry geometry = small_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = stream_options(GetParam(), Progress::thread);
+  Buffer buffer(options.backend, verifier);
+  const OnOneCore one_core;
+  Exchange exchange(geometry, buffer.device.view(), options);
+  EXPECT_TRUE(contains(exchange.launch_description(), "shares the caller's one core"))
+      << exchange.launch_description();
+  for (std::uint64_t epoch = 1; epoch <= 4; ++epoch) {
+    verifier.fill(buffer.host, epoch);
+    buffer.device.upload(buffer.host);
+    if (epoch % 2 == 1) {
+      exchange.run();
+    } else {
+      exchange.start().wait();
+    }
+    buffer.device.download(buffer.host);
+    EXPECT_EQ(verifier.check_all(buffer.host, epoch), "") << "rank " << world_rank();
+  }
+  EXPECT_EQ(run_stream_exchanges(GetParam(), Progress::thread, 2, 4), "")
+      << "rank " << world_rank();
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Transports, OverEachTransport,
                          testing::Values(Transport::automatic, Transport::mpi),

@@ -65,8 +65,9 @@ class StreamJacobi final : public JacobiVariant {
     }
     // The run's one host wait. finish() first: with caller progress this thread runs the MPI
     // peers' side while the stream drains (waiting for the stream first would leave their
-    // messages unsent); with a progress thread it yields to that thread, where a stream
-    // synchronisation would spin on the core that mpiexec may have bound both threads to.
+    // messages unsent); with a progress thread on this thread's one core (mpiexec's default
+    // binding) it sleeps until that thread is done, where a stream synchronisation would spin
+    // beside it.
     exchange_->finish();
     sweep_->synchronize();
     running_ = false;

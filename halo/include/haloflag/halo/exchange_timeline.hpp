@@ -67,7 +67,10 @@ struct ExchangeTimeline {
 
 // The phases of one exchange on one rank (ns after start(); kNotRecorded when there is no
 // message of that kind): when start() returned, when the first and the last send_ready were seen, the last send was
-// posted, the last receive completed and the last unpack was seen done.
+// posted, the last receive completed and the last unpack was seen done. post_per_send is not a
+// time after start() but the CPU's cost of one send: the mean, over the MPI sends, of the time
+// from when a send could be posted (its send_ready seen, or the previous send posted, whichever
+// came later) to when it was; with MPI pieces, the cost of a piece.
 struct ExchangePhases {
   std::int64_t started = kNotRecorded;
   std::int64_t first_send_ready = kNotRecorded;
@@ -75,6 +78,7 @@ struct ExchangePhases {
   std::int64_t last_send_posted = kNotRecorded;
   std::int64_t last_receive = kNotRecorded;
   std::int64_t last_unpack_done = kNotRecorded;
+  std::int64_t post_per_send = kNotRecorded;
   std::int64_t total = 0;
 };
 

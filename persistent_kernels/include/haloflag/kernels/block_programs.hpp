@@ -335,23 +335,26 @@ HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::
   return pack_long_send(group, plan, pack_role(plan, block), epoch);
 }
 
-// The start of one epoch for resident pack work: wait until the host (or the caller's stream)
-// says the fields are ready, and until the CPU says the previous epoch's MPI sends are out of
-// the send buffer. One group (the block of message 0; on the host the thread running it) waits
-// on the host's flags and relays what it saw (the epoch, or the stop value; kStopEpoch too when
-// its wait failed) through device memory; the others wait on the relay and leave the abort
-// flag to it.
+// The start of one epoch for resident pack work: wait until the CPU says the previous epoch's
+// MPI sends are out of the send buffer, and until the host (or the caller's stream) says the
+// fields are ready. The send buffer comes first: it is usually free while the caller's stream
+// still computes, so once the start is stored only one read across the bus remains. One group
+// (the block of message 0; on the host the thread running it) waits on the host's flags and
+// relays what it saw (the epoch, or the stop value; kStopEpoch too when its wait failed)
+// through device memory; the others wait on the relay and leave the abort flag to it.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& plan,
                                       bool watches_host, std::uint32_t waiter,
                                       std::uint64_t epoch) {
-  BlockStatus status =
-      watches_host ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, waiter)
-                   : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, waiter,
-                                 notify::AbortReads::none);
-  if (watches_host && status == BlockStatus::ok && plan.send_buffer_free.count != 0 &&
-      epoch > 1) {
+  BlockStatus status = BlockStatus::ok;
+  if (watches_host && plan.send_buffer_free.count != 0 && epoch > 1) {
     status = leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, waiter);
+  }
+  if (status == BlockStatus::ok) {
+    status = watches_host
+                 ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, waiter)
+                 : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, waiter,
+                               notify::AbortReads::none);
   }
   if (watches_host && group.thread() == 0) {
     notify::signal_flag(plan.pack_start_relay, 0,
