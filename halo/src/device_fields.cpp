@@ -13,12 +13,13 @@ DeviceFields::DeviceFields(notify::Backend backend, const Index3& extent, int va
   }
   const std::int64_t cells = detail::checked_bytes(extent[0] * extent[1], extent[2]);
   const std::int64_t bytes = detail::checked_bytes(cells, sizeof(double));
-  // The host backend's device memory is host memory. A GPU's allocation reports its own
-  // failure, with the size.
+  // Refused before any variable is allocated: the host backend's device memory is host memory.
+  const std::string what = "device fields of " + format_triple(extent, 'x') + " cells x " +
+                           std::to_string(vars) + " variables";
   if (backend == notify::Backend::host) {
-    detail::require_host_memory(detail::checked_bytes(bytes, vars),
-                                "device fields of " + format_triple(extent, 'x') + " cells x " +
-                                    std::to_string(vars) + " variables (host backend)");
+    detail::require_host_memory(detail::checked_bytes(bytes, vars), what + " (host backend)");
+  } else {
+    detail::require_gpu_memory(detail::checked_bytes(bytes, vars), what);
   }
   if (bytes < 0) {
     throw ConfigError("device fields of " + format_triple(extent, 'x') + " cells: too many bytes");

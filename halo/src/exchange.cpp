@@ -768,6 +768,10 @@ class Exchange::Impl {
 
   std::string describe_device_failure(const notify::WaitFailure& failure) const {
     std::string text = failure.describe();
+    if (failure.outcome == notify::WaitOutcome::out_of_order) {
+      return text + " (the epoch passed to embedded_pack/embedded_unpack; docs/embedding.md)" +
+             "; still pending:";
+    }
     if (failure.array_name == "unpack_ready" && failure.index < messages_.recvs.size()) {
       text += ", waiting for the " + names_->recv(failure.index);
     } else if (failure.array_name == "node_arrival") {

@@ -7,6 +7,7 @@
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "memory_check.hpp"
 #include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
@@ -47,6 +48,21 @@ std::size_t mapped_bytes(const ExchangeOptions& options, std::int64_t bytes) {
   return static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1));
 }
 
+// The message buffers are refused before any is allocated when the machine cannot hold them:
+// pinned host memory, or for nccl GPU memory.
+MessageLayouts buffers_that_fit(MessageLayouts layouts, const ExchangeOptions& options) {
+  const std::int64_t bytes = layouts.send_buffer_bytes + layouts.recv_buffer_bytes;
+  const std::string what = "the exchange's send and receive buffers (" +
+                           std::to_string(layouts.sends.size()) + " sends, " +
+                           std::to_string(layouts.recvs.size()) + " receives)";
+  if (options.strategy == Strategy::nccl) {
+    require_gpu_memory(bytes, what);
+  } else {
+    require_host_memory(bytes, what + " in pinned host memory");
+  }
+  return layouts;
+}
+
 kernels::DeviceMemory device_buffer(const ExchangeOptions& options, std::int64_t bytes) {
   if (options.strategy != Strategy::nccl) return {};
   return kernels::DeviceMemory(options.backend,
@@ -58,7 +74,7 @@ kernels::DeviceMemory device_buffer(const ExchangeOptions& options, std::int64_t
 ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                                      const kernels::FieldSet& fields,
                                      const ExchangeOptions& options)
-    : layouts(std::move(message_layouts)),
+    : layouts(buffers_that_fit(std::move(message_layouts), options)),
       send_layouts(upload_layouts(options.backend, layouts.sends)),
       recv_layouts(upload_layouts(options.backend, layouts.recvs)),
       send_buffer(options.backend, mapped_bytes(options, layouts.send_buffer_bytes)),

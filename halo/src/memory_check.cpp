@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/notify/gpu_device.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -46,6 +47,15 @@ void require_host_memory(std::int64_t bytes, const std::string& what) {
   throw ConfigError(what + " needs " + describe_bytes(bytes) + " of host memory; " +
                     (available ? describe_bytes(*available) + " is available (MemAvailable)"
                                : std::string("this system does not say how much is available")));
+}
+
+void require_gpu_memory(std::int64_t bytes, const std::string& what) {
+  const notify::GpuMemoryInfo memory = notify::current_gpu_memory();
+  if (bytes >= 0 && bytes <= memory.free_bytes) return;
+  throw ConfigError(what + " needs " + describe_bytes(bytes) + " of memory on GPU " +
+                    std::to_string(notify::current_gpu()) + "; " +
+                    describe_bytes(memory.free_bytes) + " of " +
+                    describe_bytes(memory.total_bytes) + " is free");
 }
 
 }  // namespace haloflag::halo::detail

@@ -17,6 +17,10 @@ std::optional<std::int64_t> available_host_bytes();
 // `bytes` exceeds what the system could give now. `bytes` < 0 stands for a size beyond int64.
 void require_host_memory(std::int64_t bytes, const std::string& what);
 
+// Throws ConfigError "<what> needs <bytes> of memory on GPU <n>; <free> of <total> is free"
+// when `bytes` exceeds what the current GPU has free now. `bytes` < 0 as above.
+void require_gpu_memory(std::int64_t bytes, const std::string& what);
+
 // elements x bytes_each, or -1 when that does not fit in int64.
 std::int64_t checked_bytes(std::int64_t elements, std::int64_t bytes_each);
 

@@ -11,11 +11,17 @@ std::string WaitFailure::describe() const {
   std::snprintf(seconds, sizeof seconds, "%.3f s", static_cast<double>(waited_ns) * 1e-9);
   std::string text = on_device ? "device-side wait on " : "host-side wait on ";
   text += array_name + "[" + std::to_string(index) + "] ";
+  const std::string who =
+      std::string(" (") + (on_device ? "block " : "waiter ") + std::to_string(waiter) + ")";
+  if (outcome == WaitOutcome::out_of_order) {
+    return text + "refused at once: epoch " + std::to_string(expected_epoch) +
+           " asked for while the flag shows " + std::to_string(last_seen) +
+           "; only that exchange or the next one can be waited for" + who;
+  }
   text += outcome == WaitOutcome::aborted ? std::string("aborted after ") + seconds
                                           : std::string("timed out after ") + seconds;
   text += ": expected epoch >= " + std::to_string(expected_epoch) + ", last seen " +
-          std::to_string(last_seen) + " (" + (on_device ? "block " : "waiter ") +
-          std::to_string(waiter) + ")";
+          std::to_string(last_seen) + who;
   return text;
 }
 

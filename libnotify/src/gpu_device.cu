@@ -20,4 +20,11 @@ GpuDeviceInfo gpu_device_info(int device) {
   return GpuDeviceInfo{device, properties.name, bus_id};
 }
 
+GpuMemoryInfo current_gpu_memory() {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  HF_GPU_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return GpuMemoryInfo{static_cast<std::int64_t>(free_bytes), static_cast<std::int64_t>(total_bytes)};
+}
+
 }  // namespace haloflag::notify

@@ -11,5 +11,6 @@ namespace {
 void set_current_gpu(int) { no_gpu(); }
 int current_gpu() { no_gpu(); }
 GpuDeviceInfo gpu_device_info(int) { no_gpu(); }
+GpuMemoryInfo current_gpu_memory() { no_gpu(); }
 
 }  // namespace haloflag::notify

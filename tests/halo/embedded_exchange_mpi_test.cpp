@@ -322,6 +322,46 @@ TEST(EmbeddedExchange, HostThatNeverStartsMakesEmbeddedPackFailNamingPackStart) 
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// A kernel that passes an epoch the protocol never reaches in turn is refused at once, not at
+// the deadline: one epoch ahead of the host's start by two (it skipped one), then one behind it
+// (an epoch used twice). The host's next exchange reports the refusal, naming both epochs.
+TEST(EmbeddedExchange, EpochOutOfTurnIsRefusedAtOnceNamingBothEpochs) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = small_periodic_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  const ExchangeOptions options = embedded_options(std::chrono::seconds(20));
+  DeviceFields fields(Backend::host, verifier.field_extent(), verifier.vars());
+  const auto refused_at_once = [](auto call) {
+    const auto started = std::chrono::steady_clock::now();
+    const BlockStatus status = call();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(status, haloflag::kernels::BlockStatus::failed);
+    EXPECT_LT(seconds, 1.0);
+  };
+  for (const std::uint64_t wrong : {std::uint64_t{3}, std::uint64_t{0}}) {
+    Exchange exchange(geometry, fields.view(), options);
+    const DevicePlan plan = exchange.device_plan();
+    ASSERT_GT(plan.send_count(), 0u);
+    ASSERT_GT(plan.recv_count(), 0u);
+    // Before any start the flags show 0: epoch 1 is the next one, 3 skips one, and exchanges
+    // count from 1.
+    refused_at_once(
+        [&] { return haloflag::kernels::embedded_pack(HostThreadGroup{}, plan, 0, wrong); });
+    refused_at_once(
+        [&] { return haloflag::kernels::embedded_unpack(HostThreadGroup{}, plan, 0, wrong); });
+    EXPECT_TRUE(haloflag::kernels::embedded_failed(plan));
+    const auto failure = failure_of([&] { exchange.run(); });
+    ASSERT_TRUE(failure.thrown);
+    EXPECT_TRUE(contains(failure.message, "device-side wait on pack_start[0] refused at once: "
+                                          "epoch " + std::to_string(wrong) +
+                                              " asked for while the flag shows 0"))
+        << failure.message;
+    EXPECT_LT(failure.seconds, 5.0) << failure.message;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 // A real __global__ kernel of ThreadBlockGroups, one block per message, on the GPU backend.
 TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
 #if !defined(HALOFLAG_HAVE_GPU)

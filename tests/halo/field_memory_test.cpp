@@ -7,6 +7,7 @@
 #include "haloflag/halo/device_fields.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "haloflag/notify/backend.hpp"
 
 namespace {
 
@@ -38,6 +39,29 @@ TEST(FieldMemory, TheHostBackendsDeviceFieldsAreRefusedAlike) {
                                              "variables (host backend) needs"),
               std::string::npos)
         << error.what();
+  }
+}
+
+// On a GPU the fields are refused before the first variable is allocated, naming the GPU's free
+// memory. Runs in the gpu-labelled job (ctest -L gpu); skips, saying why, without a GPU.
+TEST(FieldMemory, GpuDeviceFieldsTooLargeAreRefusedWithTheGpusFreeMemory) {
+  using haloflag::notify::Backend;
+  const Backend gpu =
+      haloflag::notify::backend_compiled(Backend::cuda) ? Backend::cuda : Backend::hip;
+  if (!haloflag::notify::backend_compiled(gpu)) GTEST_SKIP() << "no GPU backend compiled in";
+  std::string reason;
+  if (haloflag::notify::gpu_device_count(&reason) == 0) GTEST_SKIP() << "no GPU: " << reason;
+  try {
+    haloflag::halo::DeviceFields fields(gpu, kHuge, 2);
+    FAIL() << "2 PB of GPU fields were allocated";
+  } catch (const ConfigError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("device fields of 50000x50000x50000 cells x 2 variables needs "
+                        "2000000000000000 bytes"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("of memory on GPU 0; "), std::string::npos) << text;
+    EXPECT_NE(text.find(" is free"), std::string::npos) << text;
   }
 }
 

@@ -1,6 +1,7 @@
 // Choosing the GPU a process uses and describing it. Host-only builds throw NotifyError.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace haloflag::notify {
@@ -15,5 +16,12 @@ struct GpuDeviceInfo {
 void set_current_gpu(int device);
 int current_gpu();
 GpuDeviceInfo gpu_device_info(int device);
+
+// Bytes of memory free on the current GPU now and its total (cudaMemGetInfo/hipMemGetInfo).
+struct GpuMemoryInfo {
+  std::int64_t free_bytes = 0;
+  std::int64_t total_bytes = 0;
+};
+GpuMemoryInfo current_gpu_memory();
 
 }  // namespace haloflag::notify

@@ -22,6 +22,7 @@
 #define cudaHostGetDevicePointer hipHostGetDevicePointer
 #define cudaFreeHost hipHostFree
 #define cudaMalloc hipMalloc
+#define cudaMemGetInfo hipMemGetInfo
 #define cudaFree hipFree
 #define cudaMemcpy hipMemcpy
 #define cudaMemset hipMemset

@@ -37,6 +37,30 @@
 #include "haloflag/notify/portability.hpp"
 
 namespace haloflag::kernels {
+namespace detail {
+
+// The epoch a caller's kernel passes must be the exchange the flag is on or the next one (and
+// exchanges count from 1): a flag ahead of it means the kernel is behind the host (an epoch
+// used twice), one two or more behind it means the kernel skipped an exchange. Either would wait until the deadline or move
+// stale data; it is refused at once and recorded, naming the flag and both epochs.
+template <ExchangeGroup Group>
+HF_HD BlockStatus check_embedded_epoch(const Group& group, const ExchangePlan& plan,
+                                       const notify::FlagArrayView& flags, std::uint32_t index,
+                                       std::uint64_t epoch, std::uint32_t waiter) {
+  int refused = 0;
+  if (group.thread() == 0) {
+    const std::uint64_t seen = notify::load_relaxed_system(flags.word(index));
+    if (epoch == 0 || seen > epoch || seen + 1 < epoch) {
+      notify::record_wait_failure(plan.control, notify::Side::device,
+                                  notify::WaitOutcome::out_of_order, flags, index, epoch, seen,
+                                  0, waiter);
+      refused = 1;
+    }
+  }
+  return group.from_leader(refused) != 0 ? BlockStatus::failed : BlockStatus::ok;
+}
+
+}  // namespace detail
 
 // Packs send message `message` of exchange `epoch` and tells the host it may send it.
 // Waits (the group's leader, for all members) until the plan's pack_start flag shows `epoch`,
@@ -49,7 +73,9 @@ namespace haloflag::kernels {
 // ghosts are free.
 // The fields must hold this epoch's values when it is called (the caller's own barrier).
 // Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
-// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed).
+// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed), or at
+// once when `epoch` is neither the host's last start nor the next one (recorded as
+// "pack_start[0]", refused, with both epochs).
 // Every member of the group returns the same value.
 //
 // Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
@@ -61,6 +87,10 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                                 std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
+  if (detail::check_embedded_epoch(group, internal, internal.pack_start, 0, epoch, message) !=
+      BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
   const BlockStatus status =
       leader_wait(group, internal.pack_start, 0, epoch, internal.control, message);
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
@@ -90,7 +120,9 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
 // arrival word in this rank's memory (from a peer this rank sends nothing to, only after the
 // exchange's start, pack_start: the group then tells it this rank's ghosts are free).
 // Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
-// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked).
+// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked),
+// or at once when `epoch` is neither the exchange the message's flag is on nor the next one
+// (recorded as "unpack_ready[message]", or for a node message "pack_start[0]", refused).
 // Every member of the group returns the same value.
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
@@ -98,10 +130,19 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   const ExchangePlan& internal = detail::plan_of(plan);
   const NodeRecvRoute* route = node_recv(internal, message);
   if (route == nullptr) {
+    if (detail::check_embedded_epoch(group, internal, internal.unpack_ready, message, epoch,
+                                     message) != BlockStatus::ok) {
+      return BlockStatus::failed;
+    }
     const BlockStatus status = wait_and_unpack(group, internal, message, epoch, message);
     return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
   }
   const NodePeerRoute& peer = internal.node.peers[route->peer];
+  // A node message's arrival word counts pieces, so the check reads the exchange's start.
+  if (detail::check_embedded_epoch(group, internal, internal.pack_start, 0, epoch, message) !=
+      BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
   // A peer this rank sends nothing to hears of its free ghosts here, after the start.
   if (peer.pieces_out == 0) {
     if (leader_wait(group, internal.pack_start, 0, epoch, internal.control, message) !=
