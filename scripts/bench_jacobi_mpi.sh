@@ -26,17 +26,9 @@ build=$HALOFLAG_BUILD_DIR
 read -r -a placements <<<"${HALOFLAG_PLACEMENTS:-bound pe2}"
 touch "$dir/commands.txt"
 
-if [[ ${HALOFLAG_PREBUILT:-0} != 1 ]]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$dir/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" --target haloflag_jacobi3d >>"$dir/build.log" 2>&1 ||
-    { tail -30 "$dir/build.log" >&2; exit 1; }
-fi
+[[ ${HALOFLAG_PREBUILT:-0} == 1 ]] || figures_build "$root" "$build" "$dir/build.log" haloflag_jacobi3d
 figures_machine_info "$dir/machine.txt" "$root"
-{
-  echo "## Open MPI's shared-memory single-copy mechanism (btl_vader_single_copy_mechanism)"
-  ompi_info --param btl vader --level 9 2>/dev/null | grep -i single_copy || echo "(not Open MPI)"
-} >>"$dir/machine.txt"
+figures_mpi_copy_info "$dir/machine.txt"
 
 backend=(--backend "${HALOFLAG_GPU/none/host}")
 for placement in "${placements[@]}"; do

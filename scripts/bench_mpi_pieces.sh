@@ -26,17 +26,9 @@ read -r -a cubes <<<"${HALOFLAG_CUBES:-200 800}"
 read -r -a pieces <<<"${HALOFLAG_PIECE_BYTES:-0 16384 8192 32768 65536}"
 touch "$dir/commands.txt"
 
-if [[ ${HALOFLAG_PREBUILT:-0} != 1 ]]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$HALOFLAG_GPU" \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$dir/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" --target halo_bench >>"$dir/build.log" 2>&1 ||
-    { tail -30 "$dir/build.log" >&2; exit 1; }
-fi
+[[ ${HALOFLAG_PREBUILT:-0} == 1 ]] || figures_build "$root" "$build" "$dir/build.log" halo_bench
 figures_machine_info "$dir/machine.txt" "$root"
-{
-  echo "## Open MPI's shared-memory single-copy mechanism (btl_vader_single_copy_mechanism)"
-  ompi_info --param btl vader --level 9 2>/dev/null | grep -i single_copy || echo "(not Open MPI)"
-} >>"$dir/machine.txt"
+figures_mpi_copy_info "$dir/machine.txt"
 
 backend=()
 [[ $HALOFLAG_GPU == none ]] && backend=(--backend host)

@@ -75,6 +75,15 @@ figures_build() {
     { tail -30 "$log" >&2; exit 1; }
 }
 
+# figures_mpi_copy_info FILE: appends Open MPI's shared-memory single-copy mechanism, which
+# decides how many times the CPUs copy each message (cma: once; none: twice).
+figures_mpi_copy_info() {
+  {
+    echo "## Open MPI's shared-memory single-copy mechanism (btl_vader_single_copy_mechanism)"
+    ompi_info --param btl vader --level 9 2>/dev/null | grep -i single_copy || echo "(not Open MPI)"
+  } >>"$1"
+}
+
 # figures_machine_info FILE ROOT: GPUs, topology, CPU, versions and the commit, each probe
 # allowed to fail (the file then says so instead of the run stopping).
 figures_machine_info() {

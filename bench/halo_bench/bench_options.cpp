@@ -1,6 +1,7 @@
 #include "bench_options.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "haloflag/bench/build_info.hpp"
@@ -218,7 +219,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->type_name("N")
       ->check(at_least(0));
 
-  kernels::LaunchSettings& launch = options.launch;
+  kernels::LaunchSettings& launch = options.advanced.launch;
   app.add_option("--fused-threads", launch.fused_threads, "threads per block, fused kernels")
       ->check(at_least(1))
       ->capture_default_str();
@@ -260,18 +261,18 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "host backend: threads per lane and blocks of the stacked grid")
       ->check(at_least(1))
       ->capture_default_str();
-  app.add_option("--long-message-bytes", options.long_message_bytes,
+  app.add_option("--long-message-bytes", options.advanced.long_message_bytes,
                  "flag strategies: messages of at least this size are long (packed after the "
                  "short ones, by the whole grid in stacked_notify, received on arrival); 0: half "
                  "the largest message")
       ->check(at_least(0))
       ->capture_default_str();
-  add_either(app, "--long-receives", options.long_receives_on_arrival, "on-arrival",
+  add_either(app, "--long-receives", options.advanced.long_receives_on_arrival, "on-arrival",
              "posted-first",
              "flag strategies: on-arrival posts each long receive once its message has "
              "arrived and every send is posted (between sends with --long-sends in-turn); "
              "posted-first posts every receive at start() (the paper's Fig. 5)");
-  add_either(app, "--long-sends", options.long_sends_in_turn, "in-turn", "together",
+  add_either(app, "--long-sends", options.advanced.long_sends_in_turn, "in-turn", "together",
              "flag strategies: in-turn packs the long sends one after another by their "
              "blocks together and tests receives between sends; together packs each by its "
              "own block at once (stacked_notify always packs them in turn)");
@@ -288,23 +289,23 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--node-size", options.node_size,
                  "node transport: ranks per node, consecutive ranks splitting one host into "
-                 "several nodes; 0: each shared-memory node whole")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "several nodes (sets HALOFLAG_NODE_SIZE); 0: each shared-memory node whole; "
+                 "default: HALOFLAG_NODE_SIZE, else 0")
+      ->check(at_least(0));
   app.add_option_function<std::string>(
          "--node-mapping",
          [&options](const std::string& value) {
-           options.node_mapping = halo::parse_node_mapping(value);
+           options.advanced.node_mapping = halo::parse_node_mapping(value);
          },
          "node transport: auto puts each receive in its rank's device memory shared by "
          "IPC where the sender can open it; host forces the fallback, host memory both "
          "ranks map, registered as pinned")
       ->check(CLI::IsMember({"auto", "host"}))
       ->default_str("auto");
-  add_either(app, "--mpi-requests", options.persistent_requests, "persistent", "per-exchange",
+  add_either(app, "--mpi-requests", options.advanced.persistent_requests, "persistent", "per-exchange",
              "MPI peers: persistent makes persistent requests once and starts them each "
              "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");
-  app.add_option("--mpi-piece-bytes", options.mpi_piece_bytes,
+  app.add_option("--mpi-piece-bytes", options.advanced.mpi_piece_bytes,
                  "flag strategies, MPI peers: each longer message goes in pieces of at most "
                  "this many bytes, each sent as soon as it is packed and unpacked as soon as it "
                  "lands; 0: whole messages")
@@ -313,7 +314,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.add_option_function<std::string>(
          "--piece-transfer",
          [&options](const std::string& value) {
-           options.piece_transfer = halo::parse_piece_transfer(value);
+           options.advanced.piece_transfer = halo::parse_piece_transfer(value);
          },
          "how the MPI pieces travel: partitioned (MPI 4 partitioned communication), p2p "
          "(a request per piece), auto (partitioned where the MPI library has it)")
@@ -338,6 +339,13 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   options.transports = parse_transport_list(options.transport_argument);
   // A round times at least one exchange.
   options.rounds = std::min(options.rounds, options.iterations);
+  // The library splits nodes by HALOFLAG_NODE_SIZE; --node-size sets it, else it is reported.
+  if (app.count("--node-size") > 0) {
+    setenv("HALOFLAG_NODE_SIZE", std::to_string(options.node_size).c_str(), 1);
+  } else if (const char* from_environment = std::getenv("HALOFLAG_NODE_SIZE");
+             from_environment != nullptr) {
+    options.node_size = std::atoi(from_environment);
+  }
   return options;
 }
 

@@ -40,10 +40,6 @@ struct BenchOptions {
   std::vector<halo::Transport> transports{halo::Transport::automatic};  // each strategy over each
   std::string transport_argument = "auto";  // as given, for the report
   int node_size = 0;                        // ranks per node for the node transport; 0: the host's
-  halo::NodeMapping node_mapping = halo::NodeMapping::automatic;  // --node-mapping auto|host
-  bool persistent_requests = true;          // --mpi-requests persistent|per-exchange
-  std::int64_t mpi_piece_bytes = halo::kDefaultMpiPieceBytes;  // --mpi-piece-bytes; 0: whole
-  halo::PieceTransfer piece_transfer = halo::PieceTransfer::automatic;  // --piece-transfer
   int warmup = 20;
   int iterations = 200;
   int rounds = 5;                   // rounds over the strategies in rotation; <= iterations
@@ -55,12 +51,11 @@ struct BenchOptions {
   std::string json_path = "halo_bench.json";  // empty: no JSON file
   std::string params_path;          // model parameter file; empty: choose_params decides
   int gpu = -1;                     // -1: by node-local rank
-  kernels::LaunchSettings launch;
-  std::int64_t long_message_bytes = 0;  // flag strategies' long messages; 0: the engine's choice
-  // --long-receives on-arrival|posted-first and --long-sends in-turn|together: the library's
-  // defaults unless given.
-  bool long_receives_on_arrival = halo::ExchangeOptions{}.long_receives_on_arrival;
-  bool long_sends_in_turn = halo::ExchangeOptions{}.long_sends_in_turn;
+  // The Exchange's orders of work, launch shapes and MPI details (--node-mapping,
+  // --mpi-requests, --mpi-piece-bytes, --piece-transfer, the thread and block counts,
+  // --long-message-bytes, --long-receives, --long-sends): the library's defaults unless given.
+  // Its poll_backoff comes from poll_backoff_ns.
+  halo::AdvancedOptions advanced;
   bool tune = false;  // --tuning auto: each flag strategy also with its order tuned at set-up
   std::int64_t poll_backoff_ns = haloflag::notify::kDefaultPollBackoff.count();
   int trace_exchanges = 50;    // traced exchanges per strategy for the phase breakdown; 0: none

@@ -165,16 +165,8 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.comm = comm;
   settings.exchange_options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
-  settings.exchange_options.launch = options.launch;
-  settings.exchange_options.long_message_bytes = options.long_message_bytes;
-  settings.exchange_options.long_receives_on_arrival = options.long_receives_on_arrival;
-  settings.exchange_options.long_sends_in_turn = options.long_sends_in_turn;
-  settings.exchange_options.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
-  settings.exchange_options.node_size = options.node_size;
-  settings.exchange_options.persistent_requests = options.persistent_requests;
-  settings.exchange_options.mpi_piece_bytes = options.mpi_piece_bytes;
-  settings.exchange_options.piece_transfer = options.piece_transfer;
-  settings.exchange_options.node_mapping = options.node_mapping;
+  settings.exchange_options.advanced = options.advanced;
+  settings.exchange_options.advanced.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.warmup = options.warmup;
   settings.iterations = options.iterations;
   settings.verify = options.verify;

@@ -85,16 +85,16 @@ json workload_json(const Workload& workload, const MessageSummary& messages) {
 json parameters_json(const BenchOptions& options) {
   json strategies = json::array();
   for (halo::Strategy strategy : options.strategies) strategies.push_back(halo::to_string(strategy));
-  const kernels::LaunchSettings& launch = options.launch;
+  const kernels::LaunchSettings& launch = options.advanced.launch;
   return {{"strategy", options.strategy_argument},
           {"strategies", strategies},
           {"backend", options.backend_name},
           {"transport", options.transport_argument},
           {"node_size", options.node_size},
-          {"node_mapping", halo::to_string(options.node_mapping)},
-          {"mpi_requests", options.persistent_requests ? "persistent" : "per-exchange"},
-          {"mpi_piece_bytes", options.mpi_piece_bytes},
-          {"piece_transfer", halo::to_string(options.piece_transfer)},
+          {"node_mapping", halo::to_string(options.advanced.node_mapping)},
+          {"mpi_requests", options.advanced.persistent_requests ? "persistent" : "per-exchange"},
+          {"mpi_piece_bytes", options.advanced.mpi_piece_bytes},
+          {"piece_transfer", halo::to_string(options.advanced.piece_transfer)},
           {"tuning", options.tune ? "auto" : "fixed"},
           {"warmup", options.warmup},
           {"iterations", options.iterations},
@@ -118,9 +118,9 @@ json parameters_json(const BenchOptions& options) {
             {"node_blocks", launch.node_blocks},
             {"node_piece_bytes", launch.node_piece_bytes},
             {"host_threads", launch.host_threads},
-            {"long_message_bytes", options.long_message_bytes},
-            {"long_receives", options.long_receives_on_arrival ? "on-arrival" : "posted-first"},
-            {"long_sends", options.long_sends_in_turn ? "in-turn" : "together"},
+            {"long_message_bytes", options.advanced.long_message_bytes},
+            {"long_receives", options.advanced.long_receives_on_arrival ? "on-arrival" : "posted-first"},
+            {"long_sends", options.advanced.long_sends_in_turn ? "in-turn" : "together"},
             {"poll_backoff_ns", options.poll_backoff_ns}}},
           {"trace_exchanges", options.trace_exchanges},
           {"trace", options.trace_path},

@@ -177,7 +177,7 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            std::to_string(options.warmup) +
            " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
   line(out, "receives",
-       options.long_receives_on_arrival
+       options.advanced.long_receives_on_arrival
            ? "flag strategies post the long ones as they arrive, after every send (between "
              "sends with --long-sends in-turn) (--long-receives on-arrival); the others at "
              "start()"
@@ -185,12 +185,12 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "transport",
        "--transport " + options.transport_argument + " --node-size " +
            std::to_string(options.node_size) + " --node-mapping " +
-           std::string(halo::to_string(options.node_mapping)) +
+           std::string(halo::to_string(options.advanced.node_mapping)) +
            ": node carries each peer on the rank's node GPU to GPU (device memory through IPC, "
            "or pinned host memory both map), mpi the others through pinned buffers and MPI; "
            "the table's transport column says what each exchange used");
   line(out, "long sends",
-       options.long_sends_in_turn
+       options.advanced.long_sends_in_turn
            ? "flag strategies pack them one after another, by their blocks together, and test "
              "receives between sends (--long-sends in-turn)"
            : "stream_notify and resident pack each by its own block, all at once; "

@@ -125,7 +125,7 @@ std::set<int> peers_over_mpi(const RankMessages& messages, const ExchangeOptions
 
 // Only the flag strategies' kernels signal piece by piece.
 std::int64_t requested_piece_bytes(const ExchangeOptions& options) {
-  return uses_flags(options.strategy) ? std::max<std::int64_t>(options.mpi_piece_bytes, 0) : 0;
+  return uses_flags(options.strategy) ? std::max<std::int64_t>(options.advanced.mpi_piece_bytes, 0) : 0;
 }
 
 // How long the progress thread polls for the next exchange before it sleeps: a start() soon
@@ -145,7 +145,7 @@ class Exchange::Impl {
     MPI_Comm_rank(comm_, &rank_);
     // Which peers MPI carries decides which messages go in pieces, before anything is sized.
     agree_on("find the ranks of its node", [&] {
-      node_ranks_ = detail::ranks_on_node(comm_, options_.node_size,
+      node_ranks_ = detail::ranks_on_node(comm_,
                                           options_.backend != notify::Backend::host,
                                           options_.timeout);
     });
@@ -503,10 +503,10 @@ class Exchange::Impl {
     }
     const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
     const std::int64_t piece_bytes = config.data ? piece_bytes_ : 0;
-    if (piece_bytes > 0) piece_transfer_ = resolve_piece_transfer(options_.piece_transfer);
+    if (piece_bytes > 0) piece_transfer_ = resolve_piece_transfer(options_.advanced.piece_transfer);
     // Long or short by the config's messages: a piece is short, packed and unpacked by a block
     // of its own as soon as it can be.
-    options_.long_message_bytes = long_message_bytes(configured);
+    options_.advanced.long_message_bytes = long_message_bytes(configured);
     mpi_peers_ = peers_over_mpi(configured, options_, node_ranks_.ranks);
     pieced_ = detail::cut_into_pieces(configured, config.data.value_or(MessageData{}), piece_bytes,
                                       mpi_peers_, size, tag_upper_bound(comm_));
@@ -532,9 +532,8 @@ class Exchange::Impl {
   // Once the plan is complete (node routes included): the kernel runner copies it, and resident
   // kernels start here.
   void start_strategy() {
-    kernels::LaunchSettings launch = options_.launch;
-    launch.gpu_sharers = node_->gpu_sharers();
-    runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan, launch);
+    runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan,
+                                          options_.advanced.launch, node_->gpu_sharers());
     // The messages MPI does not carry: the node transport's, or under nccl every one.
     const bool nccl = options_.strategy == Strategy::nccl;
     std::vector<bool> node_sends(messages_.sends.size());
@@ -548,7 +547,7 @@ class Exchange::Impl {
     requests_ = std::make_unique<detail::MessageRequests>(
         comm_, pieced_.wire, resources_->layouts, resources_->send_buffer_host(),
         resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs),
-        options_.persistent_requests, &pieced_, piece_transfer_ == PieceTransfer::partitioned);
+        options_.advanced.persistent_requests, &pieced_, piece_transfer_ == PieceTransfer::partitioned);
     describe_mpi_pieces();
     const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
                                           *names_};
@@ -562,15 +561,15 @@ class Exchange::Impl {
     strategy_ = uses_flags(options_.strategy)
                     ? detail::make_notify_strategy(
                           options_.strategy, context,
-                          options_.long_receives_on_arrival
+                          options_.advanced.long_receives_on_arrival
                               ? resources_->plan.long_message_bytes
                               : 0)
                     : detail::make_bulk_strategy(options_.strategy, context);
   }
 
-  // ExchangeOptions::long_message_bytes, or half the largest of `messages`.
+  // AdvancedOptions::long_message_bytes, or half the largest of `messages`.
   std::int64_t long_message_bytes(const RankMessages& messages) const {
-    if (options_.long_message_bytes > 0) return options_.long_message_bytes;
+    if (options_.advanced.long_message_bytes > 0) return options_.advanced.long_message_bytes;
     std::int64_t largest = 0;
     for (const auto* list : {&messages.sends, &messages.recvs}) {
       for (const Message& m : *list) largest = std::max(largest, m.bytes);
@@ -591,10 +590,10 @@ class Exchange::Impl {
       return 1;
     }
     const RankMessages& configured = config.rank_messages.at(static_cast<std::size_t>(rank_));
-    kernels::LaunchSettings launch = options_.launch;
-    launch.gpu_sharers = node_ranks_.gpu_sharers;
-    const std::int64_t capacity = kernels::message_block_capacity(
-        options_.backend, options_.strategy == Strategy::resident, launch);
+    const kernels::LaunchSettings& launch = options_.advanced.launch;
+    const std::int64_t capacity =
+        kernels::message_block_capacity(options_.backend, options_.strategy == Strategy::resident,
+                                        launch, node_ranks_.gpu_sharers);
     const std::int64_t long_bytes = long_message_bytes(configured);
     const int send_team = runs_helper_blocks(options_) ? launch.long_send_blocks : 1;
     const int recv_team = effective_long_receive_blocks(options_);
@@ -648,8 +647,8 @@ class Exchange::Impl {
       }
       if (!cut) continue;
       peer.path += ", pieces of <= " + std::to_string(piece_bytes_) + " B";
-      if (piece_bytes_ != options_.mpi_piece_bytes) {
-        peer.path += " (" + std::to_string(options_.mpi_piece_bytes) +
+      if (piece_bytes_ != options_.advanced.mpi_piece_bytes) {
+        peer.path += " (" + std::to_string(options_.advanced.mpi_piece_bytes) +
                      " asked: smaller ones take more GPU blocks than can be resident)";
       }
       peer.path += piece_transfer_ == PieceTransfer::partitioned ? ", partitioned"

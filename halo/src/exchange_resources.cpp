@@ -103,7 +103,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       exchange_done(options.backend, 2 * sizeof(notify::FlagLine)),
       field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
                                       sizeof(std::uint32_t)) {
-  control.set_poll_backoff(options.poll_backoff);
+  control.set_poll_backoff(options.advanced.poll_backoff);
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
   plan.send_count = static_cast<std::uint32_t>(layouts.sends.size());
@@ -143,7 +143,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   }
   // Resolved by the Exchange from the config's messages (half the largest when not given), so
   // that the pieces of a long message count as short.
-  plan.long_message_bytes = options.long_message_bytes;
+  plan.long_message_bytes = options.advanced.long_message_bytes;
   std::vector<std::uint32_t> order;
   append_short_first(plan, layouts.sends, order, plan.short_sends);
   order.resize(at_least_one(layouts.sends.size()));  // the receives' part starts after one entry
@@ -159,18 +159,18 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.sends_short_first = static_cast<const std::uint32_t*>(short_first.data());
   plan.recvs_short_first = plan.sends_short_first + at_least_one(layouts.sends.size());
   plan.long_send_member = plan.sends_short_first + members_at;
-  plan.long_sends_in_turn = options.long_sends_in_turn;
-  if (options.launch.long_receive_blocks < 1) {
+  plan.long_sends_in_turn = options.advanced.long_sends_in_turn;
+  if (options.advanced.launch.long_receive_blocks < 1) {
     throw ExchangeError(ErrorKind::config, "blocks per long receive must be at least 1 (got " +
-                        std::to_string(options.launch.long_receive_blocks) + ")");
+                        std::to_string(options.advanced.launch.long_receive_blocks) + ")");
   }
   plan.long_recv_team = static_cast<std::uint32_t>(effective_long_receive_blocks(options));
-  if (options.launch.long_send_blocks < 1) {
+  if (options.advanced.launch.long_send_blocks < 1) {
     throw ExchangeError(ErrorKind::config, "blocks per long send must be at least 1 (got " +
-                        std::to_string(options.launch.long_send_blocks) + ")");
+                        std::to_string(options.advanced.launch.long_send_blocks) + ")");
   }
   plan.long_send_team = runs_helper_blocks(options)
-                            ? static_cast<std::uint32_t>(options.launch.long_send_blocks)
+                            ? static_cast<std::uint32_t>(options.advanced.launch.long_send_blocks)
                             : 1;
   // Without long sends there is nothing to put behind the short ones.
   plan.short_send_count = plan.short_sends == plan.send_count ? 0 : plan.short_sends;

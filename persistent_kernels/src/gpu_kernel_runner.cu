@@ -124,8 +124,8 @@ int stream_blocks_per_multiprocessor(bool resident, int threads) {
 
 class GpuKernelRunner final : public KernelRunner {
  public:
-  GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings)
-      : plan_(plan), settings_(settings) {
+  GpuKernelRunner(const ExchangePlan& plan, const LaunchSettings& settings, int gpu_sharers)
+      : plan_(plan), settings_(settings), sharers_(std::max(gpu_sharers, 1)) {
     load_every_kernel();
     for (int threads : {settings.fused_threads, settings.message_threads, settings.stacked_threads,
                         settings.node_threads}) {
@@ -428,7 +428,7 @@ class GpuKernelRunner final : public KernelRunner {
     return asked;
   }
 
-  int sharers() const { return std::max(settings_.gpu_sharers, 1); }
+  int sharers() const { return sharers_; }
 
   std::string shared_text() const {
     return sharers() > 1 ? ", shared by " + std::to_string(sharers()) + " processes" : "";
@@ -449,6 +449,7 @@ class GpuKernelRunner final : public KernelRunner {
 
   ExchangePlan plan_;
   LaunchSettings settings_;
+  int sharers_ = 1;  // processes whose exchange kernels share this GPU
   int device_ = 0;
   int multiprocessors_ = 0;
   int fused_blocks_ = 1;
@@ -462,18 +463,20 @@ class GpuKernelRunner final : public KernelRunner {
 }  // namespace
 
 std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan& plan,
-                                                     const LaunchSettings& settings) {
-  return std::make_unique<GpuKernelRunner>(plan, settings);
+                                                     const LaunchSettings& settings,
+                                                     int gpu_sharers) {
+  return std::make_unique<GpuKernelRunner>(plan, settings, gpu_sharers);
 }
 
-std::int64_t gpu_message_block_capacity(bool resident, const LaunchSettings& settings) {
+std::int64_t gpu_message_block_capacity(bool resident, const LaunchSettings& settings,
+                                        int gpu_sharers) {
   load_every_kernel();
   int device = 0;
   int multiprocessors = 0;
   HF_GPU_CHECK(cudaGetDevice(&device));
   HF_GPU_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   const int per_sm = stream_blocks_per_multiprocessor(resident, settings.message_threads);
-  return std::int64_t{per_sm} * multiprocessors / std::max(settings.gpu_sharers, 1);
+  return std::int64_t{per_sm} * multiprocessors / std::max(gpu_sharers, 1);
 }
 
 }  // namespace haloflag::kernels::detail

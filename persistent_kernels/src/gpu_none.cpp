@@ -25,11 +25,12 @@ void gpu_ipc_close(void*) noexcept {}
 void* gpu_host_register(void*, std::size_t) { no_gpu_backend("host registration"); }
 void gpu_host_unregister(void*) noexcept {}
 
-std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan&, const LaunchSettings&) {
+std::unique_ptr<KernelRunner> make_gpu_kernel_runner(const ExchangePlan&, const LaunchSettings&,
+                                                     int) {
   no_gpu_backend("GPU kernel runner");
 }
 
-std::int64_t gpu_message_block_capacity(bool, const LaunchSettings&) {
+std::int64_t gpu_message_block_capacity(bool, const LaunchSettings&, int) {
   no_gpu_backend("GPU block capacity");
 }
 

@@ -24,19 +24,20 @@ std::string_view to_string(KernelOp op) {
 }
 
 std::unique_ptr<KernelRunner> make_kernel_runner(notify::Backend backend, const ExchangePlan& plan,
-                                                 const LaunchSettings& settings) {
+                                                 const LaunchSettings& settings,
+                                                 int gpu_sharers) {
   if (backend == notify::Backend::host) return detail::make_host_kernel_runner(plan, settings);
   if (!notify::backend_compiled(backend)) {
     throw KernelError("backend " + std::string(notify::to_string(backend)) +
                       " is not compiled into this build");
   }
-  return detail::make_gpu_kernel_runner(plan, settings);
+  return detail::make_gpu_kernel_runner(plan, settings, gpu_sharers);
 }
 
 std::int64_t message_block_capacity(notify::Backend backend, bool resident,
-                                    const LaunchSettings& settings) {
+                                    const LaunchSettings& settings, int gpu_sharers) {
   if (backend == notify::Backend::host) return std::numeric_limits<std::int64_t>::max();
-  return detail::gpu_message_block_capacity(resident, settings);
+  return detail::gpu_message_block_capacity(resident, settings, gpu_sharers);
 }
 
 }  // namespace haloflag::kernels

@@ -105,11 +105,11 @@ void run_verified(const ExchangeConfig& config, const ExchangeVerifier& verifier
                   MessageOrder order = {}) {
   ExchangeOptions options;
   options.strategy = strategy;
-  options.long_receives_on_arrival = order.long_receives_on_arrival;
-  options.long_sends_in_turn = order.long_sends_in_turn;
-  options.launch.long_receive_blocks = order.long_receive_blocks;
-  options.launch.long_send_blocks = order.long_send_blocks;
-  options.launch.message_threads = order.message_threads;
+  options.advanced.long_receives_on_arrival = order.long_receives_on_arrival;
+  options.advanced.long_sends_in_turn = order.long_sends_in_turn;
+  options.advanced.launch.long_receive_blocks = order.long_receive_blocks;
+  options.advanced.launch.long_send_blocks = order.long_send_blocks;
+  options.advanced.launch.message_threads = order.message_threads;
   options.tuning = order.tuning;
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(60);
@@ -199,7 +199,7 @@ TEST_P(EveryStrategy, ShippedConfigsStayCorrectOverManyExchanges) {
   }
 }
 
-// Long receives posted as their messages arrive (ExchangeOptions::long_receives_on_arrival),
+// Long receives posted as their messages arrive (AdvancedOptions::long_receives_on_arrival),
 // on the same geometries; the bulk strategies always post every receive first.
 TEST_P(EveryStrategy, LongReceivesPostedOnArrivalStayCorrect) {
   SKIP_WITHOUT_BACKEND();
@@ -241,7 +241,7 @@ std::vector<std::pair<ExchangeConfig, std::string>> geometries_and_shipped_200()
   return configs;
 }
 
-// Long sends packed in turn by the team of their blocks (ExchangeOptions::long_sends_in_turn),
+// Long sends packed in turn by the team of their blocks (AdvancedOptions::long_sends_in_turn),
 // the CPU testing receives between sends, with either receive order: on the geometries, and on
 // the shipped cube-200 config of this rank count, whose six faces make a team of six blocks.
 TEST_P(EveryStrategy, LongSendsInTurnStayCorrect) {
@@ -308,7 +308,7 @@ TEST_P(EveryStrategy, AbsentPeerEndsInADeadlineErrorNamingTheMessage) {
   options.timeout = std::chrono::seconds(2);
   apply_test_transport(options);
   // Long receives are then not posted at all: the error must name them as well.
-  options.long_receives_on_arrival = true;
+  options.advanced.long_receives_on_arrival = true;
   const ExchangeVerifier verifier(geometry, world_rank());
   DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
   {
@@ -370,7 +370,7 @@ TEST(FlagStrategies, LongSendsStartAfterEveryShortSendIsPacked) {
     // transport nothing crosses behind them, and the long sends do not wait.
     options.transport = Transport::mpi;
     options.trace = true;
-    options.long_sends_in_turn = in_turn;
+    options.advanced.long_sends_in_turn = in_turn;
     DeviceFields fields(options.backend, verifier.field_extent(), verifier.vars());
     Exchange exchange(geometry, fields.view(), options);
     for (int i = 0; i < 10; ++i) {

@@ -53,8 +53,8 @@ ExchangeOptions options_for(Strategy strategy, std::int64_t piece_bytes, PieceTr
   options.strategy = strategy;
   options.backend = Backend::host;
   options.transport = Transport::mpi;
-  options.mpi_piece_bytes = piece_bytes;
-  options.piece_transfer = transfer;
+  options.advanced.mpi_piece_bytes = piece_bytes;
+  options.advanced.piece_transfer = transfer;
   options.timeout = std::chrono::seconds(60);
   return options;
 }
@@ -85,7 +85,7 @@ void run_verified(const Geometry& geometry, const ExchangeOptions& options,
     bool described = false;
     for (const PeerTransport& peer : exchange.peer_transports()) {
       described = described || contains(peer.path, "pieces of <= " +
-                                                        std::to_string(options.mpi_piece_bytes));
+                                                        std::to_string(options.advanced.mpi_piece_bytes));
     }
     EXPECT_TRUE(described) << name << ": " << describe(exchange.peer_transports());
     // What moves outnumbers the config's messages: the faces went in pieces.
@@ -225,7 +225,7 @@ TEST(MpiPieces, APieceThatNeverArrivesEndsInADeadlineErrorNamingThePiece) {
           bool cut_from_silent = false;
           for (const Message& m : rank_messages(geometry, world_rank()).recvs) {
             if (m.peer != silent) continue;
-            const MessageCut cut = cut_message(m, MessageData{3, 8}, options.mpi_piece_bytes);
+            const MessageCut cut = cut_message(m, MessageData{3, 8}, options.advanced.mpi_piece_bytes);
             cut_from_silent |= cut.pieces > 1;
             const std::string name = "receive from peer " + std::to_string(silent) + " tag " +
                                      std::to_string(m.tag);

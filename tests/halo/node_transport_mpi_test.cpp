@@ -1,4 +1,4 @@
-// The transport of each peer (ExchangeOptions::transport, node_size): how peers are sorted into
+// The transport of each peer (ExchangeOptions::transport, HALOFLAG_NODE_SIZE): how peers are sorted into
 // node and mpi ones, that one exchange mixes both and stays correct, and that choices which
 // cannot be kept fail on every rank, before any exchange, naming the peer. The strategies test
 // verifies every strategy over each transport; this one checks the choice itself.
@@ -15,6 +15,7 @@
 #include "haloflag/halo/host_field.hpp"
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
+#include "test_transport.hpp"
 
 namespace {
 
@@ -33,13 +34,12 @@ Geometry periodic_cube() {
   return Geometry(spec);
 }
 
-ExchangeOptions options_for(Strategy strategy, Transport transport, int node_size) {
+ExchangeOptions options_for(Strategy strategy, Transport transport) {
   ExchangeOptions options;
   options.strategy = strategy;
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(20);
   options.transport = transport;
-  options.node_size = node_size;
   return options;
 }
 
@@ -65,9 +65,10 @@ TEST(NodeTransport, NodesOfTwoRanksMixBothTransportsInOneExchange) {
   SKIP_WITHOUT_BACKEND();
   const Geometry geometry = periodic_cube();
   const ExchangeVerifier verifier(geometry, world_rank());
+  const haloflag::test::NodeSizeForTest nodes_of_two(2);
   for (Strategy strategy : all_strategies()) {
     DeviceFields fields(test_backend(), verifier.field_extent(), verifier.vars());
-    Exchange exchange(geometry, fields.view(), options_for(strategy, Transport::automatic, 2));
+    Exchange exchange(geometry, fields.view(), options_for(strategy, Transport::automatic));
     bool node_peer = false;
     for (const PeerTransport& peer : exchange.peer_transports()) {
       const bool same_node = peer.peer / 2 == world_rank() / 2;
@@ -91,7 +92,7 @@ TEST(NodeTransport, TransportMpiKeepsEveryPeerOnMpi) {
   const ExchangeVerifier verifier(geometry, world_rank());
   DeviceFields fields(test_backend(), verifier.field_extent(), verifier.vars());
   Exchange exchange(geometry, fields.view(),
-                    options_for(Strategy::resident, Transport::mpi, 0));
+                    options_for(Strategy::resident, Transport::mpi));
   for (const PeerTransport& peer : exchange.peer_transports()) {
     EXPECT_EQ(peer.transport, Transport::mpi) << "peer " << peer.peer;
   }
@@ -106,8 +107,9 @@ TEST(NodeTransport, TransportNodeNamesAPeerOffTheNode) {
   const ExchangeVerifier verifier(geometry, world_rank());
   DeviceFields fields(test_backend(), verifier.field_extent(), verifier.vars());
   std::string message;
+  const haloflag::test::NodeSizeForTest nodes_of_two(2);
   try {
-    Exchange exchange(geometry, fields.view(), options_for(Strategy::resident, Transport::node, 2));
+    Exchange exchange(geometry, fields.view(), options_for(Strategy::resident, Transport::node));
   } catch (const ExchangeError& error) {
     message = error.what();
   }
@@ -127,7 +129,7 @@ TEST(NodeTransport, PeersThatChooseDifferentTransportsFailAtSetUp) {
   const Transport mine = world_rank() == 0 ? Transport::mpi : Transport::automatic;
   std::string message;
   try {
-    Exchange exchange(geometry, fields.view(), options_for(Strategy::stream_notify, mine, 0));
+    Exchange exchange(geometry, fields.view(), options_for(Strategy::stream_notify, mine));
   } catch (const ExchangeError& error) {
     message = error.what();
   }
@@ -150,7 +152,7 @@ TEST(NodeTransport, ARankThatIsItsOwnNeighbourExchangesWithItself) {
   const ExchangeVerifier verifier(geometry, world_rank());
   for (Strategy strategy : {Strategy::comb_fused, Strategy::stacked_notify, Strategy::resident}) {
     DeviceFields fields(test_backend(), verifier.field_extent(), verifier.vars());
-    Exchange exchange(geometry, fields.view(), options_for(strategy, Transport::node, 0));
+    Exchange exchange(geometry, fields.view(), options_for(strategy, Transport::node));
     bool self = false;
     for (const PeerTransport& peer : exchange.peer_transports()) {
       self = self || peer.peer == world_rank();

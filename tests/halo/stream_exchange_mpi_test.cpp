@@ -88,7 +88,7 @@ ExchangeOptions stream_options(Transport transport, Progress progress) {
   options.transport = transport;
   options.progress = progress;
   options.timeout = std::chrono::seconds(20);
-  options.launch.message_threads = 128;
+  options.advanced.launch.message_threads = 128;
   return options;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "haloflag/bench/integer_validator.hpp"
@@ -134,9 +135,9 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "mpi", "node"}))
       ->capture_default_str();
   app.add_option("--node-size", options.node_size,
-                 "ranks per node for the node transport; 0: each shared-memory node whole")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "ranks per node for the node transport (sets HALOFLAG_NODE_SIZE); 0: each "
+                 "shared-memory node whole; default: HALOFLAG_NODE_SIZE, else 0")
+      ->check(at_least(0));
   app.add_option("--progress", options.progress,
                  "stream variant: who runs the CPU side of its MPI peers' messages while the "
                  "stream runs; thread: the exchange's progress thread; caller: the run's thread")
@@ -158,6 +159,13 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
     options.size = as_triple(local, "--local");
   }
   options.variants = parse_variant_list(options.variant_argument);
+  // The library splits nodes by HALOFLAG_NODE_SIZE; --node-size sets it, else it is reported.
+  if (app.count("--node-size") > 0) {
+    setenv("HALOFLAG_NODE_SIZE", std::to_string(options.node_size).c_str(), 1);
+  } else if (const char* from_environment = std::getenv("HALOFLAG_NODE_SIZE");
+             from_environment != nullptr) {
+    options.node_size = std::atoi(from_environment);
+  }
   return options;
 }
 

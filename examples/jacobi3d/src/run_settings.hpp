@@ -22,7 +22,6 @@ struct RunSettings {
   int host_team_threads = 2; // host backend: CPU threads that play the resident grid
   // The exchanges' transport (docs/transports.md).
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
-  int node_size = 0;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
@@ -38,7 +37,6 @@ inline haloflag::halo::ExchangeOptions exchange_options(const RunSettings& setti
   options.comm = comm;
   options.timeout = settings.timeout;
   options.transport = settings.transport;
-  options.node_size = settings.node_size;
   return options;
 }
 

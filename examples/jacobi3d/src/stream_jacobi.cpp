@@ -30,7 +30,7 @@ class StreamJacobi final : public JacobiVariant {
     // Its kernels stay resident through the other variants' runs: blocks of the example's size,
     // not of 1024 threads, leave the GPU to them (two ranks of 26 messages each under MPS
     // otherwise held SMs that the resident variant's cooperative grid waited for).
-    options.launch.message_threads = settings.gpu_threads;
+    options.advanced.launch.message_threads = settings.gpu_threads;
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
     // After the collective set-up, so that a rank failing here cannot strand the others in it.
     sweep_ = make_owned_sweep(settings.backend, settings.gpu_threads);

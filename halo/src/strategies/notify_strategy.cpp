@@ -5,8 +5,8 @@
 // message as soon as its send_ready flag shows the epoch, sets unpack_ready for each receive
 // that completed, and is done when every send completed and every unpack_done flag shows the
 // epoch. Receives are tested while sends wait only once, when the short sends are out, or on
-// every pass with long sends in turn (ExchangeOptions::long_sends_in_turn). Long receives may
-// be posted one by one as their messages arrive (ExchangeOptions::long_receives_on_arrival).
+// every pass with long sends in turn (AdvancedOptions::long_sends_in_turn). Long receives may
+// be posted one by one as their messages arrive (AdvancedOptions::long_receives_on_arrival).
 // (Receives still in MPI's hands are listed by requests.pending().) Messages of the node
 // transport take no CPU step: the node grid moves them in pieces between the GPUs
 // (transports/node_pieces.hpp), and the CPU reads one flag, node_done, to see that all of them
@@ -118,7 +118,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     }
     // Receives: each completed one may be unpacked now.
     signal_completed_receives();
-    // Long receives posted on arrival (ExchangeOptions::long_receives_on_arrival), one at a
+    // Long receives posted on arrival (AdvancedOptions::long_receives_on_arrival), one at a
     // time: posting it copies the message (Open MPI's shared-memory transport), and the GPU
     // unpacks it while the next one is copied. Every arrived one is posted before the sends
     // are tested and the unpack flags read, so that work does not fall between two copies.
@@ -268,7 +268,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     received_ += completed_.size();
   }
 
-  // Posts one long receive whose message has arrived (ExchangeOptions::long_receives_on_arrival).
+  // Posts one long receive whose message has arrived (AdvancedOptions::long_receives_on_arrival).
   bool post_arrived_receive() {
     context_.timeline.mpi_call_begin();
     const bool posted = context_.requests.post_arrived_receive();
@@ -279,7 +279,7 @@ class NotifyStrategy final : public ExchangeStrategy {
   Strategy strategy_;
   StrategyContext context_;
   std::int64_t on_arrival_from_bytes_;  // receives this long are posted on arrival; 0: none
-  // Long sends in turn (ExchangeOptions::long_sends_in_turn): receives progress while sends wait.
+  // Long sends in turn (AdvancedOptions::long_sends_in_turn): receives progress while sends wait.
   bool receives_between_sends_;
   std::uint32_t short_sends_unsent_ = 0;  // short sends not posted yet this exchange
   bool short_receives_tested_ = false;     // receives tested since the short sends are out

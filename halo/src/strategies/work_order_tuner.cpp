@@ -46,10 +46,10 @@ std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers
                               options.strategy == Strategy::resident;
   WorkOrder given = work_order_of(options);
   if (node_peers) {
-    given.node_piece_bytes = options.launch.node_piece_bytes;
-    given.node_threads = options.launch.node_threads;
+    given.node_piece_bytes = options.advanced.launch.node_piece_bytes;
+    given.node_threads = options.advanced.launch.node_threads;
   }
-  if (mpi_peers) given.mpi_piece_bytes = options.mpi_piece_bytes;
+  if (mpi_peers) given.mpi_piece_bytes = options.advanced.mpi_piece_bytes;
   std::vector<bool> receives = {given.long_receives_on_arrival};
   if (mpi_peers) receives = {false, true};
   std::vector<bool> sends = {given.long_sends_in_turn};

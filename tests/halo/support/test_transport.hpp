@@ -1,6 +1,6 @@
 // The transport the halo tests run with: HALOFLAG_TEST_TRANSPORT (auto, mpi or node; auto when
-// unset), HALOFLAG_TEST_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory node),
-// HALOFLAG_TEST_NODE_MAPPING and HALOFLAG_TEST_PERSISTENT_REQUESTS. CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
+// unset), HALOFLAG_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory node; the
+// library reads it itself), HALOFLAG_TEST_NODE_MAPPING and HALOFLAG_TEST_PERSISTENT_REQUESTS. CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
 // ranks, where one exchange mixes node and mpi peers.
 #pragma once
 
@@ -18,9 +18,34 @@ inline halo::Transport test_transport() {
 }
 
 inline int test_node_size() {
-  const char* size = std::getenv("HALOFLAG_TEST_NODE_SIZE");
+  const char* size = std::getenv("HALOFLAG_NODE_SIZE");
   return size == nullptr ? 0 : std::atoi(size);
 }
+
+// Splits the host into nodes of `ranks` ranks (0: whole) for the Exchanges made while it lives,
+// through the library's HALOFLAG_NODE_SIZE; every rank must make the same one.
+class NodeSizeForTest {
+ public:
+  explicit NodeSizeForTest(int ranks) {
+    const char* before = std::getenv("HALOFLAG_NODE_SIZE");
+    if (before != nullptr) before_ = before;
+    had_before_ = before != nullptr;
+    setenv("HALOFLAG_NODE_SIZE", std::to_string(ranks).c_str(), 1);
+  }
+  ~NodeSizeForTest() {
+    if (had_before_) {
+      setenv("HALOFLAG_NODE_SIZE", before_.c_str(), 1);
+    } else {
+      unsetenv("HALOFLAG_NODE_SIZE");
+    }
+  }
+  NodeSizeForTest(const NodeSizeForTest&) = delete;
+  NodeSizeForTest& operator=(const NodeSizeForTest&) = delete;
+
+ private:
+  std::string before_;
+  bool had_before_ = false;
+};
 
 inline halo::NodeMapping test_node_mapping() {
   const char* name = std::getenv("HALOFLAG_TEST_NODE_MAPPING");
@@ -36,9 +61,8 @@ inline bool test_persistent_requests() {
 
 inline void apply_test_transport(halo::ExchangeOptions& options) {
   options.transport = test_transport();
-  options.node_size = test_node_size();
-  options.node_mapping = test_node_mapping();
-  options.persistent_requests = test_persistent_requests();
+  options.advanced.node_mapping = test_node_mapping();
+  options.advanced.persistent_requests = test_persistent_requests();
 }
 
 // "transport auto, nodes of 2 ranks", for test labels and messages.

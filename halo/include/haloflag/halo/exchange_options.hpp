@@ -1,4 +1,5 @@
-// How an Exchange runs: strategy, backend, communicator, deadline, launch shapes.
+// How an Exchange runs: what a user chooses (ExchangeOptions), and the orders of work and
+// launch shapes behind it (AdvancedOptions).
 #pragma once
 
 #include <mpi.h>
@@ -17,30 +18,15 @@
 
 namespace haloflag::halo {
 
-struct ExchangeOptions {
-  Strategy strategy = Strategy::stream_notify;
-  notify::Backend backend = notify::Backend::host;
-  // Duplicated by the Exchange, so its tags never meet the caller's messages.
-  MPI_Comm comm = MPI_COMM_WORLD;
-  // The path of each peer's messages (transport.hpp). Peers agree at set-up: two ranks that
-  // choose differently for each other both fail, naming the other.
-  Transport transport = Transport::automatic;
-  // Ranks of one node, for the node transport: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) of
-  // comm, further split into groups of node_size consecutive ranks of comm when node_size > 0,
-  // so that one host can stand for several nodes in tests and experiments.
-  int node_size = 0;
+// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the
+// fastest measured on the lent machines; Tuning::automatic measures them where the Exchange
+// runs instead (docs/exchange.md, "What to set when").
+struct AdvancedOptions {
   NodeMapping node_mapping = NodeMapping::automatic;
   // MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
   // MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
-  // MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up
-  // (docs/transports.md, "What to set").
+  // MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up.
   bool persistent_requests = true;
-  // Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
-  // with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
-  Progress progress = Progress::caller;
-  // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
-  // Resident kernels also wait at most this long for the next exchange to start.
-  std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
   // Pause of a GPU thread between two polls of a flag in pinned host memory (see
   // notify::WaitControl): shorter reacts sooner, longer disturbs the host's memory traffic less.
   std::chrono::nanoseconds poll_backoff = notify::kDefaultPollBackoff;
@@ -50,26 +36,16 @@ struct ExchangeOptions {
   // 0 picks half the largest message, so the faces of a cube are long and its edges and corners
   // short.
   std::int64_t long_message_bytes = 0;
-  // Flag strategies: post each receive of at least long_message_bytes only once its message has
-  // arrived (MPI_Iprobe) and every send of the exchange is posted (with long_sends_in_turn:
-  // between two sends), one after another, each handed to the GPU as soon as it completes; the
-  // short receives are still posted at start(). Off: every receive is posted at start(), before
-  // any send (the paper's Fig. 5). Open MPI's shared-memory transport copies a long message
-  // inside the MPI call that matches it: with every receive posted first, one receive test
-  // copies all the long messages before any can be unpacked; posted one at a time, each is
-  // unpacked while the next is copied. On by default: the faster order on two GPUs and on both
-  // one-GPU proxies with Open MPI's CMA single copy; without single copy it loses, and
-  // posted-first is the setting there (docs/exchange.md, "What to set when").
+  // Flag strategies: post each long receive only once its message has arrived (MPI_Iprobe) and
+  // every send of the exchange is posted, one after another, each handed to the GPU as soon as
+  // it completes; off: every receive is posted at start(), before any send (the paper's Fig. 5).
+  // Faster where MPI copies a long message inside the call that matches it with one copy
+  // (Open MPI's cma); posted first is faster without single copy.
   bool long_receives_on_arrival = true;
   // Flag strategies: the blocks of the long sends pack the long messages together, one after
-  // another, each signalled as soon as it is packed (stacked_notify always packs them so), and
-  // once the short sends are out the CPU tests the receives between two sends, posting one
-  // arrived long receive at a time with long_receives_on_arrival. Off: each long send is packed
-  // by its own block, all at once; their flags land together when all their data has crossed
-  // PCIe, and only then does MPI start copying the long messages. Pair it with
-  // long_receives_on_arrival: with every receive posted first, one receive test copies every
-  // long message that has arrived while the CPU's own sends wait
-  // (docs/results/exchange_journal.md).
+  // another, each signalled once packed, and the CPU tests the receives between two sends.
+  // Off: each long send is packed by its own block, all at once. Pair it with
+  // long_receives_on_arrival.
   bool long_sends_in_turn = false;
   // Flag strategies, MPI peers: each message longer than this is cut into pieces of at most
   // this many bytes, each packed, sent, received and unpacked on its own (mpi_pieces.hpp);
@@ -78,15 +54,32 @@ struct ExchangeOptions {
   // How the pieces travel: MPI 4 partitioned communication where the library has it, else a
   // request per piece (mpi_pieces.hpp). Peers must agree (checked at set-up).
   PieceTransfer piece_transfer = PieceTransfer::automatic;
+};
+
+// What a user chooses for an Exchange; the rest is in `advanced`.
+struct ExchangeOptions {
+  Strategy strategy = Strategy::stream_notify;
+  notify::Backend backend = notify::Backend::host;
+  // Duplicated by the Exchange, so its tags never meet the caller's messages.
+  MPI_Comm comm = MPI_COMM_WORLD;
+  // The path of each peer's messages (transport.hpp). Peers agree at set-up: two ranks that
+  // choose differently for each other both fail, naming the other.
+  Transport transport = Transport::automatic;
+  // Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
+  // with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
+  Progress progress = Progress::caller;
+  // automatic: at set-up, time a few exchanges with each order of work that applies and keep
+  // the fastest, overriding those of `advanced` (tuning.hpp, Exchange::tuning()). fixed: use
+  // them as given.
+  Tuning tuning = Tuning::fixed;
+  // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
+  // Resident kernels also wait at most this long for the next exchange to start.
+  std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
   // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   // Off for timing runs.
   bool trace = false;
-  // automatic: at set-up, time a few exchanges with each order of work that applies (long
-  // receives first or on arrival, long sends at once or in turn, 1 or 3 blocks per long
-  // receive, the MPI piece size, the node grid's shape) and keep the fastest, overriding those
-  // options (tuning.hpp, Exchange::tuning()). fixed: use them as given.
-  Tuning tuning = Tuning::fixed;
+  AdvancedOptions advanced;
 };
 
 // Whether the long messages' helper blocks (launch.long_receive_blocks, long_send_blocks) run:
@@ -100,22 +93,23 @@ inline bool runs_helper_blocks(const ExchangeOptions& options) {
 
 // Blocks per long receive as the kernels run them.
 inline int effective_long_receive_blocks(const ExchangeOptions& options) {
-  return runs_helper_blocks(options) ? options.launch.long_receive_blocks : 1;
+  return runs_helper_blocks(options) ? options.advanced.launch.long_receive_blocks : 1;
 }
 
 // The order of work that `options` states, and the same options with another order.
 inline WorkOrder work_order_of(const ExchangeOptions& options) {
-  return {options.long_receives_on_arrival, options.long_sends_in_turn,
+  return {options.advanced.long_receives_on_arrival, options.advanced.long_sends_in_turn,
           effective_long_receive_blocks(options)};
 }
 
 inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {
-  options.long_receives_on_arrival = order.long_receives_on_arrival;
-  options.long_sends_in_turn = order.long_sends_in_turn;
-  options.launch.long_receive_blocks = order.long_receive_blocks;
-  if (order.node_piece_bytes > 0) options.launch.node_piece_bytes = order.node_piece_bytes;
-  if (order.node_threads > 0) options.launch.node_threads = order.node_threads;
-  if (order.mpi_piece_bytes >= 0) options.mpi_piece_bytes = order.mpi_piece_bytes;
+  AdvancedOptions& advanced = options.advanced;
+  advanced.long_receives_on_arrival = order.long_receives_on_arrival;
+  advanced.long_sends_in_turn = order.long_sends_in_turn;
+  advanced.launch.long_receive_blocks = order.long_receive_blocks;
+  if (order.node_piece_bytes > 0) advanced.launch.node_piece_bytes = order.node_piece_bytes;
+  if (order.node_threads > 0) advanced.launch.node_threads = order.node_threads;
+  if (order.mpi_piece_bytes >= 0) advanced.mpi_piece_bytes = order.mpi_piece_bytes;
 }
 
 }  // namespace haloflag::halo

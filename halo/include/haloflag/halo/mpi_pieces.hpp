@@ -1,4 +1,4 @@
-// Messages in pieces over MPI (ExchangeOptions::mpi_piece_bytes; docs/transports.md, "Pieces
+// Messages in pieces over MPI (AdvancedOptions::mpi_piece_bytes; docs/transports.md, "Pieces
 // over MPI"): the flag strategies cut each long message to an MPI peer into pieces that are
 // packed, signalled, sent, received and unpacked one by one, so that the GPU packs the next
 // piece while MPI copies this one and the receiver unpacks a piece while the next is copied.
@@ -37,7 +37,7 @@ bool partitioned_communication_available();
 // throws ConfigError naming the library's MPI version.
 PieceTransfer resolve_piece_transfer(PieceTransfer transfer);
 
-// ExchangeOptions::mpi_piece_bytes by default (docs/exchange.md, "What to set when").
+// AdvancedOptions::mpi_piece_bytes by default (docs/exchange.md, "What to set when").
 inline constexpr std::int64_t kDefaultMpiPieceBytes = 32768;
 
 // A message is cut into at most this many pieces (a larger piece size is taken instead): piece

@@ -27,7 +27,7 @@ struct WorkOrder {
   int long_receive_blocks = 3;  // LaunchSettings::long_receive_blocks
   int node_piece_bytes = 0;     // LaunchSettings::node_piece_bytes; 0: as given (no node peer)
   int node_threads = 0;         // LaunchSettings::node_threads; 0: as given
-  // ExchangeOptions::mpi_piece_bytes (0: whole); -1: as given (no MPI peer)
+  // AdvancedOptions::mpi_piece_bytes (0: whole); -1: as given (no MPI peer)
   std::int64_t mpi_piece_bytes = -1;
 
   // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".

@@ -182,13 +182,13 @@ void compare_with_peer(int rank, int peer, const PairLists& mine, const PairList
     problems.push_back(me + " cuts its messages with " + other + " " +
                        pieces_text(mine.piece_bytes) + ", " + other + " " +
                        pieces_text(theirs.piece_bytes) +
-                       " (ExchangeOptions::mpi_piece_bytes must agree); " +
+                       " (AdvancedOptions::mpi_piece_bytes must agree); " +
                        first_message(mine, names) + " is one of them");
   } else if (mine.transfer != theirs.transfer) {
     problems.push_back(me + " moves its MPI pieces with " + other + " " +
                        transfer_text(mine.transfer) + ", " + other + " " +
                        transfer_text(theirs.transfer) +
-                       " (ExchangeOptions::piece_transfer must agree); " +
+                       " (AdvancedOptions::piece_transfer must agree); " +
                        first_message(mine, names) + " is one of them");
   }
 }

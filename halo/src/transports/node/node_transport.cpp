@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -77,7 +78,23 @@ std::vector<std::string> gather_bus_ids(MPI_Comm comm, std::chrono::nanoseconds 
   return ids;
 }
 
-MPI_Comm split_node(MPI_Comm shared, int rank, int node_size) {
+// HALOFLAG_NODE_SIZE=N splits each shared-memory node further into groups of N consecutive
+// ranks, so that one host stands for several nodes: the tests' and experiments' mixed node
+// and MPI peers on one machine. Unset or 0: each node whole.
+int node_size_from_environment() {
+  const char* text = std::getenv("HALOFLAG_NODE_SIZE");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const long size = std::strtol(text, &end, 10);
+  if (*end != '\0' || size < 0 || size > 1 << 20) {
+    throw ConfigError(std::string("HALOFLAG_NODE_SIZE='") + text +
+                      "': expected the ranks per node, a whole number >= 0");
+  }
+  return static_cast<int>(size);
+}
+
+MPI_Comm split_node(MPI_Comm shared, int rank) {
+  const int node_size = node_size_from_environment();
   if (node_size <= 0) return shared;
   MPI_Comm part = MPI_COMM_NULL;
   const int status = MPI_Comm_split(shared, rank / node_size, rank, &part);
@@ -166,7 +183,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
     const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
     gpu_sharers_ = static_cast<int>(std::count(shared_ids.begin(), shared_ids.end(), mine));
   }
-  node_comm_ = split_node(shared, rank, options.node_size);
+  node_comm_ = split_node(shared, rank);
   int node_rank = 0;
   int node_size = 0;
   MPI_Comm_rank(node_comm_, &node_rank);
@@ -232,7 +249,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   };
 
   // GPU: the device region, its IPC handle, and the handles of this rank's node peers.
-  const bool try_device = gpu && options.node_mapping == NodeMapping::automatic;
+  const bool try_device = gpu && options.advanced.node_mapping == NodeMapping::automatic;
   std::vector<int> other_node_peers;
   for (int peer : plan_peers_) {
     if (peer != rank) other_node_peers.push_back(peer);
@@ -345,7 +362,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
       problems.push_back("peers disagree on the transport: this rank carries its messages with "
                          "peer " + std::to_string(peer) + " over node, peer " +
                          std::to_string(peer) + " over mpi; give both the same "
-                         "ExchangeOptions::transport and node_size");
+                         "ExchangeOptions::transport and HALOFLAG_NODE_SIZE");
       continue;
     }
     kernels::NodePeerRoute& route = peer_routes[index];
@@ -406,7 +423,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                          (by_node[send.peer] ? "node" : "mpi") + ", peer " +
                          std::to_string(send.peer) + " over " + (entry->node ? "node" : "mpi") +
                          " (" + names.send(m) + "); give both the same ExchangeOptions::transport "
-                         "and node_size");
+                         "and HALOFLAG_NODE_SIZE");
       continue;
     }
     if (!entry->node) continue;
@@ -431,10 +448,10 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
 
   // A piece gives every thread of the block moving it at least one element: the stacked grid's
   // blocks are larger than the node grid's.
-  const int threads = options.strategy == Strategy::stacked_notify ? options.launch.stacked_threads
-                                                                   : options.launch.node_threads;
+  const int threads = options.strategy == Strategy::stacked_notify ? options.advanced.launch.stacked_threads
+                                                                   : options.advanced.launch.node_threads;
   const std::int64_t piece_bytes =
-      std::max<std::int64_t>(options.launch.node_piece_bytes,
+      std::max<std::int64_t>(options.advanced.launch.node_piece_bytes,
                              std::int64_t{threads} * std::int64_t{sizeof(kernels::Element)});
   const NodePieceTable table =
       cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(), piece_bytes);
@@ -712,7 +729,7 @@ void NodeTransport::announce_unpacked(std::size_t r, std::uint64_t epoch) {
   notify::store_release_system(recv_mailboxes_[r].unpacked, epoch);
 }
 
-NodeRanks ranks_on_node(MPI_Comm comm, int node_size, bool gpu, std::chrono::nanoseconds timeout) {
+NodeRanks ranks_on_node(MPI_Comm comm, bool gpu, std::chrono::nanoseconds timeout) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm shared = MPI_COMM_NULL;
@@ -725,7 +742,7 @@ NodeRanks ranks_on_node(MPI_Comm comm, int node_size, bool gpu, std::chrono::nan
     const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
     found.gpu_sharers = static_cast<int>(std::count(ids.begin(), ids.end(), mine));
   }
-  MPI_Comm node = split_node(shared, rank, node_size);
+  MPI_Comm node = split_node(shared, rank);
   const std::vector<int> members = all_gather(rank, node, timeout, "gathering the node's ranks");
   MPI_Comm_free(&node);
   found.ranks = {members.begin(), members.end()};

@@ -39,14 +39,14 @@
 namespace haloflag::halo::detail {
 
 // The ranks of `comm` on this rank's node, as the node transport sorts them
-// (ExchangeOptions::node_size), and how many of the node's ranks share this rank's GPU (1 on
+// (HALOFLAG_NODE_SIZE may split a node), and how many of the node's ranks share this rank's GPU (1 on
 // the host backend): for choices made before the transport is set up.
 struct NodeRanks {
   std::set<int> ranks;
   int gpu_sharers = 1;
 };
 // Collective over `comm`; `gpu`: the ranks are bound to GPUs.
-NodeRanks ranks_on_node(MPI_Comm comm, int node_size, bool gpu, std::chrono::nanoseconds timeout);
+NodeRanks ranks_on_node(MPI_Comm comm, bool gpu, std::chrono::nanoseconds timeout);
 
 class NodeTransport {
  public:

@@ -57,7 +57,7 @@ struct StrategyPrediction {
 // of the model describes.
 std::string unmodelled_reason(halo::Strategy strategy);
 
-// mpi_piece_bytes: the exchange's piece size over MPI (halo::ExchangeOptions::mpi_piece_bytes),
+// mpi_piece_bytes: the exchange's piece size over MPI (halo::AdvancedOptions::mpi_piece_bytes),
 // 0 for whole messages; the bulk strategies, which never cut, ignore it.
 // Throws ModelError when the params have no schedule terms (naming the key), the strategy is
 // unmodelled (unmodelled_reason), ranks_per_gpu < 1, mpi_piece_bytes < 0, or the config does not

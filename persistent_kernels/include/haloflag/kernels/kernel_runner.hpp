@@ -54,15 +54,21 @@ class KernelRunner {
   virtual void* gpu_stream(Lane lane) const = 0;
 };
 
+// gpu_sharers: the processes whose exchange kernels share this GPU (ranks of one node bound to
+// one GPU, under MPS). Their persistent and cooperative grids must all be resident together,
+// so each may take only its share of the GPU: co-residency checks and the default stacked grid
+// divide the GPU's capacity by this.
+
 // The blocks of settings.message_threads threads that one rank's stream kernels (the pack and
 // unpack grids of stream_notify, or of resident, together) can keep resident at once on the
-// current GPU, its share when settings.gpu_sharers processes share it; unbounded on the host
-// backend. Throws KernelError where the backend is not compiled in.
+// current GPU, its share of gpu_sharers; unbounded on the host backend. Throws KernelError
+// where the backend is not compiled in.
 std::int64_t message_block_capacity(notify::Backend backend, bool resident,
-                                    const LaunchSettings& settings);
+                                    const LaunchSettings& settings, int gpu_sharers = 1);
 
 // `plan` must stay valid (its memory alive) for the runner's lifetime.
 std::unique_ptr<KernelRunner> make_kernel_runner(notify::Backend backend, const ExchangePlan& plan,
-                                                 const LaunchSettings& settings);
+                                                 const LaunchSettings& settings,
+                                                 int gpu_sharers = 1);
 
 }  // namespace haloflag::kernels

@@ -27,11 +27,6 @@ struct LaunchSettings {
   int node_blocks = 0;
   int node_piece_bytes = 4096;
   int host_threads = 2;        // host backend: threads per lane, and the stacked grid's blocks
-  // Processes whose exchange kernels share this GPU (ranks of one node bound to one GPU, under
-  // MPS). Their persistent and cooperative grids must all be resident together, so each may
-  // take only its share of the GPU: co-residency checks and the default stacked grid divide
-  // the GPU's capacity by this. Set by the Exchange.
-  int gpu_sharers = 1;
 };
 
 }  // namespace haloflag::kernels

@@ -82,7 +82,7 @@ struct ExchangePlan {
   std::uint32_t short_sends = 0;  // always the count (short_send_count is 0 without long sends)
   std::uint32_t short_recvs = 0;
 
-  // Long sends in turn (stream_notify, resident; ExchangeOptions::long_sends_in_turn): the
+  // Long sends in turn (stream_notify, resident; AdvancedOptions::long_sends_in_turn): the
   // blocks of the long sends pack the long messages together, one message after another, so
   // that the first is signalled after a sixth of the long data has crossed PCIe instead of
   // all six at once with it. long_send_member[m] is long send m's place among the long sends
