@@ -265,12 +265,12 @@ class Exchange::Impl {
     waited_ = epoch();
   }
 
-  // Returns once `exchange` is complete; its errors come out as from progress().
+  // Returns once `exchange` is complete; a failure before then comes out of progress(). (A
+  // failure of a later exchange is left to the next call.)
   void await(std::uint64_t exchange) {
     if (progress_thread_.joinable() && shares_core_) sleep_until_completed(exchange);
     // Many ranks may share few cores.
     while (completed() < exchange && !progress()) std::this_thread::yield();
-    (void)progress();  // reports a failure that ended the wait above
   }
 
   // May be called from any thread: only the abort flag (which every wait reads) and the reason
