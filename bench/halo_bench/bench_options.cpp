@@ -145,6 +145,12 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(at_least(1))
       ->needs(size_option)
       ->capture_default_str();
+  app.add_option("--element-bytes", geometry.element_bytes,
+                 "bytes per value: 8 (double) or 4 (float); any size from 1 to 16 is moved as "
+                 "raw bytes")
+      ->check(CLI::Range(1, 16))
+      ->needs(size_option)
+      ->capture_default_str();
   app.add_flag("--faces-only", geometry.faces_only,
                "exchange with the 6 face neighbours only (default: all 26)")
       ->needs(size_option);

@@ -27,6 +27,7 @@ struct GeometryArguments {
   std::array<bool, 3> periodic{true, true, true};
   halo::Index3 ghost{1, 1, 1};
   int vars = 3;
+  int element_bytes = 8;  // 4: single precision
   bool faces_only = false;
 };
 

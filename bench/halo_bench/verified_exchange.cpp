@@ -7,6 +7,10 @@ std::uint64_t prepare_verified_exchange(const halo::Exchange& exchange, halo::De
                                         const halo::ExchangeVerifier& verifier, FieldFill fill) {
   // Values depend on the epoch, so ghosts left over from an earlier exchange are caught.
   const std::uint64_t epoch = exchange.epoch() + 1;
+  if (fields.element_bytes() != static_cast<int>(sizeof(double))) {
+    fields.upload_encoded(verifier, epoch, fill == FieldFill::whole);
+    return epoch;
+  }
   if (fill == FieldFill::whole) {
     verifier.fill(scratch, epoch);
   } else {
@@ -18,6 +22,9 @@ std::uint64_t prepare_verified_exchange(const halo::Exchange& exchange, halo::De
 
 std::string check_verified_exchange(halo::DeviceFields& fields, halo::HostField& scratch,
                                     const halo::ExchangeVerifier& verifier, std::uint64_t epoch) {
+  if (fields.element_bytes() != static_cast<int>(sizeof(double))) {
+    return fields.check_encoded(verifier, epoch);
+  }
   fields.download(scratch);
   return verifier.check(scratch, epoch);
 }

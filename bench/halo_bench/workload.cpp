@@ -24,6 +24,7 @@ halo::GeometrySpec spec_from(const GeometryArguments& arguments, int ranks) {
   spec.periodic = arguments.periodic;
   spec.ghost = arguments.ghost;
   spec.vars = arguments.vars;
+  spec.element_bytes = arguments.element_bytes;
   spec.stencil = arguments.faces_only ? halo::Stencil::faces6 : halo::Stencil::all26;
   return spec;
 }

@@ -19,7 +19,7 @@ void fill_distinct(halo::HostField& field) {
 }
 
 void fill_message(std::byte* buffer, std::size_t bytes, int salt) {
-  const std::size_t count = bytes / sizeof(kernels::Element);
+  const std::size_t count = bytes / sizeof(double);
   for (std::size_t i = 0; i < count; ++i) {
     const double value = -(static_cast<double>(salt) * 1e12 + static_cast<double>(i) + 1.0);
     std::memcpy(buffer + i * sizeof value, &value, sizeof value);
@@ -28,18 +28,15 @@ void fill_message(std::byte* buffer, std::size_t bytes, int salt) {
 
 void check_message(const kernels::MessageLayout& layout, const halo::HostField& field,
                    const std::byte* buffer, const std::string& what) {
-  kernels::FieldSet host_fields{};
-  host_fields.variable_count = field.vars();
-  for (int v = 0; v < field.vars(); ++v) {
-    host_fields.variables[v] = const_cast<double*>(field.variable(v));  // only read by packing
-  }
+  // Only read by packing.
+  const kernels::FieldSet host_fields = const_cast<halo::HostField&>(field).view();
   const auto count = static_cast<std::size_t>(layout.element_count());
-  std::vector<kernels::Element> expected(count);
+  std::vector<double> expected(count);
   kernels::MessageLayout at_start = layout;
-  at_start.buffer_offset = 0;
+  at_start.place_at(0);
   kernels::pack_message(at_start, host_fields, reinterpret_cast<std::byte*>(expected.data()), 0, 1);
   for (std::size_t i = 0; i < count; ++i) {
-    kernels::Element actual = 0.0;
+    double actual = 0.0;
     std::memcpy(&actual, buffer + i * sizeof actual, sizeof actual);
     if (actual != expected[i]) {
       throw std::runtime_error(what + ": element " + std::to_string(i) + " of " +

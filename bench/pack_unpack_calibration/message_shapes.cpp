@@ -33,7 +33,7 @@ std::vector<MessageShape> distinct_shapes(const std::vector<kernels::MessageLayo
     MessageShape shape;
     shape.boxes = box_extents(layout);
     if (!seen.insert(shape.boxes).second) continue;
-    layout.buffer_offset = 0;
+    layout.place_at(0);
     shape.layout = layout;
     shape.bytes = layout.bytes();
     shapes.push_back(shape);

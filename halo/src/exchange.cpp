@@ -13,6 +13,7 @@
 
 #include "cpu_cores.hpp"
 #include "exchange_resources.hpp"
+#include "field_set_check.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/message_layouts.hpp"
@@ -40,23 +41,6 @@ MPI_Comm duplicate(MPI_Comm comm) {
   // Errors come back as codes, so they can be reported with the message they concern.
   MPI_Comm_set_errhandler(copy, MPI_ERRORS_RETURN);
   return copy;
-}
-
-void check_fields(const kernels::FieldSet& fields, const MessageLayouts& layouts, int rank) {
-  int needed = 0;
-  for (const auto& layout : layouts.sends) needed = std::max(needed, layout.variable_count);
-  for (const auto& layout : layouts.recvs) needed = std::max(needed, layout.variable_count);
-  if (fields.variable_count < needed || fields.variable_count > kernels::kMaxVariables) {
-    throw ConfigError("rank " + std::to_string(rank) + ": the messages carry " +
-                      std::to_string(needed) + " variables, the fields have " +
-                      std::to_string(fields.variable_count));
-  }
-  for (int v = 0; v < fields.variable_count; ++v) {
-    if (fields.variables[v] == nullptr) {
-      throw ConfigError("rank " + std::to_string(rank) + ": field variable " + std::to_string(v) +
-                        " is a null pointer");
-    }
-  }
 }
 
 const char* thread_level_name(int level) {
@@ -335,7 +319,8 @@ class Exchange::Impl {
                           "(DevicePlan::with_fields)");
     }
     try {
-      return resources_->field_slot_of(*fields);
+      return resources_->field_slot_of(
+          detail::checked_field_set(*fields, resources_->layouts, field_extent_, call));
     } catch (const ConfigError& error) {
       throw ExchangeError(ErrorKind::usage, prefix() + error.what());
     }
@@ -525,8 +510,10 @@ class Exchange::Impl {
     if (options_.strategy == Strategy::nccl) {
       peer_spans_ = detail::arrange_by_peer(messages_, layouts);
     }
-    check_fields(fields, layouts, rank_);
-    resources_ = std::make_unique<detail::ExchangeResources>(std::move(layouts), fields, options_);
+    field_extent_ = configured.field_extent.value_or(Index3{0, 0, 0});
+    const kernels::FieldSet checked =
+        detail::checked_field_set(fields, layouts, field_extent_, "rank " + std::to_string(rank_));
+    resources_ = std::make_unique<detail::ExchangeResources>(std::move(layouts), checked, options_);
   }
 
   // Once the plan is complete (node routes included): the kernel runner copies it, and resident
@@ -795,6 +782,7 @@ class Exchange::Impl {
   ExchangeOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
+  Index3 field_extent_{0, 0, 0};  // the config's, for FieldSets given to start(fields)
   detail::NodeRanks node_ranks_;  // the ranks of comm_ on this rank's node, its GPU's sharers
   // The MPI piece size every rank cuts with (0: whole): the one asked for, or larger where a
   // rank's GPU cannot keep the blocks of smaller pieces resident.

@@ -7,6 +7,7 @@
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "field_set_check.hpp"
 #include "memory_check.hpp"
 #include "transports/node/node_transport.hpp"
 
@@ -211,10 +212,7 @@ std::uint32_t* ExchangeResources::field_slot_word() const {
 }
 
 std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) {
-  const auto same = [&](const kernels::FieldSet& known) {
-    return std::equal(known.variables, known.variables + known.variable_count, fields.variables,
-                      fields.variables + fields.variable_count);
-  };
+  const auto same = [&](const kernels::FieldSet& known) { return same_field_set(known, fields); };
   const auto found = std::find_if(registered_fields_.begin(), registered_fields_.end(), same);
   if (found != registered_fields_.end()) {
     return static_cast<std::uint32_t>(found - registered_fields_.begin());
@@ -224,12 +222,6 @@ std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) 
     throw ConfigError("start(fields): the fields have " + std::to_string(fields.variable_count) +
                       " variables, the Exchange was made for " +
                       std::to_string(first.variable_count));
-  }
-  for (int v = 0; v < fields.variable_count; ++v) {
-    if (fields.variables[v] == nullptr) {
-      throw ConfigError("start(fields): field variable " + std::to_string(v) +
-                        " is a null pointer");
-    }
   }
   if (registered_fields_.size() == static_cast<std::size_t>(kMaxFieldSets)) {
     throw ConfigError("start(fields): one Exchange serves at most " +

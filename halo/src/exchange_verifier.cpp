@@ -1,6 +1,7 @@
 #include "haloflag/halo/exchange_verifier.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "haloflag/halo/config_from_geometry.hpp"
@@ -126,7 +127,8 @@ void for_each_cell(const Index3& extent, const Index3& thickness, bool shell_onl
   }
 }
 
-void ExchangeVerifier::write(HostField& field, std::uint64_t epoch, bool shell_only) const {
+template <class Store>
+void ExchangeVerifier::write_with(std::uint64_t epoch, bool shell_only, Store store) const {
   const auto sx = sides_along(field_extent_[0], ghost_[0], owned_[0]);
   const auto sy = sides_along(field_extent_[1], ghost_[1], owned_[1]);
   const auto sz = sides_along(field_extent_[2], ghost_[2], owned_[2]);
@@ -136,9 +138,47 @@ void ExchangeVerifier::write(HostField& field, std::uint64_t epoch, bool shell_o
       const bool owned = sx[static_cast<std::size_t>(local[0])] == 0 &&
                          sy[static_cast<std::size_t>(local[1])] == 0 &&
                          sz[static_cast<std::size_t>(local[2])] == 0;
-      field.at(var, local) = owned ? owned_value(var, local, epoch) : kUntouched;
+      store(var, local, owned ? owned_value(var, local, epoch) : kUntouched);
     });
   }
+}
+
+template <class Found>
+std::string ExchangeVerifier::compare_with(std::uint64_t epoch, bool shell_only,
+                                           Found found) const {
+  const auto sx = sides_along(field_extent_[0], ghost_[0], owned_[0]);
+  const auto sy = sides_along(field_extent_[1], ghost_[1], owned_[1]);
+  const auto sz = sides_along(field_extent_[2], ghost_[2], owned_[2]);
+  const Index3 thickness{2 * ghost_[0], 2 * ghost_[1], 2 * ghost_[2]};
+  std::int64_t wrong = 0;
+  std::string first;
+  for (int var = 0; var < vars_; ++var) {
+    for_each_cell(field_extent_, thickness, shell_only, [&](const Index3& local) {
+      const int raw = raw_direction(sx[static_cast<std::size_t>(local[0])],
+                                    sy[static_cast<std::size_t>(local[1])],
+                                    sz[static_cast<std::size_t>(local[2])]);
+      double expected = kUntouched;
+      if (raw == 13) {
+        expected = owned_value(var, local, epoch);
+      } else if (has_neighbour_[raw]) {
+        expected = expected_value(var, local, raw, epoch);
+      }
+      const std::string differs = found(var, local, expected);  // "" when it matches
+      if (differs.empty()) return;
+      if (++wrong <= 5) {
+        first += "\n  var " + std::to_string(var) + " cell (" + format_triple(local) + "): " +
+                 differs;
+      }
+    });
+  }
+  if (wrong == 0) return {};
+  return std::to_string(wrong) + " cells wrong after exchange " + std::to_string(epoch) +
+         ", first ones:" + first;
+}
+
+void ExchangeVerifier::write(HostField& field, std::uint64_t epoch, bool shell_only) const {
+  write_with(epoch, shell_only,
+             [&](int var, const Index3& local, double value) { field.at(var, local) = value; });
 }
 
 void ExchangeVerifier::fill(HostField& field, std::uint64_t epoch) const { write(field, epoch, false); }
@@ -162,34 +202,60 @@ std::string ExchangeVerifier::compare(const HostField& field, std::uint64_t epoc
            " variables, expected " + format_triple(field_extent_) + " with " +
            std::to_string(vars_);
   }
-  const auto sx = sides_along(field_extent_[0], ghost_[0], owned_[0]);
-  const auto sy = sides_along(field_extent_[1], ghost_[1], owned_[1]);
-  const auto sz = sides_along(field_extent_[2], ghost_[2], owned_[2]);
-  const Index3 thickness{2 * ghost_[0], 2 * ghost_[1], 2 * ghost_[2]};
-  std::int64_t wrong = 0;
-  std::string first;
-  for (int var = 0; var < vars_; ++var) {
-    for_each_cell(field_extent_, thickness, shell_only, [&](const Index3& local) {
-      const int raw = raw_direction(sx[static_cast<std::size_t>(local[0])],
-                                    sy[static_cast<std::size_t>(local[1])],
-                                    sz[static_cast<std::size_t>(local[2])]);
-      double expected = kUntouched;
-      if (raw == 13) {
-        expected = owned_value(var, local, epoch);
-      } else if (has_neighbour_[raw]) {
-        expected = expected_value(var, local, raw, epoch);
-      }
-      const double found = field.at(var, local);
-      if (found == expected) return;
-      if (++wrong <= 5) {
-        first += "\n  var " + std::to_string(var) + " cell (" + format_triple(local) +
-                 "): found " + std::to_string(found) + ", expected " + std::to_string(expected);
-      }
-    });
+  return compare_with(epoch, shell_only, [&](int var, const Index3& local, double expected) {
+    const double found = field.at(var, local);
+    if (found == expected) return std::string();
+    return "found " + std::to_string(found) + ", expected " + std::to_string(expected);
+  });
+}
+
+void ExchangeVerifier::encode_element(double value, int var, std::byte* element,
+                                      int element_bytes) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  for (int k = 0; k < element_bytes; k += 8) {
+    // splitmix64 of the value, the variable and the word: every byte differs from its
+    // neighbours' and from a stale epoch's.
+    std::uint64_t h =
+        bits + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(var * 3 + k / 8 + 1);
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    for (int b = k; b < element_bytes && b < k + 8; ++b) {
+      element[b] = static_cast<std::byte>((h >> (8 * (b - k))) & 0xff);
+    }
   }
-  if (wrong == 0) return {};
-  return std::to_string(wrong) + " cells wrong after exchange " + std::to_string(epoch) +
-         ", first ones:" + first;
+}
+
+namespace {
+
+std::byte* element_of(const kernels::FieldSet& field, int var, const Index3& local) {
+  const kernels::VariableView& view = field.variables[var];
+  return view.base + local[2] * view.stride[2] + local[1] * view.stride[1] +
+         local[0] * view.stride[0];
+}
+
+}  // namespace
+
+void ExchangeVerifier::fill_encoded(const kernels::FieldSet& field, std::uint64_t epoch,
+                                    bool shell_only) const {
+  write_with(epoch, shell_only, [&](int var, const Index3& local, double value) {
+    encode_element(value, var, element_of(field, var, local), field.variables[var].element_bytes);
+  });
+}
+
+std::string ExchangeVerifier::check_encoded(const kernels::FieldSet& field,
+                                            std::uint64_t epoch) const {
+  return compare_with(epoch, true, [&](int var, const Index3& local, double expected) {
+    std::byte want[kernels::kMaxElementBytes] = {};
+    const int bytes = field.variables[var].element_bytes;
+    encode_element(expected, var, want, bytes);
+    if (std::memcmp(want, element_of(field, var, local), static_cast<std::size_t>(bytes)) == 0) {
+      return std::string();
+    }
+    return "its " + std::to_string(bytes) + " bytes are not those of the value " +
+           std::to_string(expected);
+  });
 }
 
 }  // namespace haloflag::halo

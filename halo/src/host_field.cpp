@@ -18,4 +18,12 @@ HostField::HostField(const Index3& extent, int vars, double initial) : extent_(e
                std::vector<double>(static_cast<std::size_t>(cells()), initial));
 }
 
+kernels::FieldSet HostField::view() {
+  kernels::FieldSet fields{};
+  fields.variable_count = vars();
+  for (int v = 0; v < vars(); ++v) fields.variables[v] = kernels::dense(variable(v), extent_[0], extent_[1]);
+  fields.alignment = kernels::alignment_of(fields);
+  return fields;
+}
+
 }  // namespace haloflag::halo

@@ -242,13 +242,37 @@ TEST(MessageLayouts, BackToBackOffsetsStridesAndBytes) {
     EXPECT_EQ(layout.bytes(), messages.sends[i].bytes);
     EXPECT_EQ(layout.box_count, 1);
     EXPECT_EQ(layout.variable_count, 3);
-    EXPECT_EQ(layout.stride_y, 52);
-    EXPECT_EQ(layout.stride_z, 52 * 52);
+    EXPECT_EQ(layout.uniform_bytes, 8);
     offset += layout.bytes();
   }
   EXPECT_EQ(layouts.send_buffer_bytes, offset);
   EXPECT_EQ(offset, 6 * 60000 + 12 * 1200 + 8 * 24);
   EXPECT_EQ(layouts.recv_buffer_bytes, offset);
+}
+
+// A geometry of mixed types (a float, a double and an int16 per cell): every message's bytes are
+// its cells times 14, and each variable's section follows the one before.
+TEST(MessageLayouts, MixedElementTypesGiveEachVariableItsSection) {
+  GeometrySpec spec = paper_spec(200);
+  spec.element_bytes = 4;
+  spec.variable_bytes = {4, 8, 2};
+  const Geometry geometry(spec);
+  const ExchangeConfig config = make_exchange_config(geometry);
+  EXPECT_EQ(config.data->cell_bytes(), 14);
+  const MessageLayouts layouts = make_message_layouts(config, 5);
+  const RankMessages& messages = config.rank_messages[5];
+  for (std::size_t i = 0; i < layouts.sends.size(); ++i) {
+    const auto& layout = layouts.sends[i];
+    const std::int64_t cells = messages.sends[i].boxes[0].cells();
+    EXPECT_EQ(layout.bytes(), cells * 14);
+    EXPECT_EQ(messages.sends[i].bytes, cells * 14);
+    EXPECT_EQ(layout.section_offset(2), cells * 12);
+    EXPECT_EQ(layout.uniform_bytes, 0);
+  }
+  GeometrySpec wrong_count = spec;
+  wrong_count.variable_bytes = {4, 8};
+  expect_contains(error_of<GeometryError>([&] { Geometry{wrong_count}; }),
+                  "the element sizes per variable give 2 sizes for 3 variables");
 }
 
 TEST(MessageLayouts, ErrorsNameRankPeerAndTag) {
@@ -265,10 +289,10 @@ TEST(MessageLayouts, ErrorsNameRankPeerAndTag) {
   expect_contains(error_of<ConfigError>([&] { make_message_layouts(no_data, 0); }),
                   "rank 0: the config has no data record");
 
-  ExchangeConfig floats = good;
-  floats.data->element_bytes = 4;
-  expect_contains(error_of<ConfigError>([&] { make_message_layouts(floats, 0); }),
-                  "4-byte elements");
+  ExchangeConfig wide = good;
+  wide.data->element_bytes = 20;
+  expect_contains(error_of<ConfigError>([&] { make_message_layouts(wide, 0); }),
+                  "rank 0: variable 0 has 20-byte elements; an element holds 1 to 16 bytes");
 
   ExchangeConfig too_many_vars = good;
   too_many_vars.data->vars = 17;

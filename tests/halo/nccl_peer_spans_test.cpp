@@ -21,9 +21,7 @@ hk::MessageLayout layout_of(int elements) {
   hk::MessageLayout layout{};
   layout.box_count = 1;
   layout.boxes[0] = {{0, 0, 0}, {elements, 1, 1}};
-  layout.variable_count = 1;
-  layout.stride_y = elements;
-  layout.stride_z = elements;
+  layout.set_variables(1, 8);
   return layout;
 }
 
@@ -43,7 +41,7 @@ hh::MessageLayouts layouts_for(const hh::RankMessages& messages) {
     std::int64_t offset = 0;
     for (const hh::Message& m : *direction) {
       out.push_back(layout_of(static_cast<int>(m.bytes / 8)));
-      out.back().buffer_offset = offset;
+      out.back().place_at(offset);
       offset += m.bytes;
     }
   }

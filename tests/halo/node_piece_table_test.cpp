@@ -20,9 +20,7 @@ hk::MessageLayout layout_of(int cells, int variables) {
   hk::MessageLayout layout{};
   layout.box_count = 1;
   layout.boxes[0] = {{0, 0, 0}, {cells, 1, 1}};
-  layout.variable_count = variables;
-  layout.stride_y = cells;
-  layout.stride_z = cells;
+  layout.set_variables(variables, 8);
   return layout;
 }
 

@@ -15,11 +15,15 @@ namespace {
 
 static_assert(std::is_trivially_copyable_v<DevicePlan>, "kernels take the handle by value");
 
+std::byte* bytes_of(std::array<double, 8>& values) {
+  return reinterpret_cast<std::byte*>(values.data());
+}
+
 // Two variables' worth of distinct addresses, so FieldSets can be told apart.
 struct FieldStorage {
-  std::array<Element, 8> first{};
-  std::array<Element, 8> second{};
-  FieldSet view() { return {{first.data(), second.data()}, 2}; }
+  std::array<double, 8> first{};
+  std::array<double, 8> second{};
+  FieldSet view() { return make_field_set({dense(first.data(), 8, 1), dense(second.data(), 8, 1)}); }
 };
 
 ExchangePlan plan_with(std::uint32_t sends, std::uint32_t recvs, const FieldSet& fields) {
@@ -36,8 +40,8 @@ TEST(DevicePlan, CountsAndFieldsComeFromThePlan) {
   EXPECT_EQ(handle.send_count(), 26u);
   EXPECT_EQ(handle.recv_count(), 18u);
   EXPECT_EQ(handle.fields().variable_count, 2);
-  EXPECT_EQ(handle.fields().variables[0], storage.first.data());
-  EXPECT_EQ(handle.fields().variables[1], storage.second.data());
+  EXPECT_EQ(handle.fields().variables[0].base, bytes_of(storage.first));
+  EXPECT_EQ(handle.fields().variables[1].base, bytes_of(storage.second));
 }
 
 TEST(DevicePlan, WithFieldsReplacesTheFieldsAndKeepsTheCounts) {
@@ -46,14 +50,14 @@ TEST(DevicePlan, WithFieldsReplacesTheFieldsAndKeepsTheCounts) {
   const DevicePlan handle = detail::make_device_plan(plan_with(6, 5, even.view()));
   const DevicePlan swapped = handle.with_fields(odd.view());
 
-  EXPECT_EQ(swapped.fields().variables[0], odd.first.data());
-  EXPECT_EQ(swapped.fields().variables[1], odd.second.data());
+  EXPECT_EQ(swapped.fields().variables[0].base, bytes_of(odd.first));
+  EXPECT_EQ(swapped.fields().variables[1].base, bytes_of(odd.second));
   EXPECT_EQ(swapped.send_count(), 6u);
   EXPECT_EQ(swapped.recv_count(), 5u);
   // What the pack and unpack programs read (fields_of) is the new FieldSet too.
-  EXPECT_EQ(fields_of(detail::plan_of(swapped)).variables[0], odd.first.data());
+  EXPECT_EQ(fields_of(detail::plan_of(swapped)).variables[0].base, bytes_of(odd.first));
   // The original handle is a value: unchanged.
-  EXPECT_EQ(handle.fields().variables[0], even.first.data());
+  EXPECT_EQ(handle.fields().variables[0].base, bytes_of(even.first));
 }
 
 TEST(DevicePlan, DropsTheFieldBankSoItsOwnFieldsArePacked) {
@@ -66,12 +70,12 @@ TEST(DevicePlan, DropsTheFieldBankSoItsOwnFieldsArePacked) {
   ExchangePlan plan = plan_with(1, 1, given.view());
   plan.field_bank = bank.data();
   plan.field_slot = &slot;
-  ASSERT_EQ(fields_of(plan).variables[0], banked.first.data());
+  ASSERT_EQ(fields_of(plan).variables[0].base, bytes_of(banked.first));
 
   const DevicePlan handle = detail::make_device_plan(plan);
   EXPECT_EQ(detail::plan_of(handle).field_bank, nullptr);
   EXPECT_EQ(detail::plan_of(handle).field_slot, nullptr);
-  EXPECT_EQ(fields_of(detail::plan_of(handle)).variables[0], given.first.data());
+  EXPECT_EQ(fields_of(detail::plan_of(handle)).variables[0].base, bytes_of(given.first));
 }
 
 TEST(DevicePlan, DefaultHandleHasNoMessages) {

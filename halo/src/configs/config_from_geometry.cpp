@@ -21,7 +21,8 @@ GeometryRecord record_of(const Geometry& geometry) {
 }
 
 MessageData data_of(const Geometry& geometry) {
-  return MessageData{geometry.spec().vars, geometry.spec().element_bytes};
+  return MessageData{geometry.spec().vars, geometry.spec().element_bytes,
+                     geometry.spec().variable_bytes};
 }
 
 }  // namespace
@@ -102,6 +103,7 @@ GeometrySpec geometry_spec_of(const ExchangeConfig& config) {
   spec.ghost = record.ghost;
   spec.vars = config.data->vars;
   spec.element_bytes = config.data->element_bytes;
+  spec.variable_bytes = config.data->variable_bytes;
   spec.stencil = record.stencil;
   return spec;
 }

@@ -390,11 +390,25 @@ class ConfigParser {
     const LineFields fields(rest, "data", rules, ctx);
     std::optional<int> vars;
     std::optional<int> element_bytes;
+    std::vector<int> variable_bytes;  // element_bytes=4,8: one size per variable
     if (const auto v = fields.get("vars")) vars = parse_int(*v, "vars", ctx, 1);
     if (const auto v = fields.get("element_bytes")) {
-      element_bytes = parse_int(*v, "element_bytes", ctx, 1);
+      const std::vector<std::string_view> sizes = split_on(*v, ',');
+      for (const std::string_view size : sizes) {
+        const auto bytes = parse_int(size, "element_bytes", ctx, 1);
+        if (!bytes) return;
+        variable_bytes.push_back(*bytes);
+      }
+      element_bytes = variable_bytes.front();
+      if (variable_bytes.size() == 1) variable_bytes.clear();
     }
-    if (vars && element_bytes) data_ = MessageData{*vars, *element_bytes};
+    if (vars && !variable_bytes.empty() &&
+        variable_bytes.size() != static_cast<std::size_t>(*vars)) {
+      ctx.fail("element_bytes gives " + std::to_string(variable_bytes.size()) +
+               " sizes for vars=" + std::to_string(*vars) + " variables");
+      return;
+    }
+    if (vars && element_bytes) data_ = MessageData{*vars, *element_bytes, variable_bytes};
   }
 
   void parse_geometry(std::span<const std::string_view> rest, const LineContext& ctx) {
@@ -602,7 +616,7 @@ class ConfigParser {
       if (!cells) break;
     }
     const auto box_bytes =
-        cells ? checked_product({*cells, data_->vars, data_->element_bytes}) : std::nullopt;
+        cells ? checked_product({*cells, data_->cell_bytes()}) : std::nullopt;
     if (!box_bytes) {
       ctx.fail("box bytes inconsistent with bytes=" + std::to_string(*bytes) +
                ": the boxes hold too many bytes to count in 64 bits");
@@ -611,7 +625,10 @@ class ConfigParser {
     if (*box_bytes != *bytes) {
       ctx.fail("box bytes inconsistent with bytes=" + std::to_string(*bytes) + ": the boxes hold " +
                std::to_string(*cells) + " cells x " + std::to_string(data_->vars) + " vars x " +
-               std::to_string(data_->element_bytes) + " bytes = " + std::to_string(*box_bytes));
+               (data_->variable_bytes.empty() ? std::to_string(data_->element_bytes) + " bytes"
+                                              : std::to_string(data_->cell_bytes()) +
+                                                    " bytes per cell") +
+               " = " + std::to_string(*box_bytes));
     }
   }
 

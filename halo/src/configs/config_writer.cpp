@@ -35,8 +35,15 @@ void write_config(std::ostream& out, const ExchangeConfig& config, std::string_v
   out << kConfigMagic << ' ' << kConfigFormatVersion << '\n';
   out << "ranks " << config.ranks << '\n';
   if (config.data) {
-    out << "data vars=" << config.data->vars << " element_bytes=" << config.data->element_bytes
-        << '\n';
+    out << "data vars=" << config.data->vars << " element_bytes=";
+    if (config.data->variable_bytes.empty()) {
+      out << config.data->element_bytes;
+    } else {
+      for (std::size_t v = 0; v < config.data->variable_bytes.size(); ++v) {
+        out << (v == 0 ? "" : ",") << config.data->variable_bytes[v];
+      }
+    }
+    out << '\n';
   }
   if (config.geometry) {
     const GeometryRecord& g = *config.geometry;

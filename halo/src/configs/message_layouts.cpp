@@ -1,5 +1,6 @@
 #include "haloflag/halo/message_layouts.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -18,7 +19,7 @@ std::string describe(int rank, const char* kind, const Message& m) {
 
 // Appends the layouts of `messages` back to back; returns the buffer size they need.
 std::int64_t append_layouts(int rank, const char* kind, const std::vector<Message>& messages,
-                            const Index3& field, const MessageData& data,
+                            const MessageData& data,
                             std::vector<kernels::MessageLayout>& layouts) {
   std::int64_t offset = 0;
   for (const Message& m : messages) {
@@ -33,10 +34,10 @@ std::int64_t append_layouts(int rank, const char* kind, const std::vector<Messag
     kernels::MessageLayout layout{};
     layout.box_count = static_cast<int>(m.boxes.size());
     for (std::size_t b = 0; b < m.boxes.size(); ++b) layout.boxes[b] = m.boxes[b];
-    layout.variable_count = data.vars;
-    layout.stride_y = field[0];
-    layout.stride_z = field[0] * field[1];
     layout.buffer_offset = offset;
+    int sizes[kernels::kMaxVariables] = {};
+    for (int v = 0; v < data.vars; ++v) sizes[v] = data.bytes_of(v);
+    layout.set_variables(data.vars, sizes);
     if (layout.bytes() != m.bytes) {
       throw ConfigError(describe(rank, kind, m) + ": boxes hold " +
                         std::to_string(layout.bytes()) + " bytes but the message declares " +
@@ -60,15 +61,18 @@ MessageLayouts make_message_layouts(const ExchangeConfig& config, int rank) {
     throw ConfigError("rank " + std::to_string(rank) +
                       ": the config has no data record (vars, element_bytes) to build layouts");
   }
-  if (config.data->element_bytes != static_cast<int>(sizeof(kernels::Element))) {
-    throw ConfigError("rank " + std::to_string(rank) + ": layouts pack doubles of " +
-                      std::to_string(sizeof(kernels::Element)) + " bytes, but the config has " +
-                      std::to_string(config.data->element_bytes) + "-byte elements");
-  }
   if (config.data->vars > kernels::kMaxVariables) {
     throw ConfigError("rank " + std::to_string(rank) + ": " + std::to_string(config.data->vars) +
                       " variables exceed the field capacity of " +
                       std::to_string(kernels::kMaxVariables));
+  }
+  for (int v = 0; v < config.data->vars; ++v) {
+    const int bytes = config.data->bytes_of(v);
+    if (bytes < 1 || bytes > kernels::kMaxElementBytes) {
+      throw ConfigError("rank " + std::to_string(rank) + ": variable " + std::to_string(v) +
+                        " has " + std::to_string(bytes) + "-byte elements; an element holds 1 to " +
+                        std::to_string(kernels::kMaxElementBytes) + " bytes");
+    }
   }
   const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];
   if (!messages.field_extent) {
@@ -77,10 +81,10 @@ MessageLayouts make_message_layouts(const ExchangeConfig& config, int rank) {
   }
   MessageLayouts layouts;
   layouts.send_buffer_bytes =
-      append_layouts(rank, "send", messages.sends, *messages.field_extent, *config.data,
+      append_layouts(rank, "send", messages.sends, *config.data,
                      layouts.sends);
   layouts.recv_buffer_bytes =
-      append_layouts(rank, "recv", messages.recvs, *messages.field_extent, *config.data,
+      append_layouts(rank, "recv", messages.recvs, *config.data,
                      layouts.recvs);
   return layouts;
 }
@@ -89,10 +93,21 @@ MessageLayouts make_message_layouts(const Geometry& geometry, int rank) {
   RankMessages messages = rank_messages(geometry, rank);  // checks the rank first
   ExchangeConfig config;
   config.ranks = geometry.ranks();
-  config.data = MessageData{geometry.spec().vars, geometry.spec().element_bytes};
+  config.data = MessageData{geometry.spec().vars, geometry.spec().element_bytes,
+                           geometry.spec().variable_bytes};
   config.rank_messages.resize(static_cast<std::size_t>(geometry.ranks()));
   config.rank_messages[static_cast<std::size_t>(rank)] = std::move(messages);
   return make_message_layouts(config, rank);
+}
+
+int largest_element_bytes(const MessageLayouts& layouts) {
+  int largest = 0;
+  for (const auto* direction : {&layouts.sends, &layouts.recvs}) {
+    for (const kernels::MessageLayout& layout : *direction) {
+      largest = std::max(largest, layout.largest_element_bytes());
+    }
+  }
+  return largest;
 }
 
 }  // namespace haloflag::halo

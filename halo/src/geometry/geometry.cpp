@@ -41,6 +41,19 @@ std::vector<std::string> size_problems(const GeometrySpec& spec) {
     problems.push_back("the element size must be a positive number of bytes, got " +
                        std::to_string(spec.element_bytes));
   }
+  if (!spec.variable_bytes.empty() &&
+      spec.variable_bytes.size() != static_cast<std::size_t>(spec.vars)) {
+    problems.push_back("the element sizes per variable give " +
+                       std::to_string(spec.variable_bytes.size()) + " sizes for " +
+                       std::to_string(spec.vars) + " variables");
+  }
+  for (std::size_t v = 0; v < spec.variable_bytes.size(); ++v) {
+    if (spec.variable_bytes[v] <= 0) {
+      problems.push_back("variable " + std::to_string(v) +
+                         "'s element size must be a positive number of bytes, got " +
+                         std::to_string(spec.variable_bytes[v]));
+    }
+  }
   return problems;
 }
 
@@ -171,7 +184,7 @@ std::optional<int> Geometry::peer(int rank, Direction d) const {
 
 std::vector<Neighbour> Geometry::neighbours(int rank) const {
   const Subdomain sub = subdomain(rank);
-  const std::int64_t bytes_per_cell = static_cast<std::int64_t>(spec_.vars) * spec_.element_bytes;
+  const std::int64_t bytes_per_cell = spec_.cell_bytes();
   std::vector<Neighbour> result;
   for (const Direction d : stencil_directions(spec_.stencil)) {
     const std::optional<int> peer_rank = peer(rank, d);

@@ -48,7 +48,11 @@ class TestField {
   kernels::FieldSet view() {
     kernels::FieldSet fields{};
     fields.variable_count = vars();
-    for (int v = 0; v < vars(); ++v) fields.variables[v] = data_[static_cast<std::size_t>(v)].data();
+    for (int v = 0; v < vars(); ++v) {
+      fields.variables[v] =
+          kernels::dense(data_[static_cast<std::size_t>(v)].data(), extent_[0], extent_[1]);
+    }
+    fields.alignment = kernels::alignment_of(fields);
     return fields;
   }
 

@@ -23,13 +23,17 @@
 // haloflag/kernels/embedded_api.hpp) while the host runs the same start()/finish() loop.
 //
 // `fields` are the rank's variables in the backend's device memory (host memory on the host
-// backend), laid out as the config's field extent says (x fastest, ghosts included). start()
+// backend): each one's cell (0, 0, 0) of the config's field extent (ghosts included), its
+// strides and element size (haloflag/kernels/field_set.hpp: dense, padded or interleaved
+// arrays of any trivially copyable type of 1 to 16 bytes). Each variable's element size must be
+// the config's (MessageData::bytes_of, GeometrySpec::variable_bytes); a set-up error names the
+// variable that differs or whose strides let cells overlap. start()
 // may only be called when the fields are ready to be read (the caller's kernels that write them
 // have finished); start(stream) when they will be, once the stream's earlier work is done.
 // After finish(), a true progress() or the stream's wait(stream), the ghost cells hold the
 // neighbours' data and the exchange's kernels no longer touch the fields until the next start.
 // start(fields) and start(stream, fields) exchange another FieldSet of the same extent and
-// variable count (double buffering); node-transport mappings are the Exchange's own buffers
+// variables (double buffering); node-transport mappings are the Exchange's own buffers
 // and serve every FieldSet.
 //
 // Errors: the constructor throws ExchangeError on every rank when one rank fails to set up (its

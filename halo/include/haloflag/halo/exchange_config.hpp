@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "haloflag/halo/element_sizes.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/stencil.hpp"
 #include "haloflag/kernels/box.hpp"
@@ -19,7 +20,7 @@ struct Message {
   int tag = 0;
   std::int64_t bytes = 0;
   // Local field boxes, packed in this order (optional: configs extracted from elsewhere may
-  // carry only sizes). When present: sum of cells * vars * element_bytes == bytes.
+  // carry only sizes). When present: sum of cells * MessageData::cell_bytes() == bytes.
   std::vector<kernels::Box> boxes;
 
   bool operator==(const Message&) const = default;
@@ -33,10 +34,15 @@ struct RankMessages {
   bool operator==(const RankMessages&) const = default;
 };
 
-// How bytes relate to cells: every box is sent once per variable, element_bytes per value.
+// How bytes relate to cells: every box is sent once per variable, each variable's element size
+// per value.
 struct MessageData {
   int vars = 1;
-  int element_bytes = 8;
+  int element_bytes = 8;            // every variable's element size, unless variable_bytes is set
+  std::vector<int> variable_bytes;  // mixed types: each variable's element size (vars entries)
+
+  int bytes_of(int var) const { return element_bytes_of(variable_bytes, element_bytes, var); }
+  std::int64_t cell_bytes() const { return cell_bytes_of(variable_bytes, element_bytes, vars); }
 
   bool operator==(const MessageData&) const = default;
 };

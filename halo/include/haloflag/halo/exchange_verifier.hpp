@@ -13,6 +13,7 @@
 // subdomain).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 #include "haloflag/halo/exchange_config.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "haloflag/kernels/field_set.hpp"
 
 namespace haloflag::halo {
 
@@ -51,9 +53,24 @@ class ExchangeVerifier {
   // The same over every cell, the deep interior included.
   std::string check_all(const HostField& field, std::uint64_t epoch) const;
 
+  // Fields of any element type and layout: each element holds bytes derived from the value a
+  // field of doubles would hold (encode_element), so the bytes the exchange moves are checked
+  // against the data the neighbour owns. `field` addresses host memory (its views' bases).
+  static void encode_element(double value, int var, std::byte* element, int element_bytes);
+  // fill (shell_only false) or refresh (true) for such a field.
+  void fill_encoded(const kernels::FieldSet& field, std::uint64_t epoch, bool shell_only) const;
+  // check for such a field: "" or the count and the first wrong cells.
+  std::string check_encoded(const kernels::FieldSet& field, std::uint64_t epoch) const;
+
  private:
   ExchangeVerifier() = default;
   void write(HostField& field, std::uint64_t epoch, bool shell_only) const;
+  // store(var, local, value) for every cell written; found(var, local, expected) returns "" when
+  // the cell holds `expected`, else what it holds.
+  template <class Store>
+  void write_with(std::uint64_t epoch, bool shell_only, Store store) const;
+  template <class Found>
+  std::string compare_with(std::uint64_t epoch, bool shell_only, Found found) const;
   std::string compare(const HostField& field, std::uint64_t epoch, bool shell_only) const;
   bool in_epoch_shell(const Index3& local) const;
   double owned_value(int var, const Index3& local, std::uint64_t epoch) const;

@@ -3,7 +3,9 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
+#include "haloflag/halo/element_sizes.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/stencil.hpp"
 
@@ -17,7 +19,11 @@ struct GeometrySpec {
   Index3 ghost{1, 1, 1};                  // ghost (halo) width per axis, in cells
   int vars = 1;                           // variables exchanged per cell
   int element_bytes = 8;                  // bytes per variable per cell
+  std::vector<int> variable_bytes;        // mixed types: each variable's (vars entries)
   Stencil stencil = Stencil::all26;
+
+  int bytes_of(int var) const { return element_bytes_of(variable_bytes, element_bytes, var); }
+  std::int64_t cell_bytes() const { return cell_bytes_of(variable_bytes, element_bytes, vars); }
 
   bool operator==(const GeometrySpec&) const = default;
 };

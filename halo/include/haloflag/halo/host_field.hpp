@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "haloflag/halo/index3.hpp"
+#include "haloflag/kernels/field_set.hpp"
 
 namespace haloflag::halo {
 
@@ -24,6 +25,8 @@ class HostField {
   }
   double* variable(int var) { return data_[static_cast<std::size_t>(var)].data(); }
   const double* variable(int var) const { return data_[static_cast<std::size_t>(var)].data(); }
+  // The variables as kernels address them (dense, x fastest).
+  kernels::FieldSet view();
 
  private:
   std::size_t index(const Index3& local) const {

@@ -20,9 +20,12 @@ struct MessageLayouts {
 };
 
 // Throws ConfigError (naming rank, peer and tag) when the rank is out of range, the config has
-// no data record, element_bytes is not sizeof(double), vars exceeds kernels::kMaxVariables, the
+// no data record, an element size is outside 1..16 bytes, vars exceeds kernels::kMaxVariables, the
 // rank has no field extent, or a message has no boxes or more than kMaxBoxesPerMessage.
 MessageLayouts make_message_layouts(const ExchangeConfig& config, int rank);
 MessageLayouts make_message_layouts(const Geometry& geometry, int rank);
+
+// The largest element of any message (0: no message).
+int largest_element_bytes(const MessageLayouts& layouts);
 
 }  // namespace haloflag::halo

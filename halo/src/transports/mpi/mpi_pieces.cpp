@@ -51,7 +51,7 @@ MessageCut cut_message(const Message& message, const MessageData& data, std::int
   }
   cut.axis = axis;
   cut.units = box.extent[axis];
-  cut.unit_bytes = slab_cells * data.vars * data.element_bytes;
+  cut.unit_bytes = slab_cells * data.cell_bytes();
   std::int64_t per_piece = piece_bytes / cut.unit_bytes;
   if (per_piece < 1) per_piece = 1;
   if ((cut.units + per_piece - 1) / per_piece > kMaxPiecesPerMessage) {

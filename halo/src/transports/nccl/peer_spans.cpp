@@ -28,7 +28,7 @@ std::vector<PeerSpan> arrange(const std::vector<Message>& messages,
       offset = aligned(offset);
       spans.push_back({messages[m].peer, offset, 0, 0});
     }
-    layouts[m].buffer_offset = offset;
+    layouts[m].place_at(offset);
     offset += layouts[m].bytes();
     spans.back().bytes += layouts[m].bytes();
     ++spans.back().messages;

@@ -28,7 +28,8 @@ NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
                                const std::vector<std::uint32_t>& send_peer,
                                const std::vector<std::uint32_t>& recv_peer,
                                std::size_t peer_count, std::int64_t piece_bytes) {
-  const auto element_bytes = static_cast<std::int64_t>(sizeof(kernels::Element));
+  // Pieces count elements; a piece of mixed types holds at most piece_bytes of the largest.
+  const std::int64_t element_bytes = std::max(1, largest_element_bytes(layouts));
   if (piece_bytes < element_bytes) {
     throw ConfigError("node transport: a piece of " + std::to_string(piece_bytes) +
                       " bytes holds no element (at least " + std::to_string(element_bytes) +

@@ -51,10 +51,12 @@ struct HandleEntry {
 };
 
 // A rank's first FieldSet as its node peers open it: a handle per distinct allocation, and
-// where each variable lies in its allocation.
+// where each variable lies in its allocation, with its strides and element size (its base is
+// this rank's address, which means nothing to the peer).
 struct FieldExport {
   std::array<kernels::IpcHandle, kernels::kMaxVariables> handles{};
   std::array<std::int64_t, kernels::kMaxVariables> offsets{};
+  std::array<kernels::VariableView, kernels::kMaxVariables> views{};
   std::array<std::int32_t, kernels::kMaxVariables> handle_of{};
   std::int32_t handle_count = 0;
   std::int32_t variable_count = 0;
@@ -118,7 +120,8 @@ FieldExport export_fields_of(const kernels::FieldSet& fields) {
   try {
     std::vector<const void*> bases;
     for (int v = 0; v < fields.variable_count; ++v) {
-      const void* base = kernels::allocation_base(fields.variables[v]);
+      const kernels::VariableView& view = fields.variables[v];
+      const void* base = kernels::allocation_base(view.base);
       auto found = std::find(bases.begin(), bases.end(), base);
       if (found == bases.end()) {
         exported.handles[bases.size()] = kernels::export_ipc_handle(base);
@@ -128,8 +131,8 @@ FieldExport export_fields_of(const kernels::FieldSet& fields) {
       exported.handle_of[static_cast<std::size_t>(v)] =
           static_cast<std::int32_t>(found - bases.begin());
       exported.offsets[static_cast<std::size_t>(v)] =
-          reinterpret_cast<const std::byte*>(fields.variables[v]) -
-          static_cast<const std::byte*>(base);
+          view.base - static_cast<const std::byte*>(base);
+      exported.views[static_cast<std::size_t>(v)] = view;
     }
     exported.handle_count = static_cast<std::int32_t>(bases.size());
     exported.variable_count = fields.variable_count;
@@ -452,7 +455,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                                                                    : options.advanced.launch.node_threads;
   const std::int64_t piece_bytes =
       std::max<std::int64_t>(options.advanced.launch.node_piece_bytes,
-                             std::int64_t{threads} * std::int64_t{sizeof(kernels::Element)});
+                             std::int64_t{threads} * largest_element_bytes(layouts));
   const NodePieceTable table =
       cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(), piece_bytes);
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
@@ -529,10 +532,12 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
         target.variable_count = theirs.variable_count;
         for (int v = 0; v < theirs.variable_count; ++v) {
           const auto i = static_cast<std::size_t>(v);
-          target.variables[v] = reinterpret_cast<kernels::Element*>(
+          target.variables[v] = theirs.views[i];
+          target.variables[v].base =
               static_cast<std::byte*>(bases[static_cast<std::size_t>(theirs.handle_of[i])]) +
-              theirs.offsets[i]);
+              theirs.offsets[i];
         }
+        target.alignment = kernels::alignment_of(target);
       } catch (const std::exception& error) {
         target = {};
         why_not[peer] = std::string("its fields did not open here: ") + error.what();

@@ -159,7 +159,7 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   const MessageLayout& layout = internal.recvs[message];
   kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
                                    static_cast<std::uint32_t>(layout.element_count()),
-                                   reinterpret_cast<const Element*>(route->data));
+                                   route->data);
   group.sync();
   if (group.thread() == 0) count_node_work(internal, epoch, route->pieces);
   return BlockStatus::ok;

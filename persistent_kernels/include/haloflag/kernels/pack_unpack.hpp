@@ -8,12 +8,14 @@
 // group before announcing the message (flag protocol, docs/design.md).
 //
 // Buffer order (identical on both sides, so the sender's pack order is the receiver's unpack
-// order): variable-major, then box in layout order, then z, y, x with x fastest.
+// order): variable-major, then box in layout order, then z, y, x with x fastest. Element e of a
+// message is cell e % cells of variable e / cells, whatever the variables' sizes; its bytes lie
+// in the variable's section of the buffer. Elements move as raw bytes: nothing converts them.
 //
 // Preconditions (not checked here: these run on the GPU, without exceptions):
-//   fields.variable_count >= layout.variable_count, every box lies inside the field,
-//   buffer + layout.buffer_offset is aligned for Element and holds layout.bytes() bytes,
-//   a message holds fewer than 2^31 elements.
+//   fields.variable_count >= layout.variable_count and their element sizes agree, every box lies
+//   inside the field, buffer + layout.buffer_offset is 16-byte aligned less buffer_offset and
+//   holds layout.bytes() bytes, a message holds fewer than 2^31 elements.
 #pragma once
 
 #include <cstddef>
@@ -31,143 +33,212 @@ namespace detail {
 // stores. A GPU reading a message from host memory waits a PCIe round trip per load, so loads
 // kept apart from the stores (the compiler may not reorder them: the buffers might alias)
 // overlap their latencies instead of adding them up. A round spans variables and boxes, so a
-// 1024-thread block moves a message of up to 8192 elements (64 kB) in one round trip, rather
-// than one round trip per variable of a message with several.
+// 1024-thread block moves a message of up to 8192 elements in one round trip, rather than one
+// round trip per variable of a message with several.
 inline constexpr int kElementsInFlight = 8;
 
-// Offset in the field of cell `cell` of `box` (x fastest). Halo boxes hold far fewer than 2^31
-// cells, so the divisions run in 32 bits, which GPUs do much faster than 64-bit ones.
-HF_HD inline std::int64_t field_offset(const MessageLayout& layout, const Box& box,
-                                       std::uint32_t cell) {
+// Byte offset in the variable of cell `cell` of `box` (x fastest). Halo boxes hold far fewer than
+// 2^31 cells, so the divisions run in 32 bits, which GPUs do much faster than 64-bit ones.
+HF_HD inline std::int64_t cell_offset(const VariableView& variable, const Box& box,
+                                      std::uint32_t cell) {
   const auto row = static_cast<std::uint32_t>(box.extent[0]);
   const auto plane = static_cast<std::uint32_t>(box.extent[0] * box.extent[1]);
   const std::uint32_t z = cell / plane;
   const std::uint32_t y = (cell - z * plane) / row;
   const std::uint32_t x = cell - z * plane - y * row;
-  return layout.field_index(box.begin[0] + x, box.begin[1] + y, box.begin[2] + z);
+  return (box.begin[2] + z) * variable.stride[2] + (box.begin[1] + y) * variable.stride[1] +
+         (box.begin[0] + x) * variable.stride[0];
 }
 
-// Where element `e` of the message (buffer order) lives in the field: its variable and its
-// offset in that variable. A message holds far fewer than 2^31 elements (32-bit divisions).
-struct FieldPlace {
-  int variable;
-  std::int64_t offset;
+// Where element `e` of a message (buffer order), or one of its bytes, lies.
+struct Place {
+  std::byte* address;
 };
 
-HF_HD inline FieldPlace field_place(const MessageLayout& layout, std::uint32_t cells_per_variable,
-                                    std::uint32_t e) {
-  const std::uint32_t variable = e / cells_per_variable;
-  std::uint32_t cell = e - variable * cells_per_variable;
-  int b = 0;
-  for (; b + 1 < layout.box_count; ++b) {
-    const auto box_cells = static_cast<std::uint32_t>(layout.boxes[b].cells());
-    if (cell < box_cells) break;
-    cell -= box_cells;
-  }
-  return {static_cast<int>(variable), field_offset(layout, layout.boxes[b], cell)};
+// Byte position of element `e` in its message: its variable's section, then its cell.
+HF_HD inline std::int64_t element_position(const MessageLayout& layout, std::uint32_t cells,
+                                           std::uint32_t e) {
+  if (layout.uniform_bytes != 0) return std::int64_t{e} * layout.uniform_bytes;
+  const std::uint32_t variable = e / cells;
+  const std::uint32_t cell = e - variable * cells;
+  return layout.section_offset(static_cast<int>(variable)) +
+         std::int64_t{cell} * layout.element_bytes[variable];
 }
 
-// The elements of a message one thread moves, in rounds of up to kElementsInFlight.
+// The side of a move that is the field: element e is a cell of a variable.
+struct FieldSide {
+  const MessageLayout* layout;
+  const FieldSet* fields;
+  std::uint32_t cells;  // layout->cells_per_variable()
+  // Cell `cell` (over the boxes in order) of `variable`.
+  HF_HD std::byte* cell_address(std::uint32_t variable, std::uint32_t cell) const {
+    int b = 0;
+    for (; b + 1 < layout->box_count; ++b) {
+      const auto box_cells = static_cast<std::uint32_t>(layout->boxes[b].cells());
+      if (cell < box_cells) break;
+      cell -= box_cells;
+    }
+    const VariableView& view = fields->variables[variable];
+    return view.base + cell_offset(view, layout->boxes[b], cell);
+  }
+  HF_HD Place place(std::uint32_t e) const {
+    const std::uint32_t variable = e / cells;
+    return {cell_address(variable, e - variable * cells)};
+  }
+  // Byte `position` of the message (word-by-word moves): its variable, cell and byte within.
+  HF_HD Place place_of_byte(std::int64_t position) const {
+    std::uint32_t variable = 0;
+    std::int64_t section_bytes = std::int64_t{layout->element_bytes[0]} * cells;
+    while (position >= section_bytes) {
+      position -= section_bytes;
+      ++variable;
+      section_bytes = std::int64_t{layout->element_bytes[variable]} * cells;
+    }
+    const auto bytes = static_cast<std::uint32_t>(layout->element_bytes[variable]);
+    const auto within = static_cast<std::uint32_t>(position);
+    const std::uint32_t cell = within / bytes;
+    return {cell_address(variable, cell) + (within - cell * bytes)};
+  }
+};
+
+// The side of a move that is the message in a buffer: element e lies in its variable's section.
+struct BufferSide {
+  const MessageLayout* layout;
+  std::byte* message;   // the message's first byte
+  std::uint32_t cells;  // layout->cells_per_variable()
+  HF_HD Place place(std::uint32_t e) const {
+    return {message + element_position(*layout, cells, e)};
+  }
+  HF_HD Place place_of_byte(std::int64_t position) const { return {message + position}; }
+};
+
+// A side addressed by words of `Word` bytes of the message instead of by elements: elements of
+// any size and mixed variables move word by word.
+template <class Side, int Word>
+struct WordsOf {
+  const Side* side;
+  HF_HD Place place(std::uint32_t w) const { return side->place_of_byte(std::int64_t{w} * Word); }
+};
+
+// One element (or word) held between its load and its store: one access of Unit.
+template <class Unit>
+struct Held {
+  Unit value;
+  HF_HD void load(const Place& from) { value = *reinterpret_cast<const Unit*>(from.address); }
+  HF_HD void store(const Place& to) const { *reinterpret_cast<Unit*>(to.address) = value; }
+};
+
+// Units [begin, end) moved from one side to the other, this thread's from `begin` on every
+// `stride`-th, in rounds of kElementsInFlight loads then kElementsInFlight stores.
+template <class Unit, class From, class To>
+HF_HD void move_range(const From& from, const To& to, std::uint32_t begin, std::uint32_t end,
+                      std::uint32_t stride) {
+  for (std::uint32_t base = begin; base < end; base += stride * kElementsInFlight) {
+    Held<Unit> values[kElementsInFlight];
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * stride;
+      if (e < end) values[k].load(from.place(e));
+    }
+    HF_UNROLL
+    for (int k = 0; k < kElementsInFlight; ++k) {
+      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * stride;
+      if (e < end) values[k].store(to.place(e));
+    }
+  }
+}
+
+// The same one unit at a time, for the word-by-word moves: their address arithmetic unrolled
+// eight times doubled the GPU compile time, for types and layouts that are rare.
+template <class Unit, class From, class To>
+HF_HD void move_one_by_one(const From& from, const To& to, std::uint32_t begin, std::uint32_t end,
+                           std::uint32_t stride) {
+  for (std::uint32_t u = begin; u < end; u += stride) {
+    Held<Unit> value;
+    value.load(from.place(u));
+    value.store(to.place(u));
+  }
+}
+
+// Elements [first, end) of a message moved from one side to the other by a group in which this
+// thread is `lane` of `stride`, with the widest access the message and both sides allow: one
+// access per element when its variables are all doubles or all 4-byte types (float, int32),
+// else 4-byte words of the message's bytes where everything is 4-byte aligned (12- and 16-byte
+// structures, mixed types), else bytes. `alignment`: the smallest FieldSet::alignment or
+// MessageLayout::alignment of the sides.
 //
-// Thread t moves the elements whose place in the whole buffer is t modulo the group size, so
-// consecutive threads move consecutive elements, and a group much larger than one message (the
-// stacked grid) spreads the messages over different threads. Round r of thread t holds message
-// elements first + (r * kElementsInFlight + k) * group_size, k < kElementsInFlight.
-struct ThreadElements {
-  std::int64_t first;                // this thread's first element of the message
-  std::int64_t stride;               // group size
-  std::int64_t count;                // elements in the message
-  std::uint32_t cells_per_variable;  // elements of one variable (field_place)
-};
+// Out of line: one function per pair of sides instead of a copy of every variant in each kernel
+// that packs, which made the GPU compile eight times longer. A call per message costs nothing
+// beside the message's memory latency.
+template <class From, class To>
+HF_HD HF_NOINLINE void move_elements_between(const From from, const To to,
+                                             const MessageLayout& layout, int alignment,
+                                             std::uint32_t first, std::uint32_t lane,
+                                             std::uint32_t end, std::uint32_t stride) {
+  const int uniform = layout.uniform_bytes;
+  if (uniform == 8 && alignment >= 8) {
+    return move_range<std::uint64_t>(from, to, first + lane, end, stride);
+  }
+  if (uniform == 4 && alignment >= 4) {
+    return move_range<std::uint32_t>(from, to, first + lane, end, stride);
+  }
+  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
+  const std::int64_t begin_byte = element_position(layout, cells, first);
+  const std::int64_t end_byte = element_position(layout, cells, end);
+  if (alignment >= 4) {
+    return move_one_by_one<std::uint32_t>(WordsOf<From, 4>{&from}, WordsOf<To, 4>{&to},
+                                          static_cast<std::uint32_t>(begin_byte / 4) + lane,
+                                          static_cast<std::uint32_t>(end_byte / 4), stride);
+  }
+  move_one_by_one<std::uint8_t>(WordsOf<From, 1>{&from}, WordsOf<To, 1>{&to},
+                                static_cast<std::uint32_t>(begin_byte) + lane,
+                                static_cast<std::uint32_t>(end_byte), stride);
+}
 
-HF_HD inline ThreadElements thread_elements(const MessageLayout& layout, int group_thread,
-                                            int group_size) {
+HF_HD constexpr int smaller(int a, int b) { return a < b ? a : b; }
+
+// A FieldSet's alignment as the kernels trust it: 0 (not computed) is taken as bytes.
+HF_HD constexpr int trusted_alignment(const FieldSet& fields) {
+  return fields.alignment > 0 ? fields.alignment : 1;
+}
+
+// This thread's first element of the message: thread t starts where the whole buffer's t-th
+// element would fall, so consecutive threads move consecutive elements and a group much larger
+// than one message (the stacked grid) spreads the messages over different threads.
+HF_HD inline std::uint32_t first_element(const MessageLayout& layout, int group_thread,
+                                         int group_size) {
   const std::int64_t size = group_size;
-  const std::int64_t buffer_base =
-      layout.buffer_offset / static_cast<std::int64_t>(sizeof(Element));
-  const std::int64_t cells_per_variable = layout.cells_per_variable();
-  return {((group_thread - buffer_base) % size + size) % size, size,
-          cells_per_variable * layout.variable_count,
-          static_cast<std::uint32_t>(cells_per_variable)};
+  const int unit = layout.variable_count > 0 && layout.element_bytes[0] > 0
+                       ? layout.element_bytes[0]
+                       : 1;
+  const std::int64_t buffer_base = layout.buffer_offset / unit;
+  return static_cast<std::uint32_t>(((group_thread - buffer_base) % size + size) % size);
 }
-
-// Calls round(first_element) once per round of this thread.
-template <class Round>
-HF_HD void for_each_round(const ThreadElements& mine, Round round) {
-  for (std::int64_t e = mine.first; e < mine.count; e += mine.stride * kElementsInFlight) {
-    round(e);
-  }
-}
-
-// Functors rather than lambdas: their execution space is spelled out, which nvcc and hipcc
-// treat alike.
-struct PackRound {
-  const MessageLayout* layout;
-  const FieldSet* fields;
-  Element* message;
-  ThreadElements mine;
-  HF_HD void operator()(std::int64_t first) const {
-    Element values[kElementsInFlight] = {};
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t e = first + k * mine.stride;
-      if (e < mine.count) {
-        const FieldPlace place =
-            field_place(*layout, mine.cells_per_variable, static_cast<std::uint32_t>(e));
-        values[k] = fields->variables[place.variable][place.offset];
-      }
-    }
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t e = first + k * mine.stride;
-      if (e < mine.count) message[e] = values[k];
-    }
-  }
-};
-
-struct UnpackRound {
-  const MessageLayout* layout;
-  const FieldSet* fields;
-  const Element* message;
-  ThreadElements mine;
-  HF_HD void operator()(std::int64_t first) const {
-    Element values[kElementsInFlight] = {};
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t e = first + k * mine.stride;
-      if (e < mine.count) values[k] = message[e];
-    }
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::int64_t e = first + k * mine.stride;
-      if (e < mine.count) {
-        const FieldPlace place =
-            field_place(*layout, mine.cells_per_variable, static_cast<std::uint32_t>(e));
-        fields->variables[place.variable][place.offset] = values[k];
-      }
-    }
-  }
-};
 
 }  // namespace detail
 
-// Copies the message's cells from the field into `message`, the start of its data (thread
-// shares follow layout.buffer_offset, so both sides of a message split it alike).
+// Copies the message's cells from the field into `message`, the start of its data.
 HF_HD inline void pack_message_at(const MessageLayout& layout, const FieldSet& fields,
                                   std::byte* message, int group_thread, int group_size) {
-  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
-  detail::for_each_round(
-      mine, detail::PackRound{&layout, &fields, reinterpret_cast<Element*>(message), mine});
+  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
+  detail::move_elements_between(
+      detail::FieldSide{&layout, &fields, cells}, detail::BufferSide{&layout, message, cells},
+      layout, detail::smaller(layout.alignment, detail::trusted_alignment(fields)),
+      0, detail::first_element(layout, group_thread, group_size),
+      static_cast<std::uint32_t>(layout.element_count()), static_cast<std::uint32_t>(group_size));
 }
 
 // Copies the message from `message`, the start of its data, into the field's cells.
 HF_HD inline void unpack_message_from(const MessageLayout& layout, const FieldSet& fields,
                                       const std::byte* message, int group_thread,
                                       int group_size) {
-  const detail::ThreadElements mine = detail::thread_elements(layout, group_thread, group_size);
-  detail::for_each_round(mine, detail::UnpackRound{&layout, &fields,
-                                                   reinterpret_cast<const Element*>(message),
-                                                   mine});
+  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
+  detail::move_elements_between(
+      detail::BufferSide{&layout, const_cast<std::byte*>(message), cells},
+      detail::FieldSide{&layout, &fields, cells}, layout,
+      detail::smaller(layout.alignment, detail::trusted_alignment(fields)),
+      0, detail::first_element(layout, group_thread, group_size),
+      static_cast<std::uint32_t>(layout.element_count()), static_cast<std::uint32_t>(group_size));
 }
 
 // The same with the message at buffer + layout.buffer_offset.

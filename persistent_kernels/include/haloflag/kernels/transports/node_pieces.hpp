@@ -78,62 +78,38 @@ HF_HD inline void count_node_work(const ExchangePlan& plan, std::uint64_t epoch,
 namespace detail {
 
 // Elements [first, end) of a message moved by one group from `source` cells of `from` to the
-// `target` cells of `to` (direct), or to `buffer` (in buffer order). Thread t moves elements
-// first + t + k * size, all loads of a round before its stores (pack_unpack.hpp).
+// `target` cells of `to` (direct), or to `buffer`, the message's start in the receiver's buffer
+// (buffer order). Thread t moves elements first + t + k * size, all loads of a round before its
+// stores (pack_unpack.hpp). The receiver's cells are addressed through its own strides.
 template <ExchangeGroup Group>
 HF_HD void move_elements(const Group& group, const MessageLayout& source, const FieldSet& from,
                          std::uint32_t first, std::uint32_t end, const MessageLayout& target,
-                         const FieldSet* to, Element* buffer) {
-  const auto source_cells = static_cast<std::uint32_t>(source.cells_per_variable());
-  const auto target_cells = static_cast<std::uint32_t>(target.cells_per_variable());
+                         const FieldSet* to, std::byte* buffer) {
+  const auto cells = static_cast<std::uint32_t>(source.cells_per_variable());
+  const FieldSide from_side{&source, &from, cells};
+  const int from_alignment = smaller(source.alignment, trusted_alignment(from));
+  const auto lane = static_cast<std::uint32_t>(group.thread());
   const auto size = static_cast<std::uint32_t>(group.size());
-  for (std::uint32_t base = first + static_cast<std::uint32_t>(group.thread()); base < end;
-       base += size * kElementsInFlight) {
-    Element values[kElementsInFlight] = {};
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
-      if (e < end) {
-        const FieldPlace place = field_place(source, source_cells, e);
-        values[k] = from.variables[place.variable][place.offset];
-      }
-    }
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
-      if (e >= end) continue;
-      if (to != nullptr) {
-        const FieldPlace place = field_place(target, target_cells, e);
-        to->variables[place.variable][place.offset] = values[k];
-      } else {
-        buffer[e] = values[k];
-      }
-    }
+  if (to != nullptr) {
+    move_elements_between(from_side, FieldSide{&target, to, cells}, source,
+                          smaller(from_alignment, trusted_alignment(*to)), first, lane, end, size);
+  } else {
+    move_elements_between(from_side, BufferSide{&target, buffer, cells}, source,
+                          smaller(from_alignment, target.alignment), first, lane, end, size);
   }
 }
 
-// Elements [first, end) of a receive unpacked from `buffer` into `layout`'s cells of `to`.
+// Elements [first, end) of a receive unpacked from `buffer`, the message's start, into
+// `layout`'s cells of `to`.
 template <ExchangeGroup Group>
 HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
-                           std::uint32_t first, std::uint32_t end, const Element* buffer) {
+                           std::uint32_t first, std::uint32_t end, const std::byte* buffer) {
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
-  const auto size = static_cast<std::uint32_t>(group.size());
-  for (std::uint32_t base = first + static_cast<std::uint32_t>(group.thread()); base < end;
-       base += size * kElementsInFlight) {
-    Element values[kElementsInFlight] = {};
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
-      if (e < end) values[k] = buffer[e];
-    }
-    HF_UNROLL
-    for (int k = 0; k < kElementsInFlight; ++k) {
-      const std::uint32_t e = base + static_cast<std::uint32_t>(k) * size;
-      if (e >= end) continue;
-      const FieldPlace place = field_place(layout, cells, e);
-      to.variables[place.variable][place.offset] = values[k];
-    }
-  }
+  move_elements_between(BufferSide{&layout, const_cast<std::byte*>(buffer), cells},
+                        FieldSide{&layout, &to, cells}, layout,
+                        smaller(layout.alignment, trusted_alignment(to)), first,
+                        static_cast<std::uint32_t>(group.thread()), end,
+                        static_cast<std::uint32_t>(group.size()));
 }
 
 // The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
@@ -220,7 +196,7 @@ HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uin
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
   detail::move_elements(group, plan.sends[message], fields_of(plan), first, end, route.target, to,
-                        reinterpret_cast<Element*>(route.target_buffer));
+                        route.target_buffer);
   group.sync();
   if (group.thread() == 0) {
     // Traces: each piece's block stamps when its part is out; the last one stays.
@@ -318,7 +294,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     if (!direct) {
       detail::unpack_elements(group, plan.recvs[piece.message], fields_of(plan), piece.first,
                               piece.first + piece.count,
-                              reinterpret_cast<const Element*>(node.recvs[piece.message].data));
+                              node.recvs[piece.message].data);
       group.sync();
     }
     if (group.thread() == 0) {
