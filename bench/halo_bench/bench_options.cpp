@@ -147,9 +147,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--element-bytes", geometry.element_bytes,
                  "bytes per value: 8 (double) or 4 (float); any size from 1 to 16 is moved as "
-                 "raw bytes")
+                 "raw bytes. With --config, its messages are resized to it")
       ->check(CLI::Range(1, 16))
-      ->needs(size_option)
       ->capture_default_str();
   app.add_flag("--faces-only", geometry.faces_only,
                "exchange with the 6 face neighbours only (default: all 26)")
@@ -334,6 +333,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.parse(argc, argv);
 
   options.geometry_given = !size.empty();
+  options.element_bytes_given = app.count("--element-bytes") > 0;
   if (options.geometry_given) {
     geometry.size = as_triple(size, "--size");
     if (!divide.empty()) geometry.divide = as_triple(divide, "--divide");

@@ -34,6 +34,7 @@ struct GeometryArguments {
 struct BenchOptions {
   std::string config_path;          // --config; empty: geometry or the default workload
   bool geometry_given = false;      // --size was given
+  bool element_bytes_given = false; // --element-bytes was given (it resizes a config's messages)
   GeometryArguments geometry;
   std::vector<halo::Strategy> strategies;  // in all_strategies() order, then nccl; no repeats
   std::string strategy_argument = "all";   // as given, for the report

@@ -51,9 +51,39 @@ std::string describe_record(const halo::ExchangeConfig& config) {
   return text;
 }
 
-Workload from_file(const std::filesystem::path& path, int ranks, bool is_default) {
+// The config with every value `element_bytes` bytes: each message's bytes recounted from its
+// boxes, so a config of doubles serves a single-precision run of the same cells.
+halo::ExchangeConfig with_element_bytes(halo::ExchangeConfig config, int element_bytes,
+                                        const std::string& path) {
+  if (!config.data || !config.data->variable_bytes.empty()) {
+    throw UsageError("--element-bytes: " + path +
+                     " has no data record of one element size to resize");
+  }
+  for (halo::RankMessages& rank : config.rank_messages) {
+    for (auto* messages : {&rank.sends, &rank.recvs}) {
+      for (halo::Message& message : *messages) {
+        if (message.boxes.empty()) {
+          throw UsageError("--element-bytes: " + path + " gives a message (peer " +
+                           std::to_string(message.peer) + ", tag " +
+                           std::to_string(message.tag) + ") no boxes to count its cells from");
+        }
+        std::int64_t cells = 0;
+        for (const auto& box : message.boxes) cells += box.cells();
+        message.bytes = cells * config.data->vars * element_bytes;
+      }
+    }
+  }
+  config.data->element_bytes = element_bytes;
+  return config;
+}
+
+Workload from_file(const std::filesystem::path& path, int ranks, bool is_default,
+                   std::optional<int> element_bytes) {
   Workload workload;
   workload.config = halo::read_config_file(path);
+  if (element_bytes && *element_bytes != workload.config.data.value_or(halo::MessageData{}).element_bytes) {
+    workload.config = with_element_bytes(std::move(workload.config), *element_bytes, path.string());
+  }
   workload.config_file = path.string();
   workload.is_default = is_default;
   if (workload.config.ranks != ranks) {
@@ -82,9 +112,14 @@ Workload from_geometry(const GeometryArguments& arguments, int ranks, bool is_de
 }  // namespace
 
 Workload resolve_workload(const BenchOptions& options, int ranks) {
-  if (!options.config_path.empty()) return from_file(options.config_path, ranks, false);
+  const std::optional<int> element_bytes =
+      options.element_bytes_given ? std::optional<int>(options.geometry.element_bytes)
+                                  : std::nullopt;
+  if (!options.config_path.empty()) {
+    return from_file(options.config_path, ranks, false, element_bytes);
+  }
   if (options.geometry_given) return from_geometry(options.geometry, ranks, false);
-  if (ranks == 2) return from_file(source_dir() / kTwoRankDefault, ranks, true);
+  if (ranks == 2) return from_file(source_dir() / kTwoRankDefault, ranks, true, element_bytes);
   return from_geometry(GeometryArguments{}, ranks, true);
 }
 

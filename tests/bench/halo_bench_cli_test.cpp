@@ -424,6 +424,25 @@ TEST_F(HaloBenchCli, AReportThatCannotBeWrittenFailsTheRun) {
   EXPECT_FALSE(fs::exists(json_path));
 }
 
+// Single precision: a geometry's values, or the shipped config's resized, are 4 bytes; every
+// exchange is verified (through the verifier's encoding) and the messages are half as large.
+TEST_F(HaloBenchCli, SinglePrecisionRunsAreVerifiedWithHalfTheBytes) {
+  const auto [geometry_run, report] = run_short("--element-bytes 4 --verify-each", "float.json");
+  ASSERT_FALSE(report.is_null());
+  EXPECT_NE(geometry_run.out.find("1 vars of 4 B"), std::string::npos) << geometry_run.out;
+  for (const auto& strategy : report["strategies"]) {
+    EXPECT_EQ(strategy["verification"]["timed_verified"], true) << strategy.dump();
+  }
+  const fs::path json_path = kScratch / "config_float.json";
+  const RunResult config_run = run_bench(
+      "--backend host --strategy comb_fused,stream_notify --element-bytes 4 --warmup 1 "
+      "--verify 2 --iterations 3 --rounds 1 --trace-exchanges 0 --config " +
+      shell_quoted(kConfigs / "comb_200_np2_reduced.cfg") + " --json " + shell_quoted(json_path));
+  ASSERT_EQ(config_run.exit_code, 0) << config_run.out << config_run.err;
+  EXPECT_NE(config_run.out.find("3 vars of 4 B"), std::string::npos) << config_run.out;
+  EXPECT_NE(config_run.out.find("ok (3)"), std::string::npos) << config_run.out;  // 2 before, 1 after
+}
+
 TEST_F(HaloBenchCli, ConfigForAnotherRankCountIsRefused) {
   const RunResult r = run_bench("--backend host --json '' --config " +
                                 shell_quoted(kConfigs / "comb_200_np4.cfg"));
