@@ -18,7 +18,8 @@ namespace haloflag::bench {
 
 namespace {
 
-using kernels::Element;
+// The copy moves doubles, as the halo messages of the calibration do.
+using Element = double;
 constexpr int kElementsInFlight = kernels::detail::kElementsInFlight;
 
 #if defined(HALOFLAG_HAVE_HIP)
