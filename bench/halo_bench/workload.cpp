@@ -77,12 +77,14 @@ halo::ExchangeConfig with_element_bytes(halo::ExchangeConfig config, int element
   return config;
 }
 
+// element_bytes 0: the config's own.
 Workload from_file(const std::filesystem::path& path, int ranks, bool is_default,
-                   std::optional<int> element_bytes) {
+                   int element_bytes) {
   Workload workload;
   workload.config = halo::read_config_file(path);
-  if (element_bytes && *element_bytes != workload.config.data.value_or(halo::MessageData{}).element_bytes) {
-    workload.config = with_element_bytes(std::move(workload.config), *element_bytes, path.string());
+  if (element_bytes != 0 &&
+      element_bytes != workload.config.data.value_or(halo::MessageData{}).element_bytes) {
+    workload.config = with_element_bytes(std::move(workload.config), element_bytes, path.string());
   }
   workload.config_file = path.string();
   workload.is_default = is_default;
@@ -112,9 +114,7 @@ Workload from_geometry(const GeometryArguments& arguments, int ranks, bool is_de
 }  // namespace
 
 Workload resolve_workload(const BenchOptions& options, int ranks) {
-  const std::optional<int> element_bytes =
-      options.element_bytes_given ? std::optional<int>(options.geometry.element_bytes)
-                                  : std::nullopt;
+  const int element_bytes = options.element_bytes_given ? options.geometry.element_bytes : 0;
   if (!options.config_path.empty()) {
     return from_file(options.config_path, ranks, false, element_bytes);
   }

@@ -4,15 +4,12 @@
 // "device" is a team of CPU threads that calls the very same functions).
 // HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
 // HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
-// HF_NOINLINE keeps a function out of line: compiled once, not once per kernel that calls it.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define HF_HD __host__ __device__
-#define HF_NOINLINE __noinline__
 #else
 #define HF_HD
-#define HF_NOINLINE __attribute__((noinline))
 #endif
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

@@ -149,7 +149,8 @@ HF_HD void move_range(const From& from, const To& to, std::uint32_t begin, std::
 }
 
 // The same one unit at a time, for the word-by-word moves: their address arithmetic unrolled
-// eight times doubled the GPU compile time, for types and layouts that are rare.
+// eight times, in every kernel that packs, made the GPU compile far longer, for types and
+// layouts that are rare.
 template <class Unit, class From, class To>
 HF_HD void move_one_by_one(const From& from, const To& to, std::uint32_t begin, std::uint32_t end,
                            std::uint32_t stride) {
@@ -167,14 +168,13 @@ HF_HD void move_one_by_one(const From& from, const To& to, std::uint32_t begin, 
 // structures, mixed types), else bytes. `alignment`: the smallest FieldSet::alignment or
 // MessageLayout::alignment of the sides.
 //
-// Out of line: one function per pair of sides instead of a copy of every variant in each kernel
-// that packs, which made the GPU compile eight times longer. A call per message costs nothing
-// beside the message's memory latency.
+// Inline, as the one loop before element types was: out of line, every thread of a fused
+// kernel's grid made a call per message with the FieldSet copied to its stack, and comb_fused
+// over the node path took 4.5 times as long (docs/results/h200x2/2026-11-27_element_types).
 template <class From, class To>
-HF_HD HF_NOINLINE void move_elements_between(const From from, const To to,
-                                             const MessageLayout& layout, int alignment,
-                                             std::uint32_t first, std::uint32_t lane,
-                                             std::uint32_t end, std::uint32_t stride) {
+HF_HD void move_elements_between(const From& from, const To& to, const MessageLayout& layout,
+                                 int alignment, std::uint32_t first, std::uint32_t lane,
+                                 std::uint32_t end, std::uint32_t stride) {
   const int uniform = layout.uniform_bytes;
   if (uniform == 8 && alignment >= 8) {
     return move_range<std::uint64_t>(from, to, first + lane, end, stride);
