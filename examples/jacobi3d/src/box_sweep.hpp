@@ -11,7 +11,8 @@
 
 namespace jacobi3d {
 
-HF_HD inline void sweep_box(StencilKind kind, const SweepFields& fields,
+template <class Real>
+HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
                             const haloflag::kernels::Box& box, std::int64_t member,
                             std::int64_t members) {
   const std::int64_t cells = box.cells();

@@ -18,6 +18,7 @@ namespace {
 
 namespace hh = haloflag::halo;
 
+template <class Real>
 class ConventionalJacobi final : public JacobiVariant {
  public:
   ConventionalJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
@@ -28,7 +29,7 @@ class ConventionalJacobi final : public JacobiVariant {
       exchanges_[k] = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(k), options);
     }
     // After the collective set-up, so that a rank failing here cannot strand the others in it.
-    sweep_ = make_owned_sweep(settings.backend, settings.gpu_threads);
+    sweep_ = make_owned_sweep<Real>(settings.backend, settings.gpu_threads);
   }
 
   VariantKind kind() const override { return VariantKind::conventional; }
@@ -55,17 +56,23 @@ class ConventionalJacobi final : public JacobiVariant {
 
  private:
   Problem problem_;
-  FieldPair fields_;
+  FieldPair<Real> fields_;
   SweepRegions regions_;
   std::array<std::unique_ptr<hh::Exchange>, 2> exchanges_;
-  std::unique_ptr<OwnedSweep> sweep_;
+  std::unique_ptr<OwnedSweep<Real>> sweep_;
 };
 
 }  // namespace
 
+template <class Real>
 std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
                                                  const RunSettings& settings) {
-  return std::make_unique<ConventionalJacobi>(problem, comm, settings);
+  return std::make_unique<ConventionalJacobi<Real>>(problem, comm, settings);
 }
+
+template std::unique_ptr<JacobiVariant> make_conventional<float>(const Problem&, MPI_Comm,
+                                                                 const RunSettings&);
+template std::unique_ptr<JacobiVariant> make_conventional<double>(const Problem&, MPI_Comm,
+                                                                  const RunSettings&);
 
 }  // namespace jacobi3d

@@ -1,7 +1,7 @@
 // The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the update
 // kernel of the conventional and stream variants, and the resident kernel as a cooperative
 // launch that is checked for co-residency first (a grid barrier with a block that is not
-// resident never returns).
+// resident never returns). Each kernel is compiled for float and for double fields.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -22,13 +22,15 @@ namespace hk = haloflag::kernels;
 // Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
 constexpr int kMaxThreads = 1024;
 
+template <class Real>
 __global__ void __launch_bounds__(kMaxThreads)
-    owned_sweep_kernel(StencilKind stencil, SweepFields fields, hk::Box owned) {
+    owned_sweep_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box owned) {
   sweep_box(stencil, fields, owned, static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
             static_cast<std::int64_t>(gridDim.x) * blockDim.x);
 }
 
-__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch launch) {
+template <class Real>
+__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
   (void)resident_iterations(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x,
                             gridDim.x, launch);
 }
@@ -43,8 +45,10 @@ void check_threads(int threads) {
 }  // namespace
 
 void load_gpu_kernels() {
-  for (const void* kernel : {reinterpret_cast<const void*>(owned_sweep_kernel),
-                             reinterpret_cast<const void*>(resident_kernel)}) {
+  for (const void* kernel : {reinterpret_cast<const void*>(owned_sweep_kernel<float>),
+                             reinterpret_cast<const void*>(owned_sweep_kernel<double>),
+                             reinterpret_cast<const void*>(resident_kernel<float>),
+                             reinterpret_cast<const void*>(resident_kernel<double>)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }
@@ -63,19 +67,22 @@ int multiprocessors() {
   return count;
 }
 
-class GpuOwnedSweep final : public OwnedSweep {
+template <class Real>
+class GpuOwnedSweep final : public OwnedSweep<Real> {
  public:
   explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
     check_threads(threads);
   }
 
-  void run(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+  void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     enqueue(stencil, fields, owned);
     synchronize();
   }
 
-  void enqueue(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
-    owned_sweep_kernel<<<blocks_for(owned), threads_, 0, stream_.get()>>>(stencil, fields, owned);
+  void enqueue(StencilKind stencil, const SweepFields<Real>& fields,
+               const hk::Box& owned) override {
+    owned_sweep_kernel<Real>
+        <<<blocks_for(owned), threads_, 0, stream_.get()>>>(stencil, fields, owned);
     HF_GPU_CHECK(cudaGetLastError());
   }
 
@@ -101,7 +108,8 @@ class GpuOwnedSweep final : public OwnedSweep {
   Stream stream_;
 };
 
-class GpuResidentKernel final : public ResidentKernel {
+template <class Real>
+class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   explicit GpuResidentKernel(const RunSettings& settings)
       : threads_(settings.gpu_threads), sms_(multiprocessors()) {
@@ -115,7 +123,7 @@ class GpuResidentKernel final : public ResidentKernel {
     }
     int per_sm = 0;
     HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, reinterpret_cast<const void*>(resident_kernel), threads_, 0));
+        &per_sm, reinterpret_cast<const void*>(resident_kernel<Real>), threads_, 0));
     const int fit = per_sm * sms_;
     blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : sms_;
     if (blocks_ > fit || fit == 0) {
@@ -129,23 +137,23 @@ class GpuResidentKernel final : public ResidentKernel {
 
   ~GpuResidentKernel() override { (void)cudaStreamSynchronize(stream_.get()); }
 
-  void launch(const ResidentLaunch& launch) override {
+  void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
     HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
-    HF_GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(resident_kernel),
+    HF_GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(resident_kernel<Real>),
                                              dim3(static_cast<unsigned>(blocks_)),
                                              dim3(static_cast<unsigned>(threads_)), arguments, 0,
                                              stream_.get()));
     HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
   }
 
-  Outcome wait() override {
+  ResidentOutcome wait() override {
     HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
     float milliseconds = 0.0f;
     HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
     // The kernel does not report per block; the host's exchange names any failed wait.
-    return Outcome{static_cast<double>(milliseconds) * 1e-3, true};
+    return {static_cast<double>(milliseconds) * 1e-3, true};
   }
 
   std::string describe() const override {
@@ -158,7 +166,7 @@ class GpuResidentKernel final : public ResidentKernel {
   int sms_;
   int device_ = 0;
   int blocks_ = 0;
-  ResidentLaunch launch_{};
+  ResidentLaunch<Real> launch_{};
   Stream stream_;
   Event begin_;
   Event end_;
@@ -166,12 +174,20 @@ class GpuResidentKernel final : public ResidentKernel {
 
 }  // namespace
 
-std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads) {
-  return std::make_unique<GpuOwnedSweep>(threads);
+template <class Real>
+std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads) {
+  return std::make_unique<GpuOwnedSweep<Real>>(threads);
 }
 
-std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings& settings) {
-  return std::make_unique<GpuResidentKernel>(settings);
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings) {
+  return std::make_unique<GpuResidentKernel<Real>>(settings);
 }
+
+template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
+template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(const RunSettings&);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
+    const RunSettings&);
 
 }  // namespace jacobi3d

@@ -12,15 +12,18 @@ namespace jacobi3d {
 
 // Loads the example's kernels now. CUDA loads a kernel lazily at its first launch, which may wait
 // for every running kernel, and the stream variant's resident exchange kernels never end: so
-// the kernels are loaded before any Exchange starts its kernels.
+// the kernels are loaded before any Exchange starts its kernels. Loads both precisions' kernels.
 void load_gpu_kernels();
 
 // The update of the conventional and stream variants: one kernel launch over the owned box on
-// the sweep's own stream (run() then waits for it).
-std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int threads);
+// the sweep's own stream (run() then waits for it). Defined for float and double.
+template <class Real>
+std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads);
 
 // The resident kernel as a cooperative launch of settings.resident_blocks blocks (0: one per
-// multiprocessor) of settings.gpu_threads threads, checked for co-residency.
-std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings& settings);
+// multiprocessor) of settings.gpu_threads threads, checked for co-residency. Defined for float
+// and double.
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings);
 
 }  // namespace jacobi3d

@@ -13,8 +13,20 @@ namespace {
 
 void load_gpu_kernels() { no_gpu_backend(); }
 
-std::unique_ptr<OwnedSweep> make_gpu_owned_sweep(int) { no_gpu_backend(); }
+template <class Real>
+std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int) {
+  no_gpu_backend();
+}
 
-std::unique_ptr<ResidentKernel> make_gpu_resident_kernel(const RunSettings&) { no_gpu_backend(); }
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&) {
+  no_gpu_backend();
+}
+
+template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
+template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(const RunSettings&);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
+    const RunSettings&);
 
 }  // namespace jacobi3d

@@ -13,12 +13,14 @@ namespace {
 
 namespace hk = haloflag::kernels;
 
-class HostOwnedSweep final : public OwnedSweep {
+template <class Real>
+class HostOwnedSweep final : public OwnedSweep<Real> {
  public:
-  void run(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+  void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     sweep_box(stencil, fields, owned, 0, 1);
   }
-  void enqueue(StencilKind stencil, const SweepFields& fields, const hk::Box& owned) override {
+  void enqueue(StencilKind stencil, const SweepFields<Real>& fields,
+               const hk::Box& owned) override {
     queue_.enqueue([stencil, fields, owned] { sweep_box(stencil, fields, owned, 0, 1); });
   }
   haloflag::notify::WorkStream stream() override { return queue_; }
@@ -31,9 +33,16 @@ class HostOwnedSweep final : public OwnedSweep {
 
 }  // namespace
 
-std::unique_ptr<OwnedSweep> make_owned_sweep(haloflag::notify::Backend backend, int gpu_threads) {
-  if (backend == haloflag::notify::Backend::host) return std::make_unique<HostOwnedSweep>();
-  return make_gpu_owned_sweep(gpu_threads);
+template <class Real>
+std::unique_ptr<OwnedSweep<Real>> make_owned_sweep(haloflag::notify::Backend backend,
+                                                   int gpu_threads) {
+  if (backend == haloflag::notify::Backend::host) return std::make_unique<HostOwnedSweep<Real>>();
+  return make_gpu_owned_sweep<Real>(gpu_threads);
 }
+
+template std::unique_ptr<OwnedSweep<float>> make_owned_sweep<float>(haloflag::notify::Backend,
+                                                                    int);
+template std::unique_ptr<OwnedSweep<double>> make_owned_sweep<double>(haloflag::notify::Backend,
+                                                                      int);
 
 }  // namespace jacobi3d

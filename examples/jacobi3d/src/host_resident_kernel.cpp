@@ -18,7 +18,8 @@ namespace {
 
 namespace hk = haloflag::kernels;
 
-class HostResidentKernel final : public ResidentKernel {
+template <class Real>
+class HostResidentKernel final : public ResidentKernel<Real> {
  public:
   explicit HostResidentKernel(int threads) : threads_(threads) {
     if (threads < 1) {
@@ -32,7 +33,7 @@ class HostResidentKernel final : public ResidentKernel {
     }
   }
 
-  void launch(const ResidentLaunch& launch) override {
+  void launch(const ResidentLaunch<Real>& launch) override {
     barrier_ = std::make_unique<std::barrier<>>(threads_);
     slots_ = {0, 0};
     completed_.assign(static_cast<std::size_t>(threads_), 0);
@@ -49,10 +50,10 @@ class HostResidentKernel final : public ResidentKernel {
     }
   }
 
-  Outcome wait() override {
+  ResidentOutcome wait() override {
     for (auto& member : team_) member.join();
     team_.clear();
-    Outcome outcome;
+    ResidentOutcome outcome;
     outcome.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count();
     outcome.completed = true;
@@ -75,8 +76,12 @@ class HostResidentKernel final : public ResidentKernel {
 
 }  // namespace
 
-std::unique_ptr<ResidentKernel> make_host_resident_kernel(int threads) {
-  return std::make_unique<HostResidentKernel>(threads);
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_host_resident_kernel(int threads) {
+  return std::make_unique<HostResidentKernel<Real>>(threads);
 }
+
+template std::unique_ptr<ResidentKernel<float>> make_host_resident_kernel<float>(int);
+template std::unique_ptr<ResidentKernel<double>> make_host_resident_kernel<double>(int);
 
 }  // namespace jacobi3d

@@ -58,6 +58,7 @@ std::vector<VariantKind> parse_variant_list(const std::string& text) {
 JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   JacobiOptions options;
   int stencil_points = 7;
+  std::string precision_name(to_string(Precision::float64));
   std::vector<std::int64_t> size;
   std::vector<std::int64_t> local;
 
@@ -72,6 +73,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "7: the 6 face neighbours (6 messages); 27: the whole 3x3x3 cube (26 messages)")
       ->check(CLI::IsMember({7, 27}).description(""))
       ->type_name("7|27")
+      ->capture_default_str();
+  app.add_option("--precision", precision_name,
+                 "element type of the field, its update and its halo messages")
+      ->check(CLI::IsMember({"float", "double"}).description(""))
+      ->type_name("float|double")
       ->capture_default_str();
   auto* size_option = app.add_option("--size", size, "global cells (strong scaling)")
                           ->delimiter(',')
@@ -101,7 +107,8 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
       ->check(at_least(0));
   app.add_flag("--check", options.check,
                "before timing, run --iterations from the initial field and compare the result "
-               "bit for bit with a single-rank reference computed on rank 0");
+               "bit for bit with a single-rank reference computed on rank 0 in the same "
+               "precision");
   app.add_option("--json", options.json_path, "JSON report file")->type_name("FILE");
   app.add_option("--timeout", options.timeout_seconds,
                  "deadline in seconds of every wait (exchange and resident kernel)")
@@ -152,6 +159,7 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   app.parse(argc, argv);
 
   options.stencil = stencil_from_points(stencil_points);
+  options.precision = precision_from_name(precision_name);
   if (!size.empty()) {
     options.size_kind = SizeKind::global;
     options.size = as_triple(size, "--size");

@@ -8,6 +8,7 @@
 
 #include "haloflag/halo/index3.hpp"
 #include "jacobi_variant.hpp"
+#include "precision.hpp"
 #include "problem.hpp"
 #include "stencil_kind.hpp"
 
@@ -16,6 +17,7 @@ namespace jacobi3d {
 struct JacobiOptions {
   std::vector<VariantKind> variants;  // in VariantKind order, each once
   StencilKind stencil = StencilKind::seven_point;
+  Precision precision = Precision::float64;  // the field's element type
   SizeKind size_kind = SizeKind::per_rank;
   haloflag::halo::Index3 size{32, 32, 32};
   int iterations = 100;  // per timed repeat

@@ -20,12 +20,14 @@ StreamVariantsGoFirst::~StreamVariantsGoFirst() {
 
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings) {
-  switch (kind) {
-    case VariantKind::conventional: return make_conventional(problem, comm, settings);
-    case VariantKind::resident: return make_resident(problem, comm, settings);
-    case VariantKind::stream: return make_stream(problem, comm, settings);
-  }
-  return nullptr;
+  return with_real(problem.precision, [&]<class Real>() -> std::unique_ptr<JacobiVariant> {
+    switch (kind) {
+      case VariantKind::conventional: return make_conventional<Real>(problem, comm, settings);
+      case VariantKind::resident: return make_resident<Real>(problem, comm, settings);
+      case VariantKind::stream: return make_stream<Real>(problem, comm, settings);
+    }
+    return nullptr;
+  });
 }
 
 }  // namespace jacobi3d

@@ -2,7 +2,7 @@
 // (a kernel launch and an exchange per iteration, the host waiting for each), the resident
 // kernel (one launch for all iterations, the exchange embedded in it) or the stream loop (a
 // kernel launch and a stream-ordered exchange per iteration, the host waiting once per run).
-// Each owns two field buffers on its backend.
+// Each owns two field buffers on its backend, of float or double (Problem::precision).
 #pragma once
 
 #include <memory>
@@ -33,7 +33,7 @@ class JacobiVariant {
   // run (the host's steady clock; the resident kernel's run on a GPU measured by GPU events).
   // Throws on any failure.
   virtual double run(int iterations) = 0;
-  // This rank's local field after the last step.
+  // This rank's local field after the last step (float values widened to double, exactly).
   virtual haloflag::halo::HostField current() const = 0;
   // Kernel shapes and exchange strategy, for the report.
   virtual std::string launch_description() const = 0;
@@ -55,14 +55,20 @@ class StreamVariantsGoFirst {
   std::vector<std::unique_ptr<JacobiVariant>>& variants_;
 };
 
-// All collective over `comm` (they build halo::Exchange objects).
+// All collective over `comm` (they build halo::Exchange objects). Real, the field's element
+// type, must be problem.precision's; each is defined for float and double.
+template <class Real>
 std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
                                                  const RunSettings& settings);
+template <class Real>
 std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
                                              const RunSettings& settings);
+template <class Real>
 std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
                                            const RunSettings& settings);
 
+// The variant `kind` with fields of problem.precision's type: where a run's precision becomes
+// the element type of everything it runs.
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings);
 

@@ -76,7 +76,8 @@ int run_jacobi(int argc, char** argv) {
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
         backend = hb::choose_backend(options.backend_name);
         try {
-          problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks));
+          problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks,
+                                       options.precision));
         } catch (const ProblemError& error) {
           throw hb::UsageError(error.what());
         }

@@ -1,7 +1,8 @@
 // The update of all owned cells in -> out on the backend, in two forms: run() has finished it
 // when it returns (the conventional variant, whose exchange then reads `out`); enqueue() orders
 // it on the sweep's stream and returns at once (the stream variant, whose exchange is ordered on
-// the same stream). The stream is a GPU stream, or a HostQueue on the host backend.
+// the same stream). The stream is a GPU stream, or a HostQueue on the host backend. Real is the
+// field's element type (float or double).
 #pragma once
 
 #include <memory>
@@ -14,12 +15,13 @@
 
 namespace jacobi3d {
 
+template <class Real>
 class OwnedSweep {
  public:
   virtual ~OwnedSweep() = default;
-  virtual void run(StencilKind stencil, const SweepFields& fields,
+  virtual void run(StencilKind stencil, const SweepFields<Real>& fields,
                    const haloflag::kernels::Box& owned) = 0;
-  virtual void enqueue(StencilKind stencil, const SweepFields& fields,
+  virtual void enqueue(StencilKind stencil, const SweepFields<Real>& fields,
                        const haloflag::kernels::Box& owned) = 0;
   // Where enqueue() orders its work; it lives as long as the sweep.
   virtual haloflag::notify::WorkStream stream() = 0;
@@ -28,7 +30,9 @@ class OwnedSweep {
   virtual std::string describe(const haloflag::kernels::Box& owned) const = 0;
 };
 
-// `gpu_threads`: threads per block on a GPU backend.
-std::unique_ptr<OwnedSweep> make_owned_sweep(haloflag::notify::Backend backend, int gpu_threads);
+// `gpu_threads`: threads per block on a GPU backend. Defined for float and double.
+template <class Real>
+std::unique_ptr<OwnedSweep<Real>> make_owned_sweep(haloflag::notify::Backend backend,
+                                                   int gpu_threads);
 
 }  // namespace jacobi3d

@@ -30,7 +30,8 @@ hh::RankGrid choose_rank_grid(SizeKind kind, const hh::Index3& size, int ranks) 
 
 }  // namespace
 
-Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size, int ranks) {
+Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size, int ranks,
+                     Precision precision) {
   for (int axis = 0; axis < 3; ++axis) {
     if (size[axis] <= 0) {
       throw ProblemError(option_name(kind) + " " + hh::format_triple(size) +
@@ -65,10 +66,10 @@ Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size,
   spec.periodic = {true, true, true};
   spec.ghost = {kGhostWidth, kGhostWidth, kGhostWidth};
   spec.vars = 1;
-  spec.element_bytes = 8;
+  spec.element_bytes = element_bytes(precision);
   spec.stencil = halo_stencil(stencil);
   try {
-    return Problem{stencil, hh::Geometry(spec)};
+    return Problem{stencil, hh::Geometry(spec), precision};
   } catch (const hh::GeometryError& error) {
     throw ProblemError(option_name(kind) + " " + hh::format_triple(size) + ": " + error.what());
   }

@@ -26,9 +26,12 @@ std::vector<double> owned_cells(const hh::HostField& field, const hh::Subdomain&
   return cells;
 }
 
-std::string hex(double value) {
+// A value of the run's precision (a float is widened to double, exactly), with the decimal
+// digits that identify it and in hex.
+std::string hex(double value, Precision precision) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.17g (%a)", value, value);
+  const int digits = precision == Precision::float32 ? 9 : 17;
+  std::snprintf(text, sizeof text, "%.*g (%a)", digits, value, value);
   return text;
 }
 
@@ -36,7 +39,8 @@ std::string hex(double value) {
 CheckResult compare(const Problem& problem, const std::vector<double>& gathered, int iterations) {
   const hh::Geometry& geometry = problem.geometry;
   const hh::Index3 global = geometry.spec().global_size;
-  const hh::HostField reference = reference_solution(problem.stencil, global, iterations);
+  const hh::HostField reference =
+      reference_solution(problem.stencil, problem.precision, global, iterations);
   std::size_t next = 0;
   std::int64_t differing = 0;
   std::string first;
@@ -54,7 +58,8 @@ CheckResult compare(const Problem& problem, const std::vector<double>& gathered,
             first = "global cell (" + hh::format_triple(cell) + "), owned by rank " +
                     std::to_string(rank) + " at local (" +
                     hh::format_triple(hh::Index3{x + kGhostWidth, y + kGhostWidth, z + kGhostWidth}) +
-                    "): expected " + hex(expected) + ", got " + hex(got);
+                    "): expected " + hex(expected, problem.precision) + ", got " +
+                    hex(got, problem.precision);
           }
         }
       }

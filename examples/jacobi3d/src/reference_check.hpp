@@ -1,6 +1,7 @@
 // Comparing a distributed result with the single-rank reference, bit for bit: every rank sends
-// its owned cells to rank 0, which computes the reference and names the first cell that
-// differs.
+// its owned cells to rank 0, which computes the reference in the problem's precision and names
+// the first cell that differs. Float values travel widened to double, which is exact, so equal
+// doubles mean equal floats.
 #pragma once
 
 #include <mpi.h>

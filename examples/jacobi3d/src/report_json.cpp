@@ -18,6 +18,7 @@ json triple(const hh::Index3& values) { return json::array({values[0], values[1]
 json parameters_json(const JacobiOptions& options) {
   return {{"variant", options.variant_argument},
           {"stencil", stencil_points(options.stencil)},
+          {"precision", to_string(options.precision)},
           {"size_kind", options.size_kind == SizeKind::global ? "global" : "per_rank"},
           {"size", triple(options.size)},
           {"iterations", options.iterations},
@@ -49,6 +50,8 @@ json machine_json(const haloflag::bench::MachineInfo& machine) {
 json problem_json(const JacobiReport& report) {
   const hh::GeometrySpec& spec = report.problem.geometry.spec();
   return {{"stencil_points", stencil_points(report.problem.stencil)},
+          {"precision", to_string(report.problem.precision)},
+          {"element_bytes", spec.element_bytes},
           {"global_size", triple(spec.global_size)},
           {"rank_grid", json::array({(*spec.divide)[0], (*spec.divide)[1], (*spec.divide)[2]})},
           {"local_size", triple(report.problem.geometry.subdomain(0).extent)},

@@ -35,10 +35,11 @@ std::optional<double> JacobiReport::conventional_over(VariantKind other_kind) co
 void print_heading(std::ostream& out, const JacobiReport& report) {
   const hh::GeometrySpec& spec = report.problem.geometry.spec();
   const hh::Subdomain sub = report.problem.geometry.subdomain(0);
-  out << "haloflag_jacobi3d: " << stencil_points(report.problem.stencil)
-      << "-point Jacobi, global " << hh::format_triple(spec.global_size, 'x') << " (periodic) over "
-      << spec.ranks << " rank(s), rank grid " << hh::format_triple(*spec.divide, 'x')
-      << ", local " << hh::format_triple(sub.extent, 'x') << "\n";
+  out << "haloflag_jacobi3d: " << stencil_points(report.problem.stencil) << "-point Jacobi in "
+      << to_string(report.problem.precision) << ", global "
+      << hh::format_triple(spec.global_size, 'x') << " (periodic) over " << spec.ranks
+      << " rank(s), rank grid " << hh::format_triple(*spec.divide, 'x') << ", local "
+      << hh::format_triple(sub.extent, 'x') << "\n";
   out << "halo: " << report.messages_per_rank << " messages per rank and iteration, "
       << report.halo_bytes_per_rank << " bytes sent by rank 0\n";
   out << "backend: " << report.backend.describe() << "\n";

@@ -23,14 +23,14 @@
 namespace jacobi3d {
 
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
-template <class Block, class Grid>
+template <class Real, class Block, class Grid>
 HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32_t block_index,
-                               std::uint32_t blocks, const ResidentLaunch& launch) {
+                               std::uint32_t blocks, const ResidentLaunch<Real>& launch) {
   namespace hk = haloflag::kernels;
   for (int i = 0; i < launch.iterations; ++i) {
     const int in = (launch.first_in + i) & 1;
     const int out = in ^ 1;
-    const SweepFields fields{launch.buffers[in], launch.buffers[out], launch.stride_y,
+    const SweepFields<Real> fields{launch.buffers[in], launch.buffers[out], launch.stride_y,
                              launch.stride_z};
     const hk::DevicePlan& plan = launch.plans[out];
     const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);

@@ -19,6 +19,7 @@ namespace {
 
 namespace hh = haloflag::halo;
 
+template <class Real>
 class ResidentJacobi final : public JacobiVariant {
  public:
   ResidentJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
@@ -29,8 +30,8 @@ class ResidentJacobi final : public JacobiVariant {
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
-                  ? make_host_resident_kernel(settings.host_team_threads)
-                  : make_gpu_resident_kernel(settings);
+                  ? make_host_resident_kernel<Real>(settings.host_team_threads)
+                  : make_gpu_resident_kernel<Real>(settings);
   }
 
   ~ResidentJacobi() override {
@@ -46,11 +47,11 @@ class ResidentJacobi final : public JacobiVariant {
   void reset() override { fields_.reset(); }
 
   double run(int iterations) override {
-    ResidentLaunch launch{};
+    ResidentLaunch<Real> launch{};
     const haloflag::kernels::DevicePlan plan = exchange_->device_plan();
     for (int k = 0; k < 2; ++k) {
       launch.plans[k] = plan.with_fields(fields_.view(k));
-      launch.buffers[k] = fields_.view(k).variables[0];
+      launch.buffers[k] = fields_.buffer(k);
     }
     launch.stride_y = fields_.extent()[0];
     launch.stride_z = fields_.extent()[0] * fields_.extent()[1];
@@ -73,7 +74,7 @@ class ResidentJacobi final : public JacobiVariant {
       // Ends every wait of the kernel (a failed exchange has raised the abort flag already).
       exchange_->abort("the host side of the resident Jacobi run failed");
     }
-    const ResidentKernel::Outcome outcome = kernel_->wait();
+    const ResidentOutcome outcome = kernel_->wait();
     running_ = false;
     if (host_error) std::rethrow_exception(host_error);
     if (!outcome.completed) {
@@ -93,18 +94,24 @@ class ResidentJacobi final : public JacobiVariant {
 
  private:
   Problem problem_;
-  FieldPair fields_;
+  FieldPair<Real> fields_;
   SweepRegions regions_;
   std::unique_ptr<hh::Exchange> exchange_;
-  std::unique_ptr<ResidentKernel> kernel_;  // destroyed first: it reads the exchange's memory
+  std::unique_ptr<ResidentKernel<Real>> kernel_;  // destroyed first: it reads the exchange's memory
   bool running_ = false;
 };
 
 }  // namespace
 
+template <class Real>
 std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
                                              const RunSettings& settings) {
-  return std::make_unique<ResidentJacobi>(problem, comm, settings);
+  return std::make_unique<ResidentJacobi<Real>>(problem, comm, settings);
 }
+
+template std::unique_ptr<JacobiVariant> make_resident<float>(const Problem&, MPI_Comm,
+                                                             const RunSettings&);
+template std::unique_ptr<JacobiVariant> make_resident<double>(const Problem&, MPI_Comm,
+                                                              const RunSettings&);
 
 }  // namespace jacobi3d

@@ -1,5 +1,6 @@
 // Everything the resident kernel needs for a run of many iterations, as plain data passed to
-// the kernel by value (device addresses on a GPU, host addresses on the host backend).
+// the kernel by value (device addresses on a GPU, host addresses on the host backend). Real is
+// the field's element type (float or double).
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,11 @@
 
 namespace jacobi3d {
 
+template <class Real>
 struct ResidentLaunch {
   // plans[k] packs from and unpacks into buffer k: the plan of the buffer an iteration writes.
   haloflag::kernels::DevicePlan plans[2];
-  double* buffers[2];
+  Real* buffers[2];
   std::int64_t stride_y;
   std::int64_t stride_z;
   SweepRegions regions;
@@ -24,6 +26,7 @@ struct ResidentLaunch {
   std::uint64_t first_epoch;  // exchange epoch of the first iteration (Exchange::epoch() + 1)
 };
 
-static_assert(std::is_trivially_copyable_v<ResidentLaunch>);
+static_assert(std::is_trivially_copyable_v<ResidentLaunch<float>>);
+static_assert(std::is_trivially_copyable_v<ResidentLaunch<double>>);
 
 }  // namespace jacobi3d

@@ -19,6 +19,7 @@ namespace {
 
 namespace hh = haloflag::halo;
 
+template <class Real>
 class StreamJacobi final : public JacobiVariant {
  public:
   StreamJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
@@ -33,7 +34,7 @@ class StreamJacobi final : public JacobiVariant {
     options.advanced.launch.message_threads = settings.gpu_threads;
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
     // After the collective set-up, so that a rank failing here cannot strand the others in it.
-    sweep_ = make_owned_sweep(settings.backend, settings.gpu_threads);
+    sweep_ = make_owned_sweep<Real>(settings.backend, settings.gpu_threads);
   }
 
   ~StreamJacobi() override {
@@ -84,19 +85,25 @@ class StreamJacobi final : public JacobiVariant {
 
  private:
   Problem problem_;
-  FieldPair fields_;
+  FieldPair<Real> fields_;
   SweepRegions regions_;
   hh::Progress progress_;
   std::unique_ptr<hh::Exchange> exchange_;
-  std::unique_ptr<OwnedSweep> sweep_;  // destroyed first: its stream waits on the exchange
+  std::unique_ptr<OwnedSweep<Real>> sweep_;  // destroyed first: its stream waits on the exchange
   bool running_ = false;
 };
 
 }  // namespace
 
+template <class Real>
 std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
                                            const RunSettings& settings) {
-  return std::make_unique<StreamJacobi>(problem, comm, settings);
+  return std::make_unique<StreamJacobi<Real>>(problem, comm, settings);
 }
+
+template std::unique_ptr<JacobiVariant> make_stream<float>(const Problem&, MPI_Comm,
+                                                           const RunSettings&);
+template std::unique_ptr<JacobiVariant> make_stream<double>(const Problem&, MPI_Comm,
+                                                            const RunSettings&);
 
 }  // namespace jacobi3d

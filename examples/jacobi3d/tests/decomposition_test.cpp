@@ -1,6 +1,6 @@
 // The pieces of the example that need no MPI run: the regions the resident kernel sweeps cover
-// every owned cell exactly once, and problems that cannot be decomposed are refused with a
-// message naming the option.
+// every owned cell exactly once, problems that cannot be decomposed are refused with a message
+// naming the option, and the precision reaches the geometry and the reference.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "problem.hpp"
+#include "reference_solution.hpp"
 #include "sweep_regions.hpp"
 
 namespace {
@@ -87,6 +88,34 @@ TEST(Problem, PerRankSizeIsKeptOnEveryRank) {
     EXPECT_EQ(problem.geometry.subdomain(rank).extent, (Index3{6, 5, 4}));
   }
   EXPECT_EQ(problem.geometry.neighbours(0).size(), 26u);
+}
+
+TEST(Precision, SetsTheGeometrysElementSize) {
+  EXPECT_EQ(make_problem(StencilKind::seven_point, SizeKind::global, {4, 4, 4}, 1)
+                .geometry.spec().element_bytes,
+            8);
+  const Problem single = make_problem(StencilKind::seven_point, SizeKind::global, {4, 4, 4}, 1,
+                                      Precision::float32);
+  EXPECT_EQ(single.precision, Precision::float32);
+  EXPECT_EQ(single.geometry.spec().element_bytes, 4);
+}
+
+// The float reference is computed in float: every value is a float (not a double rounded at
+// the end), and it differs from the double reference.
+TEST(Precision, FloatReferenceIsComputedInFloat) {
+  for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
+    const Index3 size{6, 5, 4};
+    const auto in_float = reference_solution(stencil, Precision::float32, size, 5);
+    const auto in_double = reference_solution(stencil, Precision::float64, size, 5);
+    const double* f = in_float.variable(0);
+    const double* d = in_double.variable(0);
+    std::int64_t differing = 0;
+    for (std::int64_t i = 0; i < in_float.cells(); ++i) {
+      EXPECT_EQ(f[i], static_cast<double>(static_cast<float>(f[i]))) << "cell " << i;
+      differing += f[i] != d[i] ? 1 : 0;
+    }
+    EXPECT_GT(differing, in_float.cells() / 2) << stencil_points(stencil) << " points";
+  }
 }
 
 }  // namespace

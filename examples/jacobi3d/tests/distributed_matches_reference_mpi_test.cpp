@@ -4,7 +4,9 @@
 // buffers have swapped).
 //
 // The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
-// skips every case, saying why.
+// skips every case, saying why. The field's precision comes from HALOFLAG_TEST_PRECISION,
+// float or double (double when unset); the reference is computed in the same precision, so
+// float is checked bit for bit too.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -40,6 +42,11 @@ Backend test_backend() {
   return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
 }
 
+Precision test_precision() {
+  const char* name = std::getenv("HALOFLAG_TEST_PRECISION");
+  return name == nullptr ? Precision::float64 : precision_from_name(name);
+}
+
 // Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
 // example's kernels, as main() does: loading a kernel lazily waits for every kernel running on
 // the GPU, and a stream variant's resident kernels run until its exchange ends.
@@ -61,9 +68,19 @@ const std::string& backend_unavailable() {
 }
 
 // A global size every rank count of the tests (1, 2, 4, 8) divides evenly, not a cube, so a
-// mixed-up axis shows.
+// mixed-up axis shows; in the test's precision.
 Problem test_problem(StencilKind stencil) {
-  return make_problem(stencil, SizeKind::global, {16, 12, 8}, world_size());
+  return make_problem(stencil, SizeKind::global, {16, 12, 8}, world_size(), test_precision());
+}
+
+TEST(Precision, IsTheTestsAndSetsTheElementSize) {
+  const Problem problem = test_problem(StencilKind::seven_point);
+  EXPECT_EQ(problem.precision, test_precision());
+  EXPECT_EQ(problem.geometry.spec().element_bytes,
+            test_precision() == Precision::float32 ? 4 : 8);
+  if (world_rank() == 0) {
+    std::printf("precision: %s\n", std::string(to_string(problem.precision)).c_str());
+  }
 }
 
 // The stream variant's progress thread calls MPI beside the test's thread: CTest starts this
@@ -162,7 +179,7 @@ TEST(ResidentTeam, ThreeThreadsMatchReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   if (test_backend() != Backend::host) GTEST_SKIP() << "host team size only matters on the host backend";
   const Problem problem = test_problem(StencilKind::twenty_seven_point);
-  auto variant = make_resident(problem, MPI_COMM_WORLD, test_settings(3));
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, test_settings(3));
   const CheckResult result = run_and_check(*variant, problem, 0, 9);
   EXPECT_TRUE(result.identical) << result.message;
 }
@@ -182,7 +199,7 @@ TEST_P(StreamOverMpi, MatchesReference) {
   RunSettings settings = test_settings(2);
   settings.transport = haloflag::halo::Transport::mpi;
   settings.progress = GetParam();
-  auto variant = make_stream(problem, MPI_COMM_WORLD, settings);
+  auto variant = make_variant(VariantKind::stream, problem, MPI_COMM_WORLD, settings);
   const CheckResult result = run_and_check(*variant, problem, 0, 9);
   EXPECT_TRUE(result.identical) << result.message;
 }
