@@ -102,7 +102,7 @@ TEST(ShippedConfigs, SixtyFourRankFilesHave26MessagesPerRankOfTable2Sizes) {
     ASSERT_TRUE(config.geometry && config.data) << name;
     EXPECT_EQ(config.geometry->divide, (RankGrid{4, 4, 4})) << name;
     EXPECT_EQ(config.geometry->global_size, (Index3{row.cube, row.cube, row.cube})) << name;
-    EXPECT_EQ(*config.data, (MessageData{3, 8})) << name;
+    EXPECT_EQ(*config.data, (MessageData{3, 8, {}})) << name;
     const std::map<std::int64_t, int> expected{{row.face, 6}, {row.edge, 12}, {row.vertex, 8}};
     for (int rank = 0; rank < 64; ++rank) {
       const RankMessages& messages = config.rank_messages[static_cast<std::size_t>(rank)];

@@ -45,7 +45,7 @@ TEST(ConfigFromGeometry, CarriesDataAndGeometryRecords) {
   const ExchangeConfig config = make_exchange_config(geometry);
   EXPECT_EQ(config.ranks, 64);
   ASSERT_TRUE(config.data.has_value());
-  EXPECT_EQ(*config.data, (MessageData{3, 8}));
+  EXPECT_EQ(*config.data, (MessageData{3, 8, {}}));
   ASSERT_TRUE(config.geometry.has_value());
   EXPECT_EQ(config.geometry->divide, (RankGrid{4, 4, 4}));
   EXPECT_FALSE(config.geometry->reduced_from_rank.has_value());

@@ -225,7 +225,7 @@ TEST(MpiPieces, APieceThatNeverArrivesEndsInADeadlineErrorNamingThePiece) {
           bool cut_from_silent = false;
           for (const Message& m : rank_messages(geometry, world_rank()).recvs) {
             if (m.peer != silent) continue;
-            const MessageCut cut = cut_message(m, MessageData{3, 8}, options.advanced.mpi_piece_bytes);
+            const MessageCut cut = cut_message(m, MessageData{3, 8, {}}, options.advanced.mpi_piece_bytes);
             cut_from_silent |= cut.pieces > 1;
             const std::string name = "receive from peer " + std::to_string(silent) + " tag " +
                                      std::to_string(m.tag);

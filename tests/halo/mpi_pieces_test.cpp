@@ -16,7 +16,7 @@ namespace {
 
 using namespace haloflag::halo;
 
-constexpr MessageData kThreeDoubles{3, 8};
+const MessageData kThreeDoubles{3, 8, {}};
 
 Message face(std::int64_t x, std::int64_t y, std::int64_t z) {
   Message m;
