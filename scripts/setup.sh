@@ -5,7 +5,8 @@
 #                               Open MPI, JSON and command-line libraries
 #   scripts/setup.sh --all      also what the tests and CI need (scripts/test.sh): GoogleTest,
 #                               MPICH, hipcc for the HIP build, clang and its sanitizer and
-#                               fuzzing runtimes, matplotlib for the report plots
+#                               fuzzing runtimes, matplotlib for the report plots, doxygen for
+#                               the API reference (docs/Doxyfile)
 #   HALOFLAG_SETUP_SKIP=1       do nothing (machines without a package registry: see
 #                               scripts/stage_offline_deps.sh)
 set -euo pipefail
@@ -31,6 +32,7 @@ case "${1:-}" in
       libclang-rt-dev                            # their runtimes: ASan, UBSan, libFuzzer
       llvm                                       # llvm-symbolizer: file:line in their reports
       python3-matplotlib                         # measured-vs-model plot (scripts/model_report.py)
+      doxygen                                    # API reference, CI's undocumented-declaration check
     )
     ;;
   *)

@@ -1,5 +1,6 @@
-// How an Exchange runs: what a user chooses (ExchangeOptions), and the orders of work and
-// launch shapes behind it (AdvancedOptions).
+/// @file
+/// How an Exchange runs: what a user chooses (ExchangeOptions), and the orders of work and
+/// launch shapes behind it (AdvancedOptions).
 #pragma once
 
 #include <mpi.h>
@@ -18,90 +19,92 @@
 
 namespace haloflag::halo {
 
-// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the
-// fastest measured on the lent machines; Tuning::automatic measures them where the Exchange
-// runs instead (docs/exchange.md, "What to set when").
+/// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the
+/// fastest measured on the lent machines; Tuning::automatic measures them where the Exchange
+/// runs instead (docs/exchange.md, "What to set when").
 struct AdvancedOptions {
+  /// where the node transport puts a receiver's buffers and flags
   NodeMapping node_mapping = NodeMapping::automatic;
-  // MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
-  // MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
-  // MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up.
+  /// MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
+  /// MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
+  /// MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up.
   bool persistent_requests = true;
-  // Pause of a GPU thread between two polls of a flag in pinned host memory (see
-  // notify::WaitControl): shorter reacts sooner, longer disturbs the host's memory traffic less.
+  /// Pause of a GPU thread between two polls of a flag in pinned host memory (see
+  /// notify::WaitControl): shorter reacts sooner, longer disturbs the host's memory traffic less.
   std::chrono::nanoseconds poll_backoff = notify::kDefaultPollBackoff;
-  kernels::LaunchSettings launch;
-  // Flag strategies: messages of at least this many bytes are long: packed after the short ones,
-  // by the whole grid in stacked_notify, and received on arrival with long_receives_on_arrival.
-  // 0 picks half the largest message, so the faces of a cube are long and its edges and corners
-  // short.
+  kernels::LaunchSettings launch;  ///< launch shapes of the exchange kernels
+  /// Flag strategies: messages of at least this many bytes are long: packed after the short ones,
+  /// by the whole grid in stacked_notify, and received on arrival with long_receives_on_arrival.
+  /// 0 picks half the largest message, so the faces of a cube are long and its edges and corners
+  /// short.
   std::int64_t long_message_bytes = 0;
-  // Flag strategies: post each long receive only once its message has arrived (MPI_Iprobe) and
-  // every send of the exchange is posted, one after another, each handed to the GPU as soon as
-  // it completes; off: every receive is posted at start(), before any send (the paper's Fig. 5).
-  // Faster where MPI copies a long message inside the call that matches it with one copy
-  // (Open MPI's cma); posted first is faster without single copy.
+  /// Flag strategies: post each long receive only once its message has arrived (MPI_Iprobe) and
+  /// every send of the exchange is posted, one after another, each handed to the GPU as soon as
+  /// it completes; off: every receive is posted at start(), before any send (the paper's Fig. 5).
+  /// Faster where MPI copies a long message inside the call that matches it with one copy
+  /// (Open MPI's cma); posted first is faster without single copy.
   bool long_receives_on_arrival = true;
-  // Flag strategies: the blocks of the long sends pack the long messages together, one after
-  // another, each signalled once packed, and the CPU tests the receives between two sends.
-  // Off: each long send is packed by its own block, all at once. Pair it with
-  // long_receives_on_arrival.
+  /// Flag strategies: the blocks of the long sends pack the long messages together, one after
+  /// another, each signalled once packed, and the CPU tests the receives between two sends.
+  /// Off: each long send is packed by its own block, all at once. Pair it with
+  /// long_receives_on_arrival.
   bool long_sends_in_turn = false;
-  // Flag strategies, MPI peers: each message longer than this is cut into pieces of at most
-  // this many bytes, each packed, sent, received and unpacked on its own (mpi_pieces.hpp);
-  // 0 sends every message whole. Peers must agree (checked at set-up).
+  /// Flag strategies, MPI peers: each message longer than this is cut into pieces of at most
+  /// this many bytes, each packed, sent, received and unpacked on its own (mpi_pieces.hpp);
+  /// 0 sends every message whole. Peers must agree (checked at set-up).
   std::int64_t mpi_piece_bytes = kDefaultMpiPieceBytes;
-  // How the pieces travel: MPI 4 partitioned communication where the library has it, else a
-  // request per piece (mpi_pieces.hpp). Peers must agree (checked at set-up).
+  /// How the pieces travel: MPI 4 partitioned communication where the library has it, else a
+  /// request per piece (mpi_pieces.hpp). Peers must agree (checked at set-up).
   PieceTransfer piece_transfer = PieceTransfer::automatic;
 };
 
-// What a user chooses for an Exchange; the rest is in `advanced`.
+/// What a user chooses for an Exchange; the rest is in `advanced`.
 struct ExchangeOptions {
-  Strategy strategy = Strategy::stream_notify;
-  notify::Backend backend = notify::Backend::host;
-  // Duplicated by the Exchange, so its tags never meet the caller's messages.
+  Strategy strategy = Strategy::stream_notify;  ///< how messages are packed, moved and unpacked
+  notify::Backend backend = notify::Backend::host;  ///< where the exchange runs
+  /// Duplicated by the Exchange, so its tags never meet the caller's messages.
   MPI_Comm comm = MPI_COMM_WORLD;
-  // The path of each peer's messages (transport.hpp). Peers agree at set-up: two ranks that
-  // choose differently for each other both fail, naming the other.
+  /// The path of each peer's messages (transport.hpp). Peers agree at set-up: two ranks that
+  /// choose differently for each other both fail, naming the other.
   Transport transport = Transport::automatic;
-  // Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
-  // with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
+  /// Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
+  /// with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
   Progress progress = Progress::caller;
-  // automatic: at set-up, time a few exchanges with each order of work that applies and keep
-  // the fastest, overriding those of `advanced` (tuning.hpp, Exchange::tuning()). fixed: use
-  // them as given.
+  /// automatic: at set-up, time a few exchanges with each order of work that applies and keep
+  /// the fastest, overriding those of `advanced` (tuning.hpp, Exchange::tuning()). fixed: use
+  /// them as given.
   Tuning tuning = Tuning::fixed;
-  // Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
-  // Resident kernels also wait at most this long for the next exchange to start.
+  /// Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
+  /// Resident kernels also wait at most this long for the next exchange to start.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
-  // Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
-  // event on the host and, for the flag strategies, device-clock stamps written by the blocks.
-  // Off for timing runs.
+  /// Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
+  /// event on the host and, for the flag strategies, device-clock stamps written by the blocks.
+  /// Off for timing runs.
   bool trace = false;
-  AdvancedOptions advanced;
+  AdvancedOptions advanced;  ///< orders of work, launch shapes and MPI details
 };
 
-// Whether the long messages' helper blocks (launch.long_receive_blocks, long_send_blocks) run:
-// only in the stream kernels' GPU launches. A host lane runs its blocks one after another, so a
-// helper could wait on a block queued behind it; an embedding kernel and the stacked grid have
-// none.
+/// Whether the long messages' helper blocks (launch.long_receive_blocks, long_send_blocks) run:
+/// only in the stream kernels' GPU launches. A host lane runs its blocks one after another, so a
+/// helper could wait on a block queued behind it; an embedding kernel and the stacked grid have
+/// none.
 inline bool runs_helper_blocks(const ExchangeOptions& options) {
   return (options.strategy == Strategy::stream_notify || options.strategy == Strategy::resident) &&
          options.backend != notify::Backend::host;
 }
 
-// Blocks per long receive as the kernels run them.
+/// Blocks per long receive as the kernels run them.
 inline int effective_long_receive_blocks(const ExchangeOptions& options) {
   return runs_helper_blocks(options) ? options.advanced.launch.long_receive_blocks : 1;
 }
 
-// The order of work that `options` states, and the same options with another order.
+/// The order of work that `options` states, and the same options with another order.
 inline WorkOrder work_order_of(const ExchangeOptions& options) {
   return {options.advanced.long_receives_on_arrival, options.advanced.long_sends_in_turn,
           effective_long_receive_blocks(options)};
 }
 
+/// Sets the order of work in `options` to `order`.
 inline void set_work_order(ExchangeOptions& options, const WorkOrder& order) {
   AdvancedOptions& advanced = options.advanced;
   advanced.long_receives_on_arrival = order.long_receives_on_arrival;

@@ -1,4 +1,5 @@
-// Per-axis triples (x, y, z) used throughout the geometry, and their text form "x,y,z".
+/// @file
+/// Per-axis triples (x, y, z) used throughout the geometry, and their text form "x,y,z".
 #pragma once
 
 #include <array>
@@ -8,11 +9,12 @@
 
 namespace haloflag::halo {
 
-using Index3 = std::array<std::int64_t, 3>;  // cell counts or cell indices per axis
-using RankGrid = std::array<int, 3>;         // ranks per axis, or a rank's coordinates
+using Index3 = std::array<std::int64_t, 3>;  ///< cell counts or cell indices per axis
+using RankGrid = std::array<int, 3>;         ///< ranks per axis, or a rank's coordinates
 
-inline constexpr std::array<char, 3> kAxisNames{'x', 'y', 'z'};
+inline constexpr std::array<char, 3> kAxisNames{'x', 'y', 'z'};  ///< Axis names, indexed by axis.
 
+/// The three values joined by `separator`, e.g. "4,2,2".
 template <class T>
 std::string format_triple(const std::array<T, 3>& values, char separator = ',') {
   std::string text;

@@ -1,8 +1,9 @@
-// Which path a message's bytes take between two ranks (docs/transports.md; docs/design.md,
-// "One exchange").
-//   mpi : pinned zero-copy buffers, the CPU state machine and MPI_Isend/MPI_Irecv (any peer);
-//   node: peers of this rank's shared-memory node; the sender's GPU writes into the receiver's
-//         memory and releases its flag, no MPI call and no CPU step per message.
+/// @file
+/// Which path a message's bytes take between two ranks (docs/transports.md; docs/design.md,
+/// "One exchange").
+///   mpi : pinned zero-copy buffers, the CPU state machine and MPI_Isend/MPI_Irecv (any peer);
+///   node: peers of this rank's shared-memory node; the sender's GPU writes into the receiver's
+///         memory and releases its flag, no MPI call and no CPU step per message.
 #pragma once
 
 #include <string>
@@ -11,36 +12,40 @@
 
 namespace haloflag::halo {
 
+/// How messages reach each peer.
 enum class Transport {
-  automatic,  // node for every peer of this rank's node, mpi for the others
-  mpi,        // mpi for every peer
-  node,       // node for every peer; a peer off the node is an error naming it
+  automatic,  ///< node for every peer of this rank's node, mpi for the others
+  mpi,        ///< mpi for every peer
+  node,       ///< node for every peer; a peer off the node is an error naming it
 };
 
-// Where the node transport puts a receiver's buffers and flags.
+/// Where the node transport puts a receiver's buffers and flags.
 enum class NodeMapping {
-  automatic,  // the receiver's device memory through IPC where the sender can open it, else host
-  host,       // host memory both ranks map, registered as pinned (the fallback, forced)
+  automatic,  ///< the receiver's device memory through IPC where the sender can open it, else host
+  host,       ///< host memory both ranks map, registered as pinned (the fallback, forced)
 };
 
+/// The transport's name.
 std::string_view to_string(Transport transport);
+/// The mapping's name.
 std::string_view to_string(NodeMapping mapping);
-// Throw std::invalid_argument naming the valid choices ("auto", "mpi", "node"; "auto", "host").
+/// Throw std::invalid_argument naming the valid choices ("auto", "mpi", "node"; "auto", "host").
 Transport parse_transport(std::string_view name);
+/// As parse_transport, for NodeMapping.
 NodeMapping parse_node_mapping(std::string_view name);
 
-// How this rank reaches one peer, as the Exchange decided at set-up.
+/// How this rank reaches one peer, as the Exchange decided at set-up.
 struct PeerTransport {
-  int peer = 0;            // rank in the Exchange's communicator
-  Transport transport = Transport::mpi;  // mpi or node
-  // For node peers, where the peer's messages to this rank land: "device (IPC)", "self",
-  // "pinned host" (with the reason when IPC was refused) or "shared memory" (host backend).
-  // For mpi peers "mpi", and under Strategy::nccl "NCCL" (not the node transport's either).
+  int peer = 0;            ///< rank in the Exchange's communicator
+  Transport transport = Transport::mpi;  ///< mpi or node
+  /// For node peers, where the peer's messages to this rank land: "device (IPC)", "self",
+  /// "pinned host" (with the reason when IPC was refused) or "shared memory" (host backend).
+  /// For mpi peers "mpi", and under Strategy::nccl "NCCL" (not the node transport's either).
   std::string path;
 };
 
-// "node: 1 (device (IPC)); mpi: 2, 3"; an mpi peer whose path is another names it:
-// "mpi: 1 (NCCL)"
+/// "node: 1 (device (IPC)); mpi: 2, 3"; an mpi peer whose path is another names it:
+/// "mpi: 1 (NCCL)"
 std::string describe(const std::vector<PeerTransport>& peers);
 
 }  // namespace haloflag::halo

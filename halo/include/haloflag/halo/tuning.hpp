@@ -1,6 +1,7 @@
-// Tuning of the orders of work (ExchangeOptions::tuning): which order is fastest depends on the
-// machine, the MPI library and the transport, so a tuned Exchange times the candidates on this
-// machine at set-up and keeps the fastest (docs/exchange.md, "Tuning").
+/// @file
+/// Tuning of the orders of work (ExchangeOptions::tuning): which order is fastest depends on the
+/// machine, the MPI library and the transport, so a tuned Exchange times the candidates on this
+/// machine at set-up and keeps the fastest (docs/exchange.md, "Tuning").
 #pragma once
 
 #include <cstdint>
@@ -10,54 +11,58 @@
 
 namespace haloflag::halo {
 
+/// Whether an Exchange uses the given order of work or measures the candidates.
 enum class Tuning {
-  fixed,      // the options as given
-  automatic,  // time the orders of work at set-up and keep the fastest
+  fixed,      ///< the options as given
+  automatic,  ///< time the orders of work at set-up and keep the fastest
 };
 
+/// The choice's name.
 std::string_view to_string(Tuning tuning);
-// Throws std::invalid_argument naming the valid choices ("fixed", "auto").
+/// Throws std::invalid_argument naming the valid choices ("fixed", "auto").
 Tuning parse_tuning(std::string_view name);
 
-// One order of work: the options a tuned Exchange chooses (ExchangeOptions): four for the MPI
-// messages, and for the node transport's the piece size and the node grid's block size.
+/// One order of work: the options a tuned Exchange chooses (ExchangeOptions): four for the MPI
+/// messages, and for the node transport's the piece size and the node grid's block size.
 struct WorkOrder {
-  bool long_receives_on_arrival = true;
-  bool long_sends_in_turn = false;
-  int long_receive_blocks = 3;  // LaunchSettings::long_receive_blocks
-  int node_piece_bytes = 0;     // LaunchSettings::node_piece_bytes; 0: as given (no node peer)
-  int node_threads = 0;         // LaunchSettings::node_threads; 0: as given
-  // AdvancedOptions::mpi_piece_bytes (0: whole); -1: as given (no MPI peer)
+  bool long_receives_on_arrival = true;  ///< AdvancedOptions::long_receives_on_arrival
+  bool long_sends_in_turn = false;  ///< AdvancedOptions::long_sends_in_turn
+  int long_receive_blocks = 3;  ///< LaunchSettings::long_receive_blocks
+  int node_piece_bytes = 0;     ///< LaunchSettings::node_piece_bytes; 0: as given (no node peer)
+  int node_threads = 0;         ///< LaunchSettings::node_threads; 0: as given
+  /// AdvancedOptions::mpi_piece_bytes (0: whole); -1: as given (no MPI peer)
   std::int64_t mpi_piece_bytes = -1;
 
-  // e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
+  /// e.g. "long receives on arrival, long sends in turn, 3 blocks per long receive".
   std::string describe() const;
+  /// Equal in every field.
   bool operator==(const WorkOrder&) const = default;
 };
 
+/// One order of work a tuned Exchange measured.
 struct TunedCandidate {
-  WorkOrder order;
-  // Median time of one exchange, the slowest rank's, in microseconds; negative when the
-  // candidate could not be set up (e.g. its grid cannot be co-resident).
+  WorkOrder order;  ///< the order measured
+  /// Median time of one exchange, the slowest rank's, in microseconds; negative when the
+  /// candidate could not be set up (e.g. its grid cannot be co-resident).
   double median_us = -1.0;
-  std::string skipped_because;  // set when it could not be set up
+  std::string skipped_because;  ///< set when it could not be set up
 };
 
-// A candidate replaces the given order only when it is faster by more than this fraction of the
-// given order's time: closer than that is within a run's noise, and a tuned Exchange is never
-// meant to be slower than the fixed one.
+/// A candidate replaces the given order only when it is faster by more than this fraction of the
+/// given order's time: closer than that is within a run's noise, and a tuned Exchange is never
+/// meant to be slower than the fixed one.
 inline constexpr double kTuningMargin = 0.03;
 
-// What a tuned Exchange chose, and why. `tuned` is false for fixed options, and for strategies
-// with nothing to choose (the bulk strategies); `reason` then says which.
+/// What a tuned Exchange chose, and why. `tuned` is false for fixed options, and for strategies
+/// with nothing to choose (the bulk strategies); `reason` then says which.
 struct TuningReport {
-  bool tuned = false;
-  std::string reason;
-  WorkOrder chosen;
-  int exchanges_per_candidate = 0;
-  std::vector<TunedCandidate> candidates;
+  bool tuned = false;  ///< whether orders were measured
+  std::string reason;  ///< why not, when not tuned
+  WorkOrder chosen;  ///< the order the Exchange runs with
+  int exchanges_per_candidate = 0;  ///< exchanges timed per candidate
+  std::vector<TunedCandidate> candidates;  ///< every order measured
 
-  // One line for headings: "auto: <chosen> (fastest of N, M exchanges each)" or the reason.
+  /// One line for headings: "auto: <chosen> (fastest of N, M exchanges each)" or the reason.
   std::string summary() const;
 };
 

@@ -1,5 +1,6 @@
-// A nanosecond clock readable on either side, used only for relative deadlines (a wait
-// compares the clock with its own start), so device and host clocks need not agree.
+/// @file
+/// A nanosecond clock readable on either side, used only for relative deadlines (a wait
+/// compares the clock with its own start), so device and host clocks need not agree.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 namespace haloflag::notify {
 
+/// Nanoseconds from a monotonic clock of the calling side (GPU or host).
 HF_HD inline std::uint64_t clock_ns() {
 #if HF_HIP_DEVICE_CODE
   // s_memrealtime runs at a constant 100 MHz on gfx9 parts (MI100, MI200).

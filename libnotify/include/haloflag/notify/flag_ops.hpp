@@ -1,11 +1,12 @@
-// signal / poll / wait on one flag: the operations GPU kernels use, and that the host
-// backend's team threads use unchanged.
-//
-// Protocol (docs/design.md): a writer finishes its payload, makes it visible to the whole group
-// (barrier), then ONE thread calls signal_flag with the exchange's epoch. A reader that sees
-// poll_flag/wait_flag succeed may read the payload: the signal is a system-scope release and
-// success is followed by a system-scope acquire fence. Epochs only grow; waiting means
-// "flag >= epoch", so nothing is ever re-armed.
+/// @file
+/// signal / poll / wait on one flag: the operations GPU kernels use, and that the host
+/// backend's team threads use unchanged.
+///
+/// Protocol (docs/design.md): a writer finishes its payload, makes it visible to the whole group
+/// (barrier), then ONE thread calls signal_flag with the exchange's epoch. A reader that sees
+/// poll_flag/wait_flag succeed may read the payload: the signal is a system-scope release and
+/// success is followed by a system-scope acquire fence. Epochs only grow; waiting means
+/// "flag >= epoch", so nothing is ever re-armed.
 #pragma once
 
 #include <cstdint>
@@ -22,27 +23,28 @@
 
 namespace haloflag::notify {
 
-// Polls between two reads of the clock (deadline).
+/// Polls between two reads of the clock (deadline).
 inline constexpr std::uint32_t kPollsPerCheck = 16;
-// Least time between two reads of the abort flag by one waiter. For a GPU each read crosses
-// PCIe, and reads of one host cache line by many blocks are served one after another: every
-// waiting block reading the one abort line often would slow every other host access.
+/// Least time between two reads of the abort flag by one waiter. For a GPU each read crosses
+/// PCIe, and reads of one host cache line by many blocks are served one after another: every
+/// waiting block reading the one abort line often would slow every other host access.
 inline constexpr std::uint64_t kAbortCheckIntervalNs = 100'000;
 
+/// Announces `epoch` on flag `index` with a system-scope release store.
 HF_HD inline void signal_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
   store_release_system(flags.word(index), epoch);
 }
 
-// True when the flag announces `epoch` or a later one; then the payload is visible.
-// Every poll is an acquire load. On CUDA that is the load plus an L1 invalidate; a relaxed load
-// followed by an acquire fence once the epoch shows costs a full system-scope memory barrier
-// instead, which is slower per flag (docs/flag_api.md has the measurement).
+/// True when the flag announces `epoch` or a later one; then the payload is visible.
+/// Every poll is an acquire load. On CUDA that is the load plus an L1 invalidate; a relaxed load
+/// followed by an acquire fence once the epoch shows costs a full system-scope memory barrier
+/// instead, which is slower per flag (docs/flag_api.md has the measurement).
 HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std::uint64_t epoch) {
   return load_acquire_system(flags.word(index)) >= epoch;
 }
 
-// Lets other work run between polls: host threads yield (many ranks may share few cores,
-// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads.
+/// Lets other work run between polls: host threads yield (many ranks may share few cores,
+/// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads.
 HF_HD inline void back_off(const WaitControl& control) {
 #if HF_HIP_DEVICE_CODE
   // s_sleep(n) pauses about 64 * n clock cycles; at 1.5-2 GHz that is about 40 ns per step.
@@ -56,7 +58,7 @@ HF_HD inline void back_off(const WaitControl& control) {
 #endif
 }
 
-// Records the first failure of `side`; later failures of the same side keep the first one.
+/// Records the first failure of `side`; later failures of the same side keep the first one.
 HF_HD inline void record_wait_failure(const WaitControl& control, Side side, WaitOutcome outcome,
                                       std::uint32_t array_id, std::uint32_t index,
                                       std::uint64_t expected, std::uint64_t last_seen,
@@ -73,6 +75,7 @@ HF_HD inline void record_wait_failure(const WaitControl& control, Side side, Wai
   store_release_system(&record.published, 1);
 }
 
+/// Records a failed wait on flag `index` of `flags` (see the overload taking an array id).
 HF_HD inline void record_wait_failure(const WaitControl& control, Side side, WaitOutcome outcome,
                                       const FlagArrayView& flags, std::uint32_t index,
                                       std::uint64_t expected, std::uint64_t last_seen,
@@ -81,23 +84,24 @@ HF_HD inline void record_wait_failure(const WaitControl& control, Side side, Wai
                       waited_ns, waiter);
 }
 
+/// Whether the abort flag of `control` is raised.
 HF_HD inline bool abort_raised(const WaitControl& control) {
   return load_relaxed_system(&control.words->abort.epoch) != 0;
 }
 
-// Whether a wait also reads the abort flag (in host memory) now and then. A wait on a copy in
-// device memory that another block makes of a host flag skips it: that block reads the abort
-// flag for all, and hundreds of blocks reading one host line at once are served one after
-// another, for hundreds of microseconds.
+/// Whether a wait also reads the abort flag (in host memory) now and then. A wait on a copy in
+/// device memory that another block makes of a host flag skips it: that block reads the abort
+/// flag for all, and hundreds of blocks reading one host line at once are served one after
+/// another, for hundreds of microseconds.
 enum class AbortReads { periodic, none };
 
-// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
-// On failure the first failing waiter of `side` is recorded in the control block; the caller
-// (a GPU block) must then stop its work and return.
-//
-// wait_word is the same wait on a single flag word that is not part of an array this side owns
-// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
-// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
+/// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
+/// On failure the first failing waiter of `side` is recorded in the control block; the caller
+/// (a GPU block) must then stop its work and return.
+///
+/// wait_word is the same wait on a single flag word that is not part of an array this side owns
+/// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
+/// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
 HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
                                    std::uint32_t index, std::uint64_t epoch,
                                    const WaitControl& control, Side side, std::uint32_t waiter,
@@ -127,6 +131,7 @@ HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t arra
   }
 }
 
+/// Waits until flag `index` of `flags` shows `epoch`, the deadline passes or an abort is raised.
 HF_HD inline WaitOutcome wait_flag(const FlagArrayView& flags, std::uint32_t index,
                                    std::uint64_t epoch, const WaitControl& control, Side side,
                                    std::uint32_t waiter,

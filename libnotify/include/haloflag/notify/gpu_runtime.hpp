@@ -1,6 +1,7 @@
-// The one place that knows whether the GPU runtime is CUDA or HIP. GPU sources (*.cu) include
-// this header and spell runtime calls the CUDA way; under HIP the names are mapped here.
-// Checked calls: HF_GPU_CHECK(call) throws NotifyError naming the call, file:line and error.
+/// @file
+/// The one place that knows whether the GPU runtime is CUDA or HIP. GPU sources (*.cu) include
+/// this header and spell runtime calls the CUDA way; under HIP the names are mapped here.
+/// Checked calls: HF_GPU_CHECK(call) throws NotifyError naming the call, file:line and error.
 #pragma once
 
 #if defined(HALOFLAG_HAVE_HIP)
@@ -92,4 +93,5 @@ inline void check_gpu(cudaError_t status, const char* call, const char* file, in
 
 }  // namespace haloflag::notify::detail
 
+/// Throws NotifyError, naming the call and its place, when a GPU runtime call fails.
 #define HF_GPU_CHECK(call) ::haloflag::notify::detail::check_gpu((call), #call, __FILE__, __LINE__)

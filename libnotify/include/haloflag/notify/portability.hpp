@@ -1,14 +1,16 @@
-// Macros that let one source serve the CUDA, HIP and host backends.
-//
-// HF_HD marks functions callable from GPU kernels and from host code (the host backend's
-// "device" is a team of CPU threads that calls the very same functions).
-// HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
-// HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
+/// @file
+/// Macros that let one source serve the CUDA, HIP and host backends.
+///
+/// HF_HD marks functions callable from GPU kernels and from host code (the host backend's
+/// "device" is a team of CPU threads that calls the very same functions).
+/// HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
+/// HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define HF_HD __host__ __device__
 #else
+/// Marks functions callable from host and device code (empty in host-only compilation).
 #define HF_HD
 #endif
 
@@ -16,12 +18,15 @@
 #define HF_DEVICE_CODE 1
 #define HF_UNROLL _Pragma("unroll")
 #else
+/// 1 when compiling device code (CUDA or HIP), else 0.
 #define HF_DEVICE_CODE 0
+/// Asks the device compiler to unroll the following loop (empty elsewhere).
 #define HF_UNROLL
 #endif
 
 #if HF_DEVICE_CODE && defined(__HIP_DEVICE_COMPILE__)
 #define HF_HIP_DEVICE_CODE 1
 #else
+/// 1 when compiling HIP device code, else 0.
 #define HF_HIP_DEVICE_CODE 0
 #endif

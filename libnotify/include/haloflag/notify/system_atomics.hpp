@@ -1,10 +1,11 @@
-// System-scope acquire/release accesses on 64-bit words in host-mapped memory (rule 3).
-//
-// Device code names scope and order explicitly (libcu++'s cuda::atomic_ref on CUDA, the
-// __hip_atomic builtins on HIP); host code uses std::atomic_ref. Flags get only loads and
-// stores, on purpose: a flag has a single writer, and CPU<->GPU read-modify-write on mapped
-// memory is not atomic on PCIe hosts (rule 1). Read-modify-writes are offered only on words
-// that one side alone modifies (claim_same_side, count_in_same_side).
+/// @file
+/// System-scope acquire/release accesses on 64-bit words in host-mapped memory (rule 3).
+///
+/// Device code names scope and order explicitly (libcu++'s cuda::atomic_ref on CUDA, the
+/// __hip_atomic builtins on HIP); host code uses std::atomic_ref. Flags get only loads and
+/// stores, on purpose: a flag has a single writer, and CPU<->GPU read-modify-write on mapped
+/// memory is not atomic on PCIe hosts (rule 1). Read-modify-writes are offered only on words
+/// that one side alone modifies (claim_same_side, count_in_same_side).
 #pragma once
 
 #include <cstdint>
@@ -20,17 +21,17 @@
 
 namespace haloflag::notify {
 
-// The scope of a flag word: system for words the other side (or another process) reads,
-// same_side for words only one side's threads read and write. A word keeps one scope:
-// docs/design.md's protocol table names it, and tests/docs/protocol_scope_test.py checks every
-// access.
+/// The scope of a flag word: system for words the other side (or another process) reads,
+/// same_side for words only one side's threads read and write. A word keeps one scope:
+/// docs/design.md's protocol table names it, and tests/docs/protocol_scope_test.py checks every
+/// access.
 enum class Scope { system, same_side };
 
 namespace detail {
 
-// One load or release store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
-// system scope a GPU's release first waits for its earlier writes to host memory to be
-// performed, which a gate between one GPU's own blocks does not need.
+/// One load or release store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
+/// system scope a GPU's release first waits for its earlier writes to host memory to be
+/// performed, which a gate between one GPU's own blocks does not need.
 template <Scope scope, bool acquire>
 HF_HD inline std::uint64_t load(const std::uint64_t* word) {
   // atomic_ref needs a non-const reference; the access itself is a pure load.
@@ -69,45 +70,50 @@ HF_HD inline void store_release(std::uint64_t* word, std::uint64_t value) {
 
 }  // namespace detail
 
+/// Release store at system scope: visible to the other side (GPU or host) with what preceded it.
 HF_HD inline void store_release_system(std::uint64_t* word, std::uint64_t value) {
   detail::store_release<Scope::system>(word, value);
 }
 
+/// Acquire load at system scope: sees what the other side wrote before its release store.
 HF_HD inline std::uint64_t load_acquire_system(const std::uint64_t* word) {
   return detail::load<Scope::system, true>(word);
 }
 
-// For reads that publish nothing: diagnostics (the value last seen in a failure record), the
-// abort flag, and checks of a word this side itself wrote.
+/// For reads that publish nothing: diagnostics (the value last seen in a failure record), the
+/// abort flag, and checks of a word this side itself wrote.
 HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
   return detail::load<Scope::system, false>(word);
 }
 
-// A release store to, and loads of, a word that only one side (GPU blocks, or host threads)
-// reads and writes, at that side's scope.
+/// A release store to, and loads of, a word that only one side (GPU blocks, or host threads)
+/// reads and writes, at that side's scope.
 HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t value) {
   detail::store_release<Scope::same_side>(word, value);
 }
 
+/// Acquire load of a same-side word.
 HF_HD inline std::uint64_t load_acquire_same_side(const std::uint64_t* word) {
   return detail::load<Scope::same_side, true>(word);
 }
 
+/// Relaxed load of a same-side word.
 HF_HD inline std::uint64_t load_relaxed_same_side(const std::uint64_t* word) {
   return detail::load<Scope::same_side, false>(word);
 }
 
-// For waits that serve words of either scope.
+/// For waits that serve words of either scope.
 HF_HD inline std::uint64_t load_acquire(const std::uint64_t* word, Scope scope) {
   return scope == Scope::same_side ? load_acquire_same_side(word) : load_acquire_system(word);
 }
 
+/// Relaxed load at `scope`.
 HF_HD inline std::uint64_t load_relaxed(const std::uint64_t* word, Scope scope) {
   return scope == Scope::same_side ? load_relaxed_same_side(word) : load_relaxed_system(word);
 }
 
-// Claims a word that only one side (GPU threads, or host threads) ever modifies: 0 -> 1.
-// Used for the failure record, where the first waiter that fails wins. Returns true if claimed.
+/// Claims a word that only one side (GPU threads, or host threads) ever modifies: 0 -> 1.
+/// Used for the failure record, where the first waiter that fails wins. Returns true if claimed.
 HF_HD inline bool claim_same_side(std::uint64_t* word) {
   std::uint64_t expected = 0;
 #if HF_HIP_DEVICE_CODE
@@ -122,11 +128,11 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 #endif
 }
 
-// Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
-// acquire-release order at that side's scope; returns the value before. Used to count the blocks
-// that finished their share of a message: the last one, having acquired every other block's
-// release, signals for all (release is cumulative).
-// `amount` counts several at once (a receive standing for all the pieces of its peer).
+/// Adds one to a counter that only one side (GPU blocks, or host threads) ever modifies, with
+/// acquire-release order at that side's scope; returns the value before. Used to count the blocks
+/// that finished their share of a message: the last one, having acquired every other block's
+/// release, signals for all (release is cumulative).
+/// `amount` counts several at once (a receive standing for all the pieces of its peer).
 HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t amount = 1) {
 #if HF_HIP_DEVICE_CODE
   return __hip_atomic_fetch_add(word, amount, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
@@ -138,9 +144,9 @@ HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t
 #endif
 }
 
-// Raises a word that only one side (GPU blocks, or host threads) modifies to `value` unless it
-// already holds as much, at that side's scope; true for the one caller that raised it. Lets one
-// of many groups that reach the same point of an epoch act for all.
+/// Raises a word that only one side (GPU blocks, or host threads) modifies to `value` unless it
+/// already holds as much, at that side's scope; true for the one caller that raised it. Lets one
+/// of many groups that reach the same point of an epoch act for all.
 HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
 #if HF_HIP_DEVICE_CODE
   return __hip_atomic_fetch_max(word, value, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT) < value;
@@ -157,10 +163,10 @@ HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
 #endif
 }
 
-// Adds `amount` to a counter in another GPU's memory (or, on the host backend, another process's
-// shared memory) with a system-scope release: what this thread wrote and observed before is
-// visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
-// with native atomics modify, never the CPU (rule 1): the node transport's arrival counters.
+/// Adds `amount` to a counter in another GPU's memory (or, on the host backend, another process's
+/// shared memory) with a system-scope release: what this thread wrote and observed before is
+/// visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
+/// with native atomics modify, never the CPU (rule 1): the node transport's arrival counters.
 HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) {
 #if HF_HIP_DEVICE_CODE
   (void)__hip_atomic_fetch_add(word, amount, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
@@ -172,10 +178,10 @@ HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) 
 #endif
 }
 
-// A system-scope release fence: this thread's earlier writes, and what it has observed (release
-// is cumulative), are performed for every observer before its later writes. A node block fences
-// once after its piece, before it counts the piece in, so that the block completing the count
-// publishes every block's piece with one store into the peer's memory.
+/// A system-scope release fence: this thread's earlier writes, and what it has observed (release
+/// is cumulative), are performed for every observer before its later writes. A node block fences
+/// once after its piece, before it counts the piece in, so that the block completing the count
+/// publishes every block's piece with one store into the peer's memory.
 HF_HD inline void fence_release_system() {
 #if HF_HIP_DEVICE_CODE
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "": the system scope

@@ -1,11 +1,12 @@
-// What one block of each exchange kernel does, written once over a "group" so that the CUDA/HIP
-// kernels and the host backend's CPU threads run the same code.
-//
-// Groups are the type of block_waits.hpp: a GPU block, a cooperative grid, or host threads.
-//
-// Flag protocol (docs/design.md): the group's members write the payload, meet at a barrier, then
-// member 0 alone signals with a system-scope release store. Waits are done by member 0 with the
-// plan's deadline and abort flag; the outcome reaches the other members through from_leader.
+/// @file
+/// What one block of each exchange kernel does, written once over a "group" so that the CUDA/HIP
+/// kernels and the host backend's CPU threads run the same code.
+///
+/// Groups are the type of block_waits.hpp: a GPU block, a cooperative grid, or host threads.
+///
+/// Flag protocol (docs/design.md): the group's members write the payload, meet at a barrier, then
+/// member 0 alone signals with a system-scope release store. Waits are done by member 0 with the
+/// plan's deadline and abort flag; the outcome reaches the other members through from_leader.
 #pragma once
 
 #include <cstdint>
@@ -26,31 +27,32 @@ namespace haloflag::kernels {
 // a whole grid's threads cost milliseconds per exchange.
 
 
-// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier): its
-// send_ready hands it to the CPU, which posts it. Messages of the node transport never come here:
-// the node grid moves them (transports/node_pieces.hpp).
+/// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier): its
+/// send_ready hands it to the CPU, which posts it. Messages of the node transport never come here:
+/// the node grid moves them (transports/node_pieces.hpp).
 HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
                                 std::uint64_t epoch) {
   count_done_unit(plan, epoch);
   notify::signal_flag(plan.send_ready, message, epoch);
 }
 
-// Receive `message` of `epoch` is unpacked (one thread, after the barrier): unpack_done tells
-// this rank's CPU.
+/// Receive `message` of `epoch` is unpacked (one thread, after the barrier): unpack_done tells
+/// this rank's CPU.
 HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
                                   std::uint64_t epoch) {
   count_done_unit(plan, epoch);
   notify::signal_flag(plan.unpack_done, message, epoch);
 }
 
-// Waits until MPI receive `message` of `epoch` may be unpacked: unpack_ready, which this rank's
-// CPU stores once MPI received it, and which alone can say stop (kStopEpoch).
+/// Waits until MPI receive `message` of `epoch` may be unpacked: unpack_ready, which this rank's
+/// CPU stores once MPI received it, and which alone can say stop (kStopEpoch).
 template <ExchangeGroup Group>
 HF_HD BlockStatus wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                        std::uint64_t epoch, std::uint32_t waiter) {
   return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
 }
 
+/// Packs send `message` with the whole group, then member 0 signals it packed.
 template <ExchangeGroup Group>
 HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch,
@@ -67,6 +69,7 @@ HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
+/// Waits for receive `message` to arrive, unpacks it with the whole group, then signals it unpacked.
 template <ExchangeGroup Group>
 HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch,
@@ -84,30 +87,32 @@ HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
-// One block's share of a long message moved by a team of blocks (the stacked grid, or the long
-// sends' blocks): the team's threads stride over the message together (block b's thread t is
-// team thread b * block size + t), so every block moves a slice of it without waiting for the
-// others.
+/// One block's share of a long message moved by a team of blocks (the stacked grid, or the long
+/// sends' blocks): the team's threads stride over the message together (block b's thread t is
+/// team thread b * block size + t), so every block moves a slice of it without waiting for the
+/// others.
 struct GridShare {
-  int thread;
-  int size;
+  int thread;  ///< this block's thread's index in the team
+  int size;  ///< threads in the team
 };
 
+/// The share of thread `block.thread()` of block `block_index` in a team of `blocks` blocks.
 template <class Block>
 HF_HD GridShare grid_share(const Block& block, std::uint32_t block_index, std::uint32_t blocks) {
   return {static_cast<int>(block_index) * block.size() + block.thread(),
           static_cast<int>(blocks) * block.size()};
 }
 
-// The stacked kernel's blocks split into `count` groups of consecutive blocks, one per long
-// receive (fewer when the receives outnumber the blocks); `blocks` members from `first`.
+/// The stacked kernel's blocks split into `count` groups of consecutive blocks, one per long
+/// receive (fewer when the receives outnumber the blocks); `blocks` members from `first`.
 struct BlockGroup {
-  std::uint32_t index;
-  std::uint32_t count;
-  std::uint32_t first;
-  std::uint32_t blocks;
+  std::uint32_t index;  ///< this block's group
+  std::uint32_t count;  ///< number of groups
+  std::uint32_t first;  ///< the group's first block
+  std::uint32_t blocks;  ///< blocks in the group
 };
 
+/// The long-receive group of block `block_index` among `blocks` blocks of the stacked kernel.
 HF_HD inline BlockGroup long_receive_group(const ExchangePlan& plan, std::uint32_t block_index,
                                            std::uint32_t blocks) {
   const std::uint32_t long_recvs = plan.recv_count - plan.short_recvs;
@@ -120,10 +125,10 @@ HF_HD inline BlockGroup long_receive_group(const ExchangePlan& plan, std::uint32
   return {index, count, begin(index), begin(index + 1) - begin(index)};
 }
 
-// The block has finished its share of a long message: it counts itself in (device-scope
-// acquire-release). True for thread 0 of the block that completes the count, which then signals
-// for all with a system-scope release (signal_packed, signal_unpacked) that also publishes the
-// other blocks' shares (release is cumulative). Counters only grow, by `blocks` per exchange.
+/// The block has finished its share of a long message: it counts itself in (device-scope
+/// acquire-release). True for thread 0 of the block that completes the count, which then signals
+/// for all with a system-scope release (signal_packed, signal_unpacked) that also publishes the
+/// other blocks' shares (release is cumulative). Counters only grow, by `blocks` per exchange.
 template <class Block>
 HF_HD bool completes_count(const Block& block, std::uint64_t* shares_done, std::uint32_t blocks,
                            std::uint32_t index) {
@@ -133,11 +138,11 @@ HF_HD bool completes_count(const Block& block, std::uint64_t* shares_done, std::
   return (before + 1) % blocks == 0;
 }
 
-// A short send of stream_notify, resident or stacked_notify counts itself in once signalled;
-// the block completing the exchange's count releases the long sends (ExchangePlan). The gate
-// orders work, not data (a long send needs nothing of the short ones), so it is released at
-// device scope: a system-scope release would first wait for the block's send_ready store to
-// cross PCIe, a few microseconds in which no long send is packed.
+/// A short send of stream_notify, resident or stacked_notify counts itself in once signalled;
+/// the block completing the exchange's count releases the long sends (ExchangePlan). The gate
+/// orders work, not data (a long send needs nothing of the short ones), so it is released at
+/// device scope: a system-scope release would first wait for the block's send_ready store to
+/// cross PCIe, a few microseconds in which no long send is packed.
 template <ExchangeGroup Group>
 HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::uint64_t epoch) {
   if (plan.short_send_count == 0 || group.thread() != 0) return;
@@ -147,9 +152,9 @@ HF_HD void count_short_send(const Group& group, const ExchangePlan& plan, std::u
   }
 }
 
-// At device scope, the gate's own, and without abort reads: every long-send block waits here,
-// and GPU reads of the one host line of the abort flag are served one after another. Short sends
-// never wait on anything once packing began, so the deadline is enough.
+/// At device scope, the gate's own, and without abort reads: every long-send block waits here,
+/// and GPU reads of the one host line of the abort flag are served one after another. Short sends
+/// never wait on anything once packing began, so the deadline is enough.
 template <ExchangeGroup Group>
 HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& plan,
                                        std::uint64_t epoch, std::uint32_t waiter) {
@@ -158,28 +163,31 @@ HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& p
                      notify::AbortReads::none, notify::Scope::same_side);
 }
 
-// What a block of the stream_notify or resident unpack grid does: blocks [0, recv_count) each
-// own the receive of their index (member 0 of its team); with ExchangePlan::long_recv_team > 1,
-// the blocks after them help the long receives, long_recv_team - 1 each, in recvs_short_first
-// order.
+/// What a block of the stream_notify or resident unpack grid does: blocks [0, recv_count) each
+/// own the receive of their index (member 0 of its team); with ExchangePlan::long_recv_team > 1,
+/// the blocks after them help the long receives, long_recv_team - 1 each, in recvs_short_first
+/// order.
 struct UnpackRole {
-  std::uint32_t message;
-  std::uint32_t member;
+  std::uint32_t message;  ///< the receive the block works on
+  std::uint32_t member;  ///< the block's place in that receive's team (0: its own block)
 };
 
+/// Number of long sends (those not short).
 HF_HD inline std::uint32_t long_send_count(const ExchangePlan& plan) {
   return plan.send_count - plan.short_sends;
 }
 
-// Blocks of the stream_notify or resident pack grid: one per send, then the long sends' helpers.
+/// Blocks of the stream_notify or resident pack grid: one per send, then the long sends' helpers.
 HF_HD inline std::uint32_t pack_blocks(const ExchangePlan& plan) {
   return plan.send_count + (plan.long_send_team - 1) * long_send_count(plan);
 }
 
+/// Blocks of the stream_notify or resident unpack grid: one per receive, then the long receives' helpers.
 HF_HD inline std::uint32_t unpack_blocks(const ExchangePlan& plan) {
   return plan.recv_count + (plan.long_recv_team - 1) * (plan.recv_count - plan.short_recvs);
 }
 
+/// The role of unpack-grid block `block`.
 HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t block) {
   if (block < plan.recv_count) return {block, 0};
   const std::uint32_t helper = block - plan.recv_count;
@@ -187,13 +195,13 @@ HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t bloc
   return {plan.recvs_short_first[plan.short_recvs + helper / helpers], 1 + helper % helpers};
 }
 
-// Member `member` of the team of `members` groups that unpacks long receive `r`. Member 0
-// awaits the arrival (the only group reading that host line: GPU reads of one host line are
-// served one after another) and copies what it saw to device memory (unpack_ready_relay;
-// kStopEpoch when its wait failed, the host said stop, or `stopped` says the caller already
-// failed, so the others leave too); the others wait on the copy. Every member then unpacks its
-// share and counts itself in, and the last one signals. The stream and resident unpack grids
-// (unpack_receive) and the stacked grid's long receives both go through here.
+/// Member `member` of the team of `members` groups that unpacks long receive `r`. Member 0
+/// awaits the arrival (the only group reading that host line: GPU reads of one host line are
+/// served one after another) and copies what it saw to device memory (unpack_ready_relay;
+/// kStopEpoch when its wait failed, the host said stop, or `stopped` says the caller already
+/// failed, so the others leave too); the others wait on the copy. Every member then unpacks its
+/// share and counts itself in, and the last one signals. The stream and resident unpack grids
+/// (unpack_receive) and the stacked grid's long receives both go through here.
 template <ExchangeGroup Group>
 HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t r, std::uint32_t member,
@@ -224,8 +232,8 @@ HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& pl
   return BlockStatus::ok;
 }
 
-// One receive by one block of the unpack grid: a short receive, or any receive without a team,
-// is awaited and unpacked by its own block; a long one by its team (its own block is member 0).
+/// One receive by one block of the unpack grid: a short receive, or any receive without a team,
+/// is awaited and unpacked by its own block; a long one by its team (its own block is member 0).
 template <ExchangeGroup Group>
 HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
                                  std::uint64_t epoch, std::uint32_t waiter) {
@@ -237,15 +245,15 @@ HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, U
   return unpack_long_by_team(group, plan, r, role.member, plan.long_recv_team, epoch, waiter);
 }
 
-// The long sends packed in turn by a team of `members` groups (member `member` of them): for
-// each long message in order, every member packs its share (the team's threads stride over the
-// message together), counts itself in and goes on to the next message without waiting; the
-// member completing a message's count signals it. The stacked grid does this with all its
-// blocks; stream_notify and resident with the blocks of the long sends when
-// ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
-// message i + 1, and PCIe delivers them in that order, so the first long message is handed on
-// after its own data has crossed, not after all of it.
-// Node sends are the node grid's: the team passes them by.
+/// The long sends packed in turn by a team of `members` groups (member `member` of them): for
+/// each long message in order, every member packs its share (the team's threads stride over the
+/// message together), counts itself in and goes on to the next message without waiting; the
+/// member completing a message's count signals it. The stacked grid does this with all its
+/// blocks; stream_notify and resident with the blocks of the long sends when
+/// ExchangePlan::long_sends_in_turn is set. The team issues message i's writes before those of
+/// message i + 1, and PCIe delivers them in that order, so the first long message is handed on
+/// after its own data has crossed, not after all of it.
+/// Node sends are the node grid's: the team passes them by.
 template <ExchangeGroup Group>
 HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan& plan,
                                           std::uint32_t member, std::uint32_t members,
@@ -266,14 +274,15 @@ HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan
   return BlockStatus::ok;
 }
 
-// What a block of the stream_notify or resident pack grid does: blocks [0, send_count) each own
-// the send of their index (member 0 of its team); with ExchangePlan::long_send_team > 1, the
-// blocks after them help the long sends, long_send_team - 1 each, in sends_short_first order.
+/// What a block of the stream_notify or resident pack grid does: blocks [0, send_count) each own
+/// the send of their index (member 0 of its team); with ExchangePlan::long_send_team > 1, the
+/// blocks after them help the long sends, long_send_team - 1 each, in sends_short_first order.
 struct PackRole {
-  std::uint32_t message;
-  std::uint32_t member;
+  std::uint32_t message;  ///< the send the block works on
+  std::uint32_t member;  ///< the block's place in that send's team (0: its own block)
 };
 
+/// The role of pack-grid block `block`.
 HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
   if (block < plan.send_count) return {block, 0};
   const std::uint32_t helper = block - plan.send_count;
@@ -281,8 +290,8 @@ HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
   return {plan.sends_short_first[plan.short_sends + helper / helpers], 1 + helper % helpers};
 }
 
-// Member `role.member` of the team of long send `role.message` packs its share; the member
-// completing the message's count signals it. One member alone packs and signals it whole.
+/// Member `role.member` of the team of long send `role.message` packs its share; the member
+/// completing the message's count signals it. One member alone packs and signals it whole.
 template <ExchangeGroup Group>
 HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
                                  std::uint64_t epoch) {
@@ -300,10 +309,10 @@ HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, P
   return BlockStatus::ok;
 }
 
-// Block `block` of the stream_notify or resident pack grid: a short send is packed and counted
-// at once; a long one once every short send is signalled, by its team (its own block and its
-// helpers) or, with long sends in turn, by the team of every long send's blocks, one message
-// after another.
+/// Block `block` of the stream_notify or resident pack grid: a short send is packed and counted
+/// at once; a long one once every short send is signalled, by its team (its own block and its
+/// helpers) or, with long sends in turn, by the team of every long send's blocks, one message
+/// after another.
 template <ExchangeGroup Group>
 HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
@@ -335,13 +344,13 @@ HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::
   return pack_long_send(group, plan, pack_role(plan, block), epoch);
 }
 
-// The start of one epoch for resident pack work: wait until the CPU says the previous epoch's
-// MPI sends are out of the send buffer, and until the host (or the caller's stream) says the
-// fields are ready. The send buffer comes first: it is usually free while the caller's stream
-// still computes, so once the start is stored only one read across the bus remains. One group
-// (the block of message 0; on the host the thread running it) waits on the host's flags and
-// relays what it saw (the epoch, or the stop value; kStopEpoch too when its wait failed)
-// through device memory; the others wait on the relay and leave the abort flag to it.
+/// The start of one epoch for resident pack work: wait until the CPU says the previous epoch's
+/// MPI sends are out of the send buffer, and until the host (or the caller's stream) says the
+/// fields are ready. The send buffer comes first: it is usually free while the caller's stream
+/// still computes, so once the start is stored only one read across the bus remains. One group
+/// (the block of message 0; on the host the thread running it) waits on the host's flags and
+/// relays what it saw (the epoch, or the stop value; kStopEpoch too when its wait failed)
+/// through device memory; the others wait on the relay and leave the abort flag to it.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& plan,
                                       bool watches_host, std::uint32_t waiter,
@@ -365,7 +374,7 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
   return status;
 }
 
-// One epoch of a resident pack block.
+/// One epoch of a resident pack block.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint64_t epoch) {
@@ -374,10 +383,10 @@ HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& pla
   return pack_block(group, plan, block, epoch);
 }
 
-// One epoch of a resident unpack block (`block` of the unpack grid: unpack_role). It first waits
-// for the exchange to start, on the pack block's relay of pack_start in device memory: a block
-// done with one exchange would otherwise poll the host for the next one, and those PCIe reads
-// slow the long unpacks still running.
+/// One epoch of a resident unpack block (`block` of the unpack grid: unpack_role). It first waits
+/// for the exchange to start, on the pack block's relay of pack_start in device memory: a block
+/// done with one exchange would otherwise poll the host for the next one, and those PCIe reads
+/// slow the long unpacks still running.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& plan,
                                        std::uint32_t block, std::uint64_t epoch) {
@@ -387,24 +396,24 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
   return unpack_receive(group, plan, unpack_role(plan, block), epoch, block);
 }
 
-// The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
-//  1. short MPI sends, each packed and signalled by one block (round robin);
-//  2. the node transport's send pieces (transports/node_pieces.hpp), over every block;
-//  3. once every short MPI send is signalled (ExchangePlan::short_send_count), long MPI sends,
-//     in message order: every block packs its share of the message, counts itself in, and goes
-//     on to the next message; the last block to finish a message signals it. No block waits for
-//     another, and since a thread's share is set by its place in the whole buffer, different
-//     long messages mostly fall to different blocks and are packed at once.
-//  4. short MPI receives, each awaited and unpacked by one block (round robin);
-//  5. long MPI receives at once, each by its own group of consecutive blocks (long receive i by
-//     group i % groups), as a team (unpack_long_by_team). Long receives tend to complete
-//     together: unpacked one after another by the whole grid, each waits on the previous one's
-//     relay, while groups reading at once are bound only by the bus.
-//  6. the node transport's receive pieces, over every block.
-// The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
-// wait has the plan's deadline. A block whose wait failed (recorded in the control block)
-// leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
-// leave at once instead of at their own deadline.
+/// The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
+///  1. short MPI sends, each packed and signalled by one block (round robin);
+///  2. the node transport's send pieces (transports/node_pieces.hpp), over every block;
+///  3. once every short MPI send is signalled (ExchangePlan::short_send_count), long MPI sends,
+///     in message order: every block packs its share of the message, counts itself in, and goes
+///     on to the next message; the last block to finish a message signals it. No block waits for
+///     another, and since a thread's share is set by its place in the whole buffer, different
+///     long messages mostly fall to different blocks and are packed at once.
+///  4. short MPI receives, each awaited and unpacked by one block (round robin);
+///  5. long MPI receives at once, each by its own group of consecutive blocks (long receive i by
+///     group i % groups), as a team (unpack_long_by_team). Long receives tend to complete
+///     together: unpacked one after another by the whole grid, each waits on the previous one's
+///     relay, while groups reading at once are bound only by the bus.
+///  6. the node transport's receive pieces, over every block.
+/// The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
+/// wait has the plan's deadline. A block whose wait failed (recorded in the control block)
+/// leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
+/// leave at once instead of at their own deadline.
 template <class Block>
 HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,

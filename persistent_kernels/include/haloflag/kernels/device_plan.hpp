@@ -1,12 +1,13 @@
-// The handle a kernel of the caller's takes to pack and unpack an Exchange's messages itself
-// (halo::Exchange::device_plan(), the functions of embedded_api.hpp; docs/embedding.md).
-//
-// It is opaque on purpose: behind it are the message layouts, buffers, flags, deadline and abort
-// flag of the exchange, whose form changes between versions; user code sees only the message
-// counts and the fields. It points into the Exchange's memory, so it is valid while the Exchange
-// lives (and the kernel using it must have ended before the Exchange is destroyed). Its
-// addresses are device addresses on the GPU backends and host addresses on the host backend.
-// Trivially copyable: pass it to the kernel by value, and copy it freely there.
+/// @file
+/// The handle a kernel of the caller's takes to pack and unpack an Exchange's messages itself
+/// (halo::Exchange::device_plan(), the functions of embedded_api.hpp; docs/embedding.md).
+///
+/// It is opaque on purpose: behind it are the message layouts, buffers, flags, deadline and abort
+/// flag of the exchange, whose form changes between versions; user code sees only the message
+/// counts and the fields. It points into the Exchange's memory, so it is valid while the Exchange
+/// lives (and the kernel using it must have ended before the Exchange is destroyed). Its
+/// addresses are device addresses on the GPU backends and host addresses on the host backend.
+/// Trivially copyable: pass it to the kernel by value, and copy it freely there.
 #pragma once
 
 #include <cstdint>
@@ -21,30 +22,32 @@ namespace haloflag::kernels {
 class DevicePlan;
 
 namespace detail {
-// The plan behind the handle, for the embedded API; not for user code.
+/// The plan behind the handle, for the embedded API; not for user code.
 HF_HD inline const ExchangePlan& plan_of(const DevicePlan& handle);
-// The handle over `plan`, for the Exchange. The handle's fields are the ones packed and
-// unpacked, so the per-exchange field bank of start(fields) is dropped.
+/// The handle over `plan`, for the Exchange. The handle's fields are the ones packed and
+/// unpacked, so the per-exchange field bank of start(fields) is dropped.
 inline DevicePlan make_device_plan(const ExchangePlan& plan);
 }  // namespace detail
 
+/// A rank's exchange plan as the embedded API's device functions use it.
 class DevicePlan {
  public:
-  // A handle without messages: only something to assign a real one to.
+  /// A handle without messages: only something to assign a real one to.
   DevicePlan() = default;
 
-  // This rank's messages: sends 0 .. send_count()-1 and receives 0 .. recv_count()-1, in the
-  // order of halo::Exchange::messages().sends and .recvs.
+  /// This rank's messages: sends 0 .. send_count()-1 and receives 0 .. recv_count()-1, in the
+  /// order of halo::Exchange::messages().sends and .recvs.
   HF_HD std::uint32_t send_count() const { return plan_.send_count; }
+  /// Number of receives.
   HF_HD std::uint32_t recv_count() const { return plan_.recv_count; }
 
-  // The fields embedded_pack packs from and embedded_unpack unpacks into: at first the FieldSet
-  // the Exchange was built with.
+  /// The fields embedded_pack packs from and embedded_unpack unpacks into: at first the FieldSet
+  /// the Exchange was built with.
   HF_HD const FieldSet& fields() const { return plan_.fields; }
 
-  // A copy that packs from and unpacks into `other`, a FieldSet of the same extent and variable
-  // count (double buffering: a sweep exchanges the array it has just written). This handle is
-  // unchanged.
+  /// A copy that packs from and unpacks into `other`, a FieldSet of the same extent and variable
+  /// count (double buffering: a sweep exchanges the array it has just written). This handle is
+  /// unchanged.
   HF_HD DevicePlan with_fields(const FieldSet& other) const {
     DevicePlan copy = *this;
     copy.plan_.fields = other;

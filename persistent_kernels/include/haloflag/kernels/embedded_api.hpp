@@ -1,32 +1,33 @@
-// The device-side API for embedding the exchange in a kernel of the caller's own
-// (halo::Strategy::embedded; walk-through and complete example in docs/embedding.md).
-//
-// The caller's persistent kernel takes the plan (halo::Exchange::device_plan(), an opaque
-// DevicePlan of device_plan.hpp) by value and, for its iteration i (epoch = first epoch + i),
-// packs each send message with one group and unpacks each receive message with one group, while
-// the host runs exchange.start() and exchange.finish() once per epoch:
-//
-//   if (embedded_pack(block, plan, m, epoch) != BlockStatus::ok) -> leave
-//   ... work that does not need the ghost cells ...
-//   if (embedded_unpack(block, plan, r, epoch) != BlockStatus::ok) -> leave
-//
-// Messages: send m in [0, plan.send_count()), receive r in [0, plan.recv_count()), in the order
-// of halo::Exchange::messages(). Every send and every receive must be handled by exactly one
-// group each epoch; which group takes which message is the caller's choice. The fields packed
-// and unpacked are plan.fields(); pass plan.with_fields(other) to exchange another FieldSet of
-// the same extent and variable count (double buffering). A group is any type of the
-// ExchangeGroup concept of block_waits.hpp, which the compiler checks: ThreadBlockGroup or
-// CooperativeGridGroup (gpu_groups.hpp) in CUDA/HIP kernels, HostThreadGroup (host_groups.hpp)
-// on the host backend.
-//
-// Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
-// soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
-// wait is recorded once in the plan's control block (which flag, index, epoch expected, value
-// last seen, waiter), the function returns BlockStatus::failed, and the host's progress()/finish()
-// throws ExchangeError naming it. After BlockStatus::failed the caller's kernel must stop using the
-// plan and return; embedded_failed() lets groups that were not waiting find out, so a whole
-// grid can leave together (embedded_failed(grid, plan) after each phase). The kernel must have
-// ended before the Exchange is destroyed (its memory goes with it).
+/// @file
+/// The device-side API for embedding the exchange in a kernel of the caller's own
+/// (halo::Strategy::embedded; walk-through and complete example in docs/embedding.md).
+///
+/// The caller's persistent kernel takes the plan (halo::Exchange::device_plan(), an opaque
+/// DevicePlan of device_plan.hpp) by value and, for its iteration i (epoch = first epoch + i),
+/// packs each send message with one group and unpacks each receive message with one group, while
+/// the host runs exchange.start() and exchange.finish() once per epoch:
+///
+///   if (embedded_pack(block, plan, m, epoch) != BlockStatus::ok) -> leave
+///   ... work that does not need the ghost cells ...
+///   if (embedded_unpack(block, plan, r, epoch) != BlockStatus::ok) -> leave
+///
+/// Messages: send m in [0, plan.send_count()), receive r in [0, plan.recv_count()), in the order
+/// of halo::Exchange::messages(). Every send and every receive must be handled by exactly one
+/// group each epoch; which group takes which message is the caller's choice. The fields packed
+/// and unpacked are plan.fields(); pass plan.with_fields(other) to exchange another FieldSet of
+/// the same extent and variable count (double buffering). A group is any type of the
+/// ExchangeGroup concept of block_waits.hpp, which the compiler checks: ThreadBlockGroup or
+/// CooperativeGridGroup (gpu_groups.hpp) in CUDA/HIP kernels, HostThreadGroup (host_groups.hpp)
+/// on the host backend.
+///
+/// Deadline and abort: each wait ends at the plan's deadline (ExchangeOptions::timeout) or as
+/// soon as the host raises the abort flag (an error on the host, Exchange::abort()). A failed
+/// wait is recorded once in the plan's control block (which flag, index, epoch expected, value
+/// last seen, waiter), the function returns BlockStatus::failed, and the host's progress()/finish()
+/// throws ExchangeError naming it. After BlockStatus::failed the caller's kernel must stop using the
+/// plan and return; embedded_failed() lets groups that were not waiting find out, so a whole
+/// grid can leave together (embedded_failed(grid, plan) after each phase). The kernel must have
+/// ended before the Exchange is destroyed (its memory goes with it).
 #pragma once
 
 #include <cstdint>
@@ -39,10 +40,10 @@
 namespace haloflag::kernels {
 namespace detail {
 
-// The epoch a caller's kernel passes must be the exchange the flag is on or the next one (and
-// exchanges count from 1): a flag ahead of it means the kernel is behind the host (an epoch
-// used twice), one two or more behind it means the kernel skipped an exchange. Either would wait until the deadline or move
-// stale data; it is refused at once and recorded, naming the flag and both epochs.
+/// The epoch a caller's kernel passes must be the exchange the flag is on or the next one (and
+/// exchanges count from 1): a flag ahead of it means the kernel is behind the host (an epoch
+/// used twice), one two or more behind it means the kernel skipped an exchange. Either would wait until the deadline or move
+/// stale data; it is refused at once and recorded, naming the flag and both epochs.
 template <ExchangeGroup Group>
 HF_HD BlockStatus check_embedded_epoch(const Group& group, const ExchangePlan& plan,
                                        const notify::FlagArrayView& flags, std::uint32_t index,
@@ -62,27 +63,27 @@ HF_HD BlockStatus check_embedded_epoch(const Group& group, const ExchangePlan& p
 
 }  // namespace detail
 
-// Packs send message `message` of exchange `epoch` and tells the host it may send it.
-// Waits (the group's leader, for all members) until the plan's pack_start flag shows `epoch`,
-// which the host stores in Exchange::start(): from then on the send buffer is free (the previous
-// epoch's sends completed). Then the group packs the message from plan.fields() into the send
-// buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
-// message of the node transport goes, once its receiver has said its ghosts are free for the
-// epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
-// transport"); the first group of the epoch also tells every node peer that this rank's own
-// ghosts are free.
-// The fields must hold this epoch's values when it is called (the caller's own barrier).
-// Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
-// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed), or at
-// once when `epoch` is neither the host's last start nor the next one (recorded as
-// "pack_start[0]", refused, with both epochs).
-// Every member of the group returns the same value.
-//
-// Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
-// relay it through device memory from one block: with groups assigned to messages by the
-// caller, that block may not be running (or may be the one waiting), and the others would wait
-// on a relay nobody writes. One poll of a host line per message per epoch costs little next to
-// a stencil sweep.
+/// Packs send message `message` of exchange `epoch` and tells the host it may send it.
+/// Waits (the group's leader, for all members) until the plan's pack_start flag shows `epoch`,
+/// which the host stores in Exchange::start(): from then on the send buffer is free (the previous
+/// epoch's sends completed). Then the group packs the message from plan.fields() into the send
+/// buffer, meets at a barrier, and the leader release-stores send_ready[message] = epoch. A
+/// message of the node transport goes, once its receiver has said its ghosts are free for the
+/// epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
+/// transport"); the first group of the epoch also tells every node peer that this rank's own
+/// ghosts are free.
+/// The fields must hold this epoch's values when it is called (the caller's own barrier).
+/// Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
+/// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed), or at
+/// once when `epoch` is neither the host's last start nor the next one (recorded as
+/// "pack_start[0]", refused, with both epochs).
+/// Every member of the group returns the same value.
+///
+/// Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
+/// relay it through device memory from one block: with groups assigned to messages by the
+/// caller, that block may not be running (or may be the one waiting), and the others would wait
+/// on a relay nobody writes. One poll of a host line per message per epoch costs little next to
+/// a stencil sweep.
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                                 std::uint32_t message, std::uint64_t epoch) {
@@ -111,19 +112,19 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
   return BlockStatus::ok;
 }
 
-// Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields().
-// Waits (the group's leader, for all members) until the plan's unpack_ready[message] flag shows
-// `epoch`, which the host stores once the message has arrived; then the group unpacks it from the
-// receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
-// epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
-// reuses the receive buffer). A message of the node transport is waited for on its peer's
-// arrival word in this rank's memory (from a peer this rank sends nothing to, only after the
-// exchange's start, pack_start: the group then tells it this rank's ghosts are free).
-// Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
-// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked),
-// or at once when `epoch` is neither the exchange the message's flag is on nor the next one
-// (recorded as "unpack_ready[message]", or for a node message "pack_start[0]", refused).
-// Every member of the group returns the same value.
+/// Unpacks receive message `message` of exchange `epoch` into the ghost cells of plan.fields().
+/// Waits (the group's leader, for all members) until the plan's unpack_ready[message] flag shows
+/// `epoch`, which the host stores once the message has arrived; then the group unpacks it from the
+/// receive buffer, meets at a barrier, and the leader release-stores unpack_done[message] =
+/// epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
+/// reuses the receive buffer). A message of the node transport is waited for on its peer's
+/// arrival word in this rank's memory (from a peer this rank sends nothing to, only after the
+/// exchange's start, pack_start: the group then tells it this rank's ghosts are free).
+/// Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
+/// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked),
+/// or at once when `epoch` is neither the exchange the message's flag is on nor the next one
+/// (recorded as "unpack_ready[message]", or for a node message "pack_start[0]", refused).
+/// Every member of the group returns the same value.
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch) {
@@ -165,18 +166,18 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   return BlockStatus::ok;
 }
 
-// True once any device-side wait of this exchange has failed (deadline or abort), whichever
-// group it was. Does not wait; one read of a host line per call.
+/// True once any device-side wait of this exchange has failed (deadline or abort), whichever
+/// group it was. Does not wait; one read of a host line per call.
 HF_HD inline bool embedded_failed(const DevicePlan& plan) {
   return device_wait_failed(detail::plan_of(plan).control);
 }
 
-// The same decided once for a whole group: its leader reads the record, and every member gets
-// the leader's answer (from_leader is a barrier). This is how a cooperative grid leaves
-// together: every block, the failed ones included, reaches the call (a block that returned
-// early would leave the others in the grid barrier), and all then return or all go on. A
-// failure is recorded before embedded_pack/embedded_unpack return BlockStatus::failed, so a
-// group that failed before the barrier is always seen.
+/// The same decided once for a whole group: its leader reads the record, and every member gets
+/// the leader's answer (from_leader is a barrier). This is how a cooperative grid leaves
+/// together: every block, the failed ones included, reaches the call (a block that returned
+/// early would leave the others in the grid barrier), and all then return or all go on. A
+/// failure is recorded before embedded_pack/embedded_unpack return BlockStatus::failed, so a
+/// group that failed before the barrier is always seen.
 template <ExchangeGroup Group>
 HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
   int failed = 0;

@@ -1,13 +1,14 @@
-// Groups (block_programs.hpp) made of GPU threads, for CUDA and HIP translation units: the
-// exchange engine's kernels use ThreadBlockGroup; a caller's own kernel that packs and unpacks
-// through embedded_api.hpp uses either (CooperativeGridGroup for its grid barriers).
-//
-//   ThreadBlockGroup      one thread block; sync() = __syncthreads()
-//   CooperativeGridGroup  the whole grid of a cooperative launch (cudaLaunchCooperativeKernel);
-//                         sync() = grid barrier
-//
-// Their host branches are never taken: the block programs are __host__ __device__ templates,
-// so these types must compile for the host, but they are only used inside kernels.
+/// @file
+/// Groups (block_programs.hpp) made of GPU threads, for CUDA and HIP translation units: the
+/// exchange engine's kernels use ThreadBlockGroup; a caller's own kernel that packs and unpacks
+/// through embedded_api.hpp uses either (CooperativeGridGroup for its grid barriers).
+///
+///   ThreadBlockGroup      one thread block; sync() = __syncthreads()
+///   CooperativeGridGroup  the whole grid of a cooperative launch (cudaLaunchCooperativeKernel);
+///                         sync() = grid barrier
+///
+/// Their host branches are never taken: the block programs are __host__ __device__ templates,
+/// so these types must compile for the host, but they are only used inside kernels.
 #pragma once
 
 #if !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -25,7 +26,9 @@
 
 namespace haloflag::kernels {
 
+/// One GPU thread block as a group.
 struct ThreadBlockGroup {
+  /// This thread's index in the block.
   HF_HD int thread() const {
 #if HF_DEVICE_CODE
     return static_cast<int>(threadIdx.x);
@@ -33,6 +36,7 @@ struct ThreadBlockGroup {
     return 0;
 #endif
   }
+  /// Threads in the block.
   HF_HD int size() const {
 #if HF_DEVICE_CODE
     return static_cast<int>(blockDim.x);
@@ -40,12 +44,13 @@ struct ThreadBlockGroup {
     return 1;
 #endif
   }
+  /// Barrier of the block's threads.
   HF_HD void sync() const {
 #if HF_DEVICE_CODE
     __syncthreads();
 #endif
   }
-  // Barrier; every thread returns thread 0's value, passed through shared memory.
+  /// Barrier; every thread returns thread 0's value, passed through shared memory.
   HF_HD int from_leader(int value) const {
 #if HF_DEVICE_CODE
     __shared__ int slot;
@@ -61,22 +66,23 @@ struct ThreadBlockGroup {
 };
 
 namespace detail {
-// The default broadcast slots of CooperativeGridGroup::from_leader. `static` gives each
-// translation unit its own pair (a header cannot define one shared device variable without
-// relocatable device code), and one pair per translation unit is enough because a grid that
-// uses them is cooperative and normally fills the GPU, so one runs at a time. Two cooperative
-// grids of one translation unit that may run at once must each pass their own slots.
+/// The default broadcast slots of CooperativeGridGroup::from_leader. `static` gives each
+/// translation unit its own pair (a header cannot define one shared device variable without
+/// relocatable device code), and one pair per translation unit is enough because a grid that
+/// uses them is cooperative and normally fills the GPU, so one runs at a time. Two cooperative
+/// grids of one translation unit that may run at once must each pass their own slots.
 static __device__ int cooperative_grid_broadcast[2];
 }  // namespace detail
 
-// Every thread of the grid constructs its own object (the round counter is per thread).
+/// Every thread of the grid constructs its own object (the round counter is per thread).
 class CooperativeGridGroup {
  public:
-  // Uses this translation unit's default broadcast slots (see above).
+  /// Uses this translation unit's default broadcast slots (see above).
   CooperativeGridGroup() = default;
-  // Uses `broadcast_slots`: two ints of device memory this grid alone uses.
+  /// Uses `broadcast_slots`: two ints of device memory this grid alone uses.
   HF_HD explicit CooperativeGridGroup(int* broadcast_slots) : slots_(broadcast_slots) {}
 
+  /// This thread's index in the grid.
   HF_HD int thread() const {
 #if HF_DEVICE_CODE
     return static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -84,6 +90,7 @@ class CooperativeGridGroup {
     return 0;
 #endif
   }
+  /// Threads in the grid.
   HF_HD int size() const {
 #if HF_DEVICE_CODE
     return static_cast<int>(gridDim.x * blockDim.x);
@@ -91,14 +98,15 @@ class CooperativeGridGroup {
     return 1;
 #endif
   }
+  /// Barrier of the grid's threads.
   HF_HD void sync() const {
 #if HF_DEVICE_CODE
     cooperative_groups::this_grid().sync();
 #endif
   }
-  // Grid barrier; every thread returns grid thread 0's value, passed through device memory.
-  // Two slots used in turn: a slot is written again only after the barrier that follows every
-  // read of it.
+  /// Grid barrier; every thread returns grid thread 0's value, passed through device memory.
+  /// Two slots used in turn: a slot is written again only after the barrier that follows every
+  /// read of it.
   HF_HD int from_leader(int value) const {
 #if HF_DEVICE_CODE
     int* slots = slots_ != nullptr ? slots_ : detail::cooperative_grid_broadcast;

@@ -1,9 +1,10 @@
-// Internal: the library's own kernels and the Exchange use this struct; its fields may change
-// between versions. User code holds a DevicePlan (haloflag/kernels/device_plan.hpp) instead.
-//
-// Everything the pack and unpack work of one rank touches, as plain views: the message layouts,
-// the fields, the send and receive buffers, and the flags. Trivially copyable, so kernels take
-// it by value; host-team threads get the same struct with host addresses.
+/// @file
+/// Internal: the library's own kernels and the Exchange use this struct; its fields may change
+/// between versions. User code holds a DevicePlan (haloflag/kernels/device_plan.hpp) instead.
+///
+/// Everything the pack and unpack work of one rank touches, as plain views: the message layouts,
+/// the fields, the send and receive buffers, and the flags. Trivially copyable, so kernels take
+/// it by value; host-team threads get the same struct with host addresses.
 #pragma once
 
 #include <cstdint>
@@ -20,109 +21,109 @@
 
 namespace haloflag::kernels {
 
-// The value the host stores into every host-written flag to end resident kernels: it is larger
-// than any epoch, so every wait succeeds, and the reader sees it is the end.
+/// The value the host stores into every host-written flag to end resident kernels: it is larger
+/// than any epoch, so every wait succeeds, and the reader sees it is the end.
 inline constexpr std::uint64_t kStopEpoch = std::numeric_limits<std::uint64_t>::max();
 
 struct ExchangePlan {
-  const MessageLayout* sends = nullptr;  // send_count layouts (device-readable memory)
-  const MessageLayout* recvs = nullptr;  // recv_count layouts
+  const MessageLayout* sends = nullptr;  ///< send_count layouts (device-readable memory)
+  const MessageLayout* recvs = nullptr;  ///< recv_count layouts
   std::uint32_t send_count = 0;
   std::uint32_t recv_count = 0;
-  FieldSet fields{};                  // the variables, in device memory
-  // Fields chosen per exchange (Exchange::start(fields)): when field_bank is set, the kernels
-  // use field_bank[*field_slot] instead of `fields` (fields_of). Both in device memory; the
-  // slot is stored before the exchange's pack_start (by the host or on the caller's stream),
-  // and every block reads it after waiting for that start.
+  FieldSet fields{};                  ///< the variables, in device memory
+  /// Fields chosen per exchange (Exchange::start(fields)): when field_bank is set, the kernels
+  /// use field_bank[*field_slot] instead of `fields` (fields_of). Both in device memory; the
+  /// slot is stored before the exchange's pack_start (by the host or on the caller's stream),
+  /// and every block reads it after waiting for that start.
   const FieldSet* field_bank = nullptr;
   const std::uint32_t* field_slot = nullptr;
-  std::byte* send_buffer = nullptr;        // mapped host memory: kernels write it directly
-  const std::byte* recv_buffer = nullptr;  // mapped host memory: kernels read it directly
+  std::byte* send_buffer = nullptr;        ///< mapped host memory: kernels write it directly
+  const std::byte* recv_buffer = nullptr;  ///< mapped host memory: kernels read it directly
 
-  notify::FlagArrayView send_ready;    // [send_count], device writes: message packed
-  notify::FlagArrayView unpack_ready;  // [recv_count], host writes: message received
-  notify::FlagArrayView unpack_done;   // [recv_count], device writes: message unpacked
-  notify::FlagArrayView pack_start;    // [1], host writes: fields ready to pack (resident)
-  // [1] in device memory: the resident pack block of message 0 copies pack_start here and the
-  // other blocks wait on the copy. GPU reads of host memory are served one after another, so
-  // one block polling the host instead of all keeps the bus free for the blocks' data.
+  notify::FlagArrayView send_ready;    ///< [send_count], device writes: message packed
+  notify::FlagArrayView unpack_ready;  ///< [recv_count], host writes: message received
+  notify::FlagArrayView unpack_done;   ///< [recv_count], device writes: message unpacked
+  notify::FlagArrayView pack_start;    ///< [1], host writes: fields ready to pack (resident)
+  /// [1] in device memory: the resident pack block of message 0 copies pack_start here and the
+  /// other blocks wait on the copy. GPU reads of host memory are served one after another, so
+  /// one block polling the host instead of all keeps the bus free for the blocks' data.
   notify::FlagArrayView pack_start_relay;
-  // stacked_notify, in device memory: [send_count] and [recv_count] counters of the blocks that
-  // finished their share of a long message (the last one signals), and [recv_count] copies of
-  // unpack_ready that block 0 makes for long receives (the other blocks wait on the copy).
+  /// stacked_notify, in device memory: [send_count] and [recv_count] counters of the blocks that
+  /// finished their share of a long message (the last one signals), and [recv_count] copies of
+  /// unpack_ready that block 0 makes for long receives (the other blocks wait on the copy).
   std::uint64_t* long_send_shares_done = nullptr;
   std::uint64_t* long_recv_shares_done = nullptr;
   notify::FlagArrayView unpack_ready_relay;
-  // Short sends first (stream_notify, resident, stacked_notify): the blocks of long sends start
-  // packing once every short send is signalled. The GPU's writes reach host memory in the order
-  // they were issued, so a short send's flag issued behind the long sends' data lands only when
-  // that data has crossed PCIe, and the CPU, which could be posting the short sends meanwhile,
-  // waits idle. In device memory: a counter of short sends
-  // signalled (it grows by short_send_count per exchange) and [1] flag that the block
-  // completing the count sets to the epoch. short_send_count 0: no ordering.
+  /// Short sends first (stream_notify, resident, stacked_notify): the blocks of long sends start
+  /// packing once every short send is signalled. The GPU's writes reach host memory in the order
+  /// they were issued, so a short send's flag issued behind the long sends' data lands only when
+  /// that data has crossed PCIe, and the CPU, which could be posting the short sends meanwhile,
+  /// waits idle. In device memory: a counter of short sends
+  /// signalled (it grows by short_send_count per exchange) and [1] flag that the block
+  /// completing the count sets to the epoch. short_send_count 0: no ordering.
   std::uint32_t short_send_count = 0;
   std::uint64_t* short_sends_counted = nullptr;
   notify::FlagArrayView short_sends_signalled;
-  notify::WaitControl control;         // deadline, abort flag, failure record
+  notify::WaitControl control;         ///< deadline, abort flag, failure record
 
-  // Messages of at least this many bytes are long (is_long): the flag strategies pack them after
-  // the short sends, and stacked_notify packs and unpacks them with the threads of the whole grid
-  // together, shorter ones with single blocks.
+  /// Messages of at least this many bytes are long (is_long): the flag strategies pack them after
+  /// the short sends, and stacked_notify packs and unpacks them with the threads of the whole grid
+  /// together, shorter ones with single blocks.
   std::int64_t long_message_bytes = 0;
 
-  // Message indexes, the short messages first and then the long ones (each in message order),
-  // with the number of short ones: a stacked block goes straight to its messages. Walking the
-  // message list and working out each layout's size takes dependent loads from device memory
-  // per message, which would delay block k's start in proportion to k and add as much between
-  // two long messages.
-  // Set by an Exchange's resources for the stacked kernel; null in plans built elsewhere (the
-  // pack/unpack calibration), whose kernels do not read them.
-  const std::uint32_t* sends_short_first = nullptr;  // [send_count], device-readable memory
-  const std::uint32_t* recvs_short_first = nullptr;  // [recv_count]
-  std::uint32_t short_sends = 0;  // always the count (short_send_count is 0 without long sends)
+  /// Message indexes, the short messages first and then the long ones (each in message order),
+  /// with the number of short ones: a stacked block goes straight to its messages. Walking the
+  /// message list and working out each layout's size takes dependent loads from device memory
+  /// per message, which would delay block k's start in proportion to k and add as much between
+  /// two long messages.
+  /// Set by an Exchange's resources for the stacked kernel; null in plans built elsewhere (the
+  /// pack/unpack calibration), whose kernels do not read them.
+  const std::uint32_t* sends_short_first = nullptr;  ///< [send_count], device-readable memory
+  const std::uint32_t* recvs_short_first = nullptr;  ///< [recv_count]
+  std::uint32_t short_sends = 0;  ///< always the count (short_send_count is 0 without long sends)
   std::uint32_t short_recvs = 0;
 
-  // Long sends in turn (stream_notify, resident; AdvancedOptions::long_sends_in_turn): the
-  // blocks of the long sends pack the long messages together, one message after another, so
-  // that the first is signalled after a sixth of the long data has crossed PCIe instead of
-  // all six at once with it. long_send_member[m] is long send m's place among the long sends
-  // (its block's member index in that team); null when the plan has no such list.
+  /// Long sends in turn (stream_notify, resident; AdvancedOptions::long_sends_in_turn): the
+  /// blocks of the long sends pack the long messages together, one message after another, so
+  /// that the first is signalled after a sixth of the long data has crossed PCIe instead of
+  /// all six at once with it. long_send_member[m] is long send m's place among the long sends
+  /// (its block's member index in that team); null when the plan has no such list.
   bool long_sends_in_turn = false;
-  const std::uint32_t* long_send_member = nullptr;  // [send_count], device-readable memory
+  const std::uint32_t* long_send_member = nullptr;  ///< [send_count], device-readable memory
 
-  // stream_notify and resident: blocks per long receive (LaunchSettings::long_receive_blocks;
-  // 1 on the host backend). The unpack grid has recv_count blocks, one per receive, then
-  // long_recv_team - 1 helpers per long receive, in recvs_short_first order (unpack_role).
+  /// stream_notify and resident: blocks per long receive (LaunchSettings::long_receive_blocks;
+  /// 1 on the host backend). The unpack grid has recv_count blocks, one per receive, then
+  /// long_recv_team - 1 helpers per long receive, in recvs_short_first order (unpack_role).
   std::uint32_t long_recv_team = 1;
-  // The same for long sends packed in turn (LaunchSettings::long_send_blocks): the pack grid has
-  // send_count blocks, then long_send_team - 1 helpers per long send, all members of the team
-  // that packs the long sends (pack_blocks, pack_role).
+  /// The same for long sends packed in turn (LaunchSettings::long_send_blocks): the pack grid has
+  /// send_count blocks, then long_send_team - 1 helpers per long send, all members of the team
+  /// that packs the long sends (pack_blocks, pack_role).
   std::uint32_t long_send_team = 1;
 
-  // The node transport's device half (transports/node_route.hpp): its messages move in pieces
-  // by the node grid, not by the per-message blocks. The CPU learns that every one of them is
-  // done from one flag, node_done: [1] in pinned host memory, set to the epoch by the node
-  // block completing NodePlan::work_done's count.
+  /// The node transport's device half (transports/node_route.hpp): its messages move in pieces
+  /// by the node grid, not by the per-message blocks. The CPU learns that every one of them is
+  /// done from one flag, node_done: [1] in pinned host memory, set to the epoch by the node
+  /// block completing NodePlan::work_done's count.
   NodePlan node;
   notify::FlagArrayView node_done;
-  // False when every message goes over the node transport: the per-message kernels are not
-  // launched at all.
+  /// False when every message goes over the node transport: the per-message kernels are not
+  /// launched at all.
   bool mpi_messages = true;
 
-  // Stream-ordered exchanges (Exchange::wait(stream)): every MPI send and receive counts itself
-  // in once signalled, and the node grid once for all its messages; the block completing the
-  // exchange's done_units stores the epoch into exchange_done, the word a stream waits on. Both
-  // in device memory; null: none.
+  /// Stream-ordered exchanges (Exchange::wait(stream)): every MPI send and receive counts itself
+  /// in once signalled, and the node grid once for all its messages; the block completing the
+  /// exchange's done_units stores the epoch into exchange_done, the word a stream waits on. Both
+  /// in device memory; null: none.
   std::uint32_t done_units = 0;
   std::uint64_t* messages_counted = nullptr;
   std::uint64_t* exchange_done = nullptr;
-  // [1] in pinned host memory, host writes: the MPI sends of that epoch completed, so the send
-  // buffer is free. A start ordered on the caller's stream can come before the CPU has seen the
-  // previous exchange end, so the resident pack kernel waits for it; count 0 when every send
-  // goes over the node transport.
+  /// [1] in pinned host memory, host writes: the MPI sends of that epoch completed, so the send
+  /// buffer is free. A start ordered on the caller's stream can come before the CPU has seen the
+  /// previous exchange end, so the resident pack kernel waits for it; count 0 when every send
+  /// goes over the node transport.
   notify::FlagArrayView send_buffer_free;
 
-  // Per-message device times for traces; slots null when the exchange is not traced.
+  /// Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };
 
@@ -132,13 +133,13 @@ HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout)
   return layout.bytes() >= plan.long_message_bytes;
 }
 
-// The fields of the exchange in progress.
+/// The fields of the exchange in progress.
 HF_HD inline const FieldSet& fields_of(const ExchangePlan& plan) {
   if (plan.field_bank == nullptr) return plan.fields;
   return plan.field_bank[*static_cast<const volatile std::uint32_t*>(plan.field_slot)];
 }
 
-// The node route of send `message`, or null when it goes over MPI.
+/// The node route of send `message`, or null when it goes over MPI.
 HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
   if (plan.node.sends == nullptr || plan.node.sends[message].peer == kNoNodePeer) return nullptr;
   return &plan.node.sends[message];
@@ -149,15 +150,15 @@ HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint3
   return &plan.node.recvs[message];
 }
 
-// Where send `message` is packed whole: the peer's buffer (node: the bulk strategies and the
-// embedded API) or this rank's send buffer (MPI).
+/// Where send `message` is packed whole: the peer's buffer (node: the bulk strategies and the
+/// embedded API) or this rank's send buffer (MPI).
 HF_HD inline std::byte* send_data(const ExchangePlan& plan, std::uint32_t message) {
   const NodeSendRoute* route = node_send(plan, message);
   return route != nullptr ? route->target_buffer
                           : plan.send_buffer + plan.sends[message].buffer_offset;
 }
 
-// Where receive `message` is unpacked from.
+/// Where receive `message` is unpacked from.
 HF_HD inline const std::byte* recv_data(const ExchangePlan& plan, std::uint32_t message) {
   const NodeRecvRoute* route = node_recv(plan, message);
   return route != nullptr ? route->data : plan.recv_buffer + plan.recvs[message].buffer_offset;

@@ -1,18 +1,19 @@
-// What a block of the node grid does for one epoch (docs/design.md, "The node transport"):
-// written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
-// threads alike.
-//
-//  1. start: block 0 sees the exchange start (host flag or the caller's stream), tells every
-//     node sender that this rank's ghost cells may take the epoch (ghosts_free), and relays the
-//     start in device memory to the other blocks;
-//  2. send pieces i = block, block + blocks, ...: wait until the receiver's ghosts are free
-//     (a word in this rank's memory), gather the piece from this rank's cells and store it into
-//     the receiver's ghost cells or buffer, fence, count it in; the block completing a peer's
-//     count stores the epoch into that peer's arrival word;
-//  3. receive pieces likewise: wait for the peer's arrival (this rank's memory), unpack the
-//     piece from this rank's buffer unless the peer placed it directly, count it in.
-// The block completing the epoch's count of pieces stores node_done for the CPU, and counts one
-// unit towards the stream's exchange_done.
+/// @file
+/// What a block of the node grid does for one epoch (docs/design.md, "The node transport"):
+/// written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
+/// threads alike.
+///
+///  1. start: block 0 sees the exchange start (host flag or the caller's stream), tells every
+///     node sender that this rank's ghost cells may take the epoch (ghosts_free), and relays the
+///     start in device memory to the other blocks;
+///  2. send pieces i = block, block + blocks, ...: wait until the receiver's ghosts are free
+///     (a word in this rank's memory), gather the piece from this rank's cells and store it into
+///     the receiver's ghost cells or buffer, fence, count it in; the block completing a peer's
+///     count stores the epoch into that peer's arrival word;
+///  3. receive pieces likewise: wait for the peer's arrival (this rank's memory), unpack the
+///     piece from this rank's buffer unless the peer placed it directly, count it in.
+/// The block completing the epoch's count of pieces stores node_done for the CPU, and counts one
+/// unit towards the stream's exchange_done.
 #pragma once
 
 #include <cstdint>
@@ -27,15 +28,15 @@
 
 namespace haloflag::kernels {
 
-// The FieldSet slot this rank's exchange unpacks into, as it tells its senders: the plan's
-// selected slot, or kBufferedSlot where the caller's kernel picks its fields (embedded).
+/// The FieldSet slot this rank's exchange unpacks into, as it tells its senders: the plan's
+/// selected slot, or kBufferedSlot where the caller's kernel picks its fields (embedded).
 HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
   if (plan.field_slot == nullptr) return kBufferedSlot;
   return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
-// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into node
-// sender `p`'s memory.
+/// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into node
+/// sender `p`'s memory.
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
                                           std::uint64_t epoch) {
   const NodePeerRoute& peer = plan.node.peers[p];
@@ -45,26 +46,26 @@ HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_
   }
 }
 
-// The same to every node sender.
+/// The same to every node sender.
 HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
   for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
 }
 
-// The same once per epoch from whichever of many groups comes first (one thread): the embedded
-// API's groups, any of which may be the first to see the start. Announcing to every peer before
-// any wait keeps the ranks' waits on each other acyclic.
+/// The same once per epoch from whichever of many groups comes first (one thread): the embedded
+/// API's groups, any of which may be the first to see the start. Announcing to every peer before
+/// any wait keeps the ranks' waits on each other acyclic.
 HF_HD inline void announce_ghosts_free_once(const ExchangePlan& plan, std::uint64_t epoch) {
   if (notify::raise_same_side(plan.node.announced, epoch)) announce_ghosts_free(plan, epoch);
 }
 
-// A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
-// this rank's first FieldSet mapped, and the epoch uses it.
+/// A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
+/// this rank's first FieldSet mapped, and the epoch uses it.
 HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot) {
   return peer.direct_in != 0 && slot == 0;
 }
 
-// `amount` pieces of this rank's node work are done (one thread): the block completing the
-// epoch's count tells the CPU with node_done, and the stream with one done unit.
+/// `amount` pieces of this rank's node work are done (one thread): the block completing the
+/// epoch's count tells the CPU with node_done, and the stream with one done unit.
 HF_HD inline void count_node_work(const ExchangePlan& plan, std::uint64_t epoch,
                                   std::uint64_t amount) {
   const std::uint64_t total = plan.node.work_per_epoch();
@@ -77,10 +78,10 @@ HF_HD inline void count_node_work(const ExchangePlan& plan, std::uint64_t epoch,
 
 namespace detail {
 
-// Elements [first, end) of a message moved by one group from `source` cells of `from` to the
-// `target` cells of `to` (direct), or to `buffer`, the message's start in the receiver's buffer
-// (buffer order). Thread t moves elements first + t + k * size, all loads of a round before its
-// stores (pack_unpack.hpp). The receiver's cells are addressed through its own strides.
+/// Elements [first, end) of a message moved by one group from `source` cells of `from` to the
+/// `target` cells of `to` (direct), or to `buffer`, the message's start in the receiver's buffer
+/// (buffer order). Thread t moves elements first + t + k * size, all loads of a round before its
+/// stores (pack_unpack.hpp). The receiver's cells are addressed through its own strides.
 template <ExchangeGroup Group>
 HF_HD void move_elements(const Group& group, const MessageLayout& source, const FieldSet& from,
                          std::uint32_t first, std::uint32_t end, const MessageLayout& target,
@@ -99,8 +100,8 @@ HF_HD void move_elements(const Group& group, const MessageLayout& source, const 
   }
 }
 
-// Elements [first, end) of a receive unpacked from `buffer`, the message's start, into
-// `layout`'s cells of `to`.
+/// Elements [first, end) of a receive unpacked from `buffer`, the message's start, into
+/// `layout`'s cells of `to`.
 template <ExchangeGroup Group>
 HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
                            std::uint32_t first, std::uint32_t end, const std::byte* buffer) {
@@ -112,15 +113,15 @@ HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, cons
                         static_cast<std::uint32_t>(group.size()));
 }
 
-// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
-// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
+/// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
+/// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
 struct GhostsFree {
   BlockStatus status;
   bool direct;
 };
 
-// `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
-// embedded API's groups poll the word itself).
+/// `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
+/// embedded API's groups poll the word itself).
 template <ExchangeGroup Group>
 HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t peer_index, std::uint64_t epoch,
@@ -146,11 +147,11 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   return {static_cast<BlockStatus>(outcome / 2), (outcome & 1) != 0};
 }
 
-// After the group's barrier, thread 0 publishes `elements` elements (`pieces` pieces) of send
-// `message`. Counting pairs: one system-scope release add into the receiver's counter. Else a
-// system-scope fence orders this block's stores before its count in this rank's memory, and
-// the block completing the peer's count stores the epoch (release: it publishes every counted
-// block's pieces).
+/// After the group's barrier, thread 0 publishes `elements` elements (`pieces` pieces) of send
+/// `message`. Counting pairs: one system-scope release add into the receiver's counter. Else a
+/// system-scope fence orders this block's stores before its count in this rank's memory, and
+/// the block completing the peer's count stores the epoch (release: it publishes every counted
+/// block's pieces).
 HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRoute& route,
                                     std::uint32_t pieces, std::uint32_t elements,
                                     std::uint64_t epoch) {
@@ -167,8 +168,8 @@ HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRout
   count_node_work(plan, epoch, pieces);
 }
 
-// Traces: the arrival of `piece` was seen. A directly placed peer's receives all arrived then
-// (and need no unpack); a buffered piece stamps its receive when it is the first piece.
+/// Traces: the arrival of `piece` was seen. A directly placed peer's receives all arrived then
+/// (and need no unpack); a buffered piece stamps its receive when it is the first piece.
 HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece, bool direct) {
   if (!direct) {
     if (piece.first == 0) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::ready_seen));
@@ -183,9 +184,9 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
 
 }  // namespace detail
 
-// Elements [first, end) of node send `message` into its receiver's ghost cells or buffer; the
-// group's members, then thread 0 counts `pieces` pieces in. The receiver's ghosts must be free
-// for the epoch (wait_ghosts_free).
+/// Elements [first, end) of node send `message` into its receiver's ghost cells or buffer; the
+/// group's members, then thread 0 counts `pieces` pieces in. The receiver's ghosts must be free
+/// for the epoch (wait_ghosts_free).
 template <ExchangeGroup Group>
 HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t first, std::uint32_t end, std::uint32_t pieces,
@@ -205,9 +206,9 @@ HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uin
   }
 }
 
-// Block 0's relays (one thread): for every peer whose words are in pinned host memory, waits on
-// the word and copies it into its relay in device memory (kStopEpoch when the wait failed, so
-// the blocks waiting on the relay leave too). `arrivals`: the arrival words, else ghosts_free.
+/// Block 0's relays (one thread): for every peer whose words are in pinned host memory, waits on
+/// the word and copies it into its relay in device memory (kStopEpoch when the wait failed, so
+/// the blocks waiting on the relay leave too). `arrivals`: the arrival words, else ghosts_free.
 HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch, bool arrivals) {
   bool ok = true;
   for (std::uint32_t p = 0; p < plan.node.peer_count; ++p) {
@@ -226,9 +227,9 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
   return ok;
 }
 
-// Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
-// rank's ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait
-// on the relay in device memory.
+/// Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
+/// rank's ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait
+/// on the relay in device memory.
 template <ExchangeGroup Group>
 HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                              std::uint64_t epoch) {
@@ -247,7 +248,7 @@ HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::
   return status;
 }
 
-// Step 2: block `block` of `blocks` moves its send pieces.
+/// Step 2: block `block` of `blocks` moves its send pieces.
 template <ExchangeGroup Group>
 HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
@@ -268,8 +269,8 @@ HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
-// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
-// directly leaves nothing to unpack: its first piece's block alone waits, for all of them.
+/// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
+/// directly leaves nothing to unpack: its first piece's block alone waits, for all of them.
 template <ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
@@ -305,7 +306,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   return BlockStatus::ok;
 }
 
-// One epoch of a launched node grid (stream_notify): the launch is the start.
+/// One epoch of a launched node grid (stream_notify): the launch is the start.
 template <ExchangeGroup Group>
 HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                          std::uint32_t blocks, std::uint64_t epoch) {
@@ -314,9 +315,9 @@ HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint
   (void)node_receive_pieces(group, plan, block, blocks, epoch);
 }
 
-// One epoch of the resident node grid; anything but ok ends the kernel. A block whose wait
-// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
-// there for the next exchange leave at once instead of at their deadline.
+/// One epoch of the resident node grid; anything but ok ends the kernel. A block whose wait
+/// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
+/// there for the next exchange leave at once instead of at their deadline.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint32_t blocks,

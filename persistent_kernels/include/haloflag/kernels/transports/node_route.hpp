@@ -1,20 +1,21 @@
-// The device half of the node transport (docs/design.md, "The node transport"): where the
-// pieces of the messages to peers of this node go, and the words the two GPUs signal through.
-//
-// A node send is cut into pieces of a few KiB; any block of the node grid moves any piece, by
-// gathering it from this rank's cells and storing it either straight into the receiver's ghost
-// cells (direct placement, through the receiver's field memory mapped here) or into the
-// receiver's buffer (buffered), which the receiver unpacks by pieces. Every signal is a store
-// into the other rank's memory, and every poll reads this rank's own:
-//   - ghosts_free: the receiver, at the start of its epoch e, stores (e << 4) | slot into the
-//     sender's memory: its ghost cells and buffer may take epoch e, and `slot` (its FieldSet
-//     for the epoch) says whether the sender may place directly (slot 0, when mapped);
-//   - arrival: where the two GPUs have native peer atomics (and on the host backend), every
-//     block adds the elements of its piece to the receiver's arrival counter with one
-//     system-scope release add, and the receiver waits for e x its elements per epoch;
-//     elsewhere (pinned host memory between them) the sender's block completing its count of
-//     the pieces for that peer stores e into the receiver's arrival word.
-// Trivially copyable plain views: the plan points kernels at arrays of these.
+/// @file
+/// The device half of the node transport (docs/design.md, "The node transport"): where the
+/// pieces of the messages to peers of this node go, and the words the two GPUs signal through.
+///
+/// A node send is cut into pieces of a few KiB; any block of the node grid moves any piece, by
+/// gathering it from this rank's cells and storing it either straight into the receiver's ghost
+/// cells (direct placement, through the receiver's field memory mapped here) or into the
+/// receiver's buffer (buffered), which the receiver unpacks by pieces. Every signal is a store
+/// into the other rank's memory, and every poll reads this rank's own:
+///   - ghosts_free: the receiver, at the start of its epoch e, stores (e << 4) | slot into the
+///     sender's memory: its ghost cells and buffer may take epoch e, and `slot` (its FieldSet
+///     for the epoch) says whether the sender may place directly (slot 0, when mapped);
+///   - arrival: where the two GPUs have native peer atomics (and on the host backend), every
+///     block adds the elements of its piece to the receiver's arrival counter with one
+///     system-scope release add, and the receiver waits for e x its elements per epoch;
+///     elsewhere (pinned host memory between them) the sender's block completing its count of
+///     the pieces for that peer stores e into the receiver's arrival word.
+/// Trivially copyable plain views: the plan points kernels at arrays of these.
 #pragma once
 
 #include <cstdint>
@@ -27,96 +28,100 @@
 
 namespace haloflag::kernels {
 
+/// Marks a message that does not use the node transport.
 inline constexpr std::uint32_t kNoNodePeer = std::numeric_limits<std::uint32_t>::max();
 
-// The low bits of a ghosts_free word: the receiver's FieldSet slot for the epoch. kBufferedSlot
-// says "into my buffer" whatever is mapped (the embedded API, whose fields the caller's kernel
-// picks).
+/// The low bits of a ghosts_free word: the receiver's FieldSet slot for the epoch. kBufferedSlot
+/// says "into my buffer" whatever is mapped (the embedded API, whose fields the caller's kernel
+/// picks).
 inline constexpr std::uint64_t kGhostsFreeSlotBits = 4;
+/// Slot value meaning "into my buffer".
 inline constexpr std::uint64_t kBufferedSlot = (std::uint64_t{1} << kGhostsFreeSlotBits) - 1;
 
+/// The ghosts_free word announcing `epoch` with FieldSet slot `slot`.
 HF_HD constexpr std::uint64_t ghosts_free_word(std::uint64_t epoch, std::uint64_t slot) {
   return (epoch << kGhostsFreeSlotBits) | slot;
 }
 
-// One peer of this node that this rank sends to or receives from.
+/// One peer of this node that this rank sends to or receives from.
 struct NodePeerRoute {
-  std::uint64_t* arrival_there = nullptr;      // in the peer's memory; this rank writes
-  std::uint64_t* ghosts_free_there = nullptr;  // in the peer's memory; this rank writes
-  const std::uint64_t* arrival_here = nullptr;      // in this rank's memory; the peer writes
-  const std::uint64_t* ghosts_free_here = nullptr;  // in this rank's memory; the peer writes
-  // This rank's device memory: its pieces to the peer moved so far (pieces_out per epoch). The
-  // block completing an epoch's count stores the arrival.
+  std::uint64_t* arrival_there = nullptr;      ///< in the peer's memory; this rank writes
+  std::uint64_t* ghosts_free_there = nullptr;  ///< in the peer's memory; this rank writes
+  const std::uint64_t* arrival_here = nullptr;      ///< in this rank's memory; the peer writes
+  const std::uint64_t* ghosts_free_here = nullptr;  ///< in this rank's memory; the peer writes
+  /// This rank's device memory: its pieces to the peer moved so far (pieces_out per epoch). The
+  /// block completing an epoch's count stores the arrival.
   std::uint64_t* pieces_sent = nullptr;
-  // Where this rank's words are in pinned host memory (the fallback), the node grid's block 0
-  // alone polls them and copies what it saw here, in device memory, for the other blocks: GPU
-  // reads of host memory are served one after another, and a grid polling them starves.
-  // Null where the words are in this GPU's memory.
+  /// Where this rank's words are in pinned host memory (the fallback), the node grid's block 0
+  /// alone polls them and copies what it saw here, in device memory, for the other blocks: GPU
+  /// reads of host memory are served one after another, and a grid polling them starves.
+  /// Null where the words are in this GPU's memory.
   std::uint64_t* ghosts_free_relay = nullptr;
-  std::uint64_t* arrival_relay = nullptr;
-  // The peer's first FieldSet, mapped here; variable_count 0 when it is not (buffered only).
+  std::uint64_t* arrival_relay = nullptr;  ///< the relay of the arrival word (see ghosts_free_relay)
+  /// The peer's first FieldSet, mapped here; variable_count 0 when it is not (buffered only).
   FieldSet target_fields{};
-  std::uint32_t pieces_out = 0;  // this rank's send pieces to the peer, per epoch
-  std::uint32_t pieces_in = 0;   // the receive pieces (NodePlan::recv_pieces) from the peer
-  std::uint32_t first_recv_piece = 0;  // its first entry in NodePlan::recv_pieces
-  std::uint32_t direct_in = 0;         // 1: the peer has mapped this rank's first FieldSet
-  // 1: the arrival word counts elements (added by the sender's blocks); 0: it holds the epoch
-  // (stored once by the sender). For arrival_here and for arrival_there.
+  std::uint32_t pieces_out = 0;  ///< this rank's send pieces to the peer, per epoch
+  std::uint32_t pieces_in = 0;   ///< the receive pieces (NodePlan::recv_pieces) from the peer
+  std::uint32_t first_recv_piece = 0;  ///< its first entry in NodePlan::recv_pieces
+  std::uint32_t direct_in = 0;         ///< 1: the peer has mapped this rank's first FieldSet
+  /// 1: the arrival word counts elements (added by the sender's blocks); 0: it holds the epoch
+  /// (stored once by the sender). For arrival_here and for arrival_there.
   std::uint32_t counts_in = 0;
-  std::uint32_t counts_out = 0;
-  std::uint64_t elements_in = 0;  // elements of the peer's messages to this rank, per epoch
+  std::uint32_t counts_out = 0;  ///< the same for arrival_there
+  std::uint64_t elements_in = 0;  ///< elements of the peer's messages to this rank, per epoch
 };
 
-// The value of a peer's arrival word once every piece of `epoch` from it has landed.
+/// The value of a peer's arrival word once every piece of `epoch` from it has landed.
 HF_HD inline std::uint64_t arrival_target(const NodePeerRoute& peer, std::uint64_t epoch) {
   return peer.counts_in != 0 ? epoch * peer.elements_in : epoch;
 }
 
-// A send of this rank; peer == kNoNodePeer: it goes over MPI.
+/// A send of this rank; peer == kNoNodePeer: it goes over MPI.
 struct NodeSendRoute {
-  MessageLayout target{};              // the receiver's layout of the message: its ghost cells
-  std::byte* target_buffer = nullptr;  // the receiver's buffer for it, mapped here
-  std::uint32_t peer = kNoNodePeer;    // index into NodePlan::peers
-  std::uint32_t pieces = 0;
+  MessageLayout target{};              ///< the receiver's layout of the message: its ghost cells
+  std::byte* target_buffer = nullptr;  ///< the receiver's buffer for it, mapped here
+  std::uint32_t peer = kNoNodePeer;    ///< index into NodePlan::peers
+  std::uint32_t pieces = 0;  ///< the message's pieces
 };
 
-// A receive of this rank; peer == kNoNodePeer: it comes over MPI.
+/// A receive of this rank; peer == kNoNodePeer: it comes over MPI.
 struct NodeRecvRoute {
-  const std::byte* data = nullptr;  // this rank's buffer for it
-  std::uint32_t peer = kNoNodePeer;
-  std::uint32_t pieces = 0;
+  const std::byte* data = nullptr;  ///< this rank's buffer for it
+  std::uint32_t peer = kNoNodePeer;  ///< index into NodePlan::peers
+  std::uint32_t pieces = 0;  ///< the message's pieces
 };
 
-// Elements [first, first + count) of a message, in buffer order.
+/// Elements [first, first + count) of a message, in buffer order.
 struct NodePiece {
-  std::uint32_t message = 0;
-  std::uint32_t first = 0;
-  std::uint32_t count = 0;
-  std::uint32_t peer = 0;
+  std::uint32_t message = 0;  ///< the message
+  std::uint32_t first = 0;  ///< its first element
+  std::uint32_t count = 0;  ///< number of elements
+  std::uint32_t peer = 0;  ///< index into NodePlan::peers
 };
 
-// Everything the node grid reads, in device-readable memory. Null arrays: no node peer.
+/// Everything the node grid reads, in device-readable memory. Null arrays: no node peer.
 struct NodePlan {
-  const NodePeerRoute* peers = nullptr;
-  const NodeSendRoute* sends = nullptr;     // [send_count]
-  const NodeRecvRoute* recvs = nullptr;     // [recv_count]
-  const NodePiece* send_pieces = nullptr;   // in message order
-  const NodePiece* recv_pieces = nullptr;   // grouped by peer
-  std::uint32_t peer_count = 0;
-  std::uint32_t send_piece_count = 0;
-  std::uint32_t recv_piece_count = 0;
-  // Device memory: send and receive pieces done so far (a receive from a directly placing peer
-  // counts its pieces at once). The block completing an epoch's send_piece_count +
-  // recv_piece_count stores the epoch into ExchangePlan::node_done.
+  const NodePeerRoute* peers = nullptr;  ///< [peer_count]
+  const NodeSendRoute* sends = nullptr;     ///< [send_count]
+  const NodeRecvRoute* recvs = nullptr;     ///< [recv_count]
+  const NodePiece* send_pieces = nullptr;   ///< in message order
+  const NodePiece* recv_pieces = nullptr;   ///< grouped by peer
+  std::uint32_t peer_count = 0;  ///< number of node peers
+  std::uint32_t send_piece_count = 0;  ///< entries of send_pieces
+  std::uint32_t recv_piece_count = 0;  ///< entries of recv_pieces
+  /// Device memory: send and receive pieces done so far (a receive from a directly placing peer
+  /// counts its pieces at once). The block completing an epoch's send_piece_count +
+  /// recv_piece_count stores the epoch into ExchangePlan::node_done.
   std::uint64_t* work_done = nullptr;
-  // Device memory, [1]: the node grid's block 0 copies the exchange's start here for the others.
+  /// Device memory, [1]: the node grid's block 0 copies the exchange's start here for the others.
   std::uint64_t* start_relay = nullptr;
-  // Device memory, [1]: the last epoch whose free ghosts the embedded API's groups announced
-  // (the first group to raise it announces for all).
+  /// Device memory, [1]: the last epoch whose free ghosts the embedded API's groups announced
+  /// (the first group to raise it announces for all).
   std::uint64_t* announced = nullptr;
-  std::uint32_t arrival_id = 0;      // failure records: node_arrival[peer]
-  std::uint32_t ghosts_free_id = 0;  // node_ghosts_free[peer]
+  std::uint32_t arrival_id = 0;      ///< failure records: node_arrival[peer]
+  std::uint32_t ghosts_free_id = 0;  ///< node_ghosts_free[peer]
 
+  /// Pieces done per epoch: sent and received.
   HF_HD std::uint32_t work_per_epoch() const { return send_piece_count + recv_piece_count; }
 };
 
