@@ -35,6 +35,13 @@ __global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Re
                             gridDim.x, launch);
 }
 
+// Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
+// is instantiated, and load_gpu_kernels() only takes its address (the link found none).
+template __global__ void owned_sweep_kernel<float>(StencilKind, SweepFields<float>, hk::Box);
+template __global__ void owned_sweep_kernel<double>(StencilKind, SweepFields<double>, hk::Box);
+template __global__ void resident_kernel<float>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double>(ResidentLaunch<double>);
+
 void check_threads(int threads) {
   if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
     throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
