@@ -170,8 +170,8 @@ HF_HD void move_one_by_one(const From& from, const To& to, std::uint32_t begin, 
 /// MessageLayout::alignment of the sides.
 ///
 /// Inline, as the one loop before element types was: out of line, every thread of a fused
-/// kernel's grid made a call per message with the FieldSet copied to its stack, and comb_fused
-/// over the node path took 4.5 times as long (docs/results/h200x2/2026-11-27_element_types).
+/// kernel's grid made a call per message with the FieldSet copied to its stack, which made
+/// comb_fused several times slower (docs/results/h200x2/2026-11-27_element_types).
 template <class From, class To>
 HF_HD void move_elements_between(const From& from, const To& to, const MessageLayout& layout,
                                  int alignment, std::uint32_t first, std::uint32_t lane,
