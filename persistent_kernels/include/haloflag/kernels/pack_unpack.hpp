@@ -113,6 +113,29 @@ struct BufferSide {
   HF_HD Place place_of_byte(std::int64_t position) const { return {message + position}; }
 };
 
+/// A buffer side whose elements all have `Bytes` bytes: element e lies e * Bytes into the message.
+/// The uniform moves take it in place of BufferSide, so their address arithmetic holds none of
+/// the mixed sizes' section lookup: the compiler cannot drop that branch itself, since every
+/// store may have changed the layout it reads, and carrying it made each packing kernel's
+/// machine code four times longer and comb_fused over the node path 7-13 % slower
+/// (docs/results/h200x2/2026-11-27_element_types).
+template <int Bytes>
+struct UniformBufferSide {
+  std::byte* message;  ///< the message's first byte
+  HF_HD Place place(std::uint32_t e) const { return {message + std::int64_t{e} * Bytes}; }
+};
+
+/// A side as a uniform move of `Bytes`-byte elements addresses it: a field side as it is, a
+/// buffer side by multiplication alone.
+template <int Bytes>
+HF_HD const FieldSide& uniform_side(const FieldSide& side) {
+  return side;
+}
+template <int Bytes>
+HF_HD UniformBufferSide<Bytes> uniform_side(const BufferSide& side) {
+  return {side.message};
+}
+
 /// A side addressed by words of `Word` bytes of the message instead of by elements: elements of
 /// any size and mixed variables move word by word.
 template <class Side, int Word>
@@ -178,10 +201,12 @@ HF_HD void move_elements_between(const From& from, const To& to, const MessageLa
                                  std::uint32_t end, std::uint32_t stride) {
   const int uniform = layout.uniform_bytes;
   if (uniform == 8 && alignment >= 8) {
-    return move_range<std::uint64_t>(from, to, first + lane, end, stride);
+    return move_range<std::uint64_t>(uniform_side<8>(from), uniform_side<8>(to), first + lane,
+                                     end, stride);
   }
   if (uniform == 4 && alignment >= 4) {
-    return move_range<std::uint32_t>(from, to, first + lane, end, stride);
+    return move_range<std::uint32_t>(uniform_side<4>(from), uniform_side<4>(to), first + lane,
+                                     end, stride);
   }
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
   const std::int64_t begin_byte = element_position(layout, cells, first);
