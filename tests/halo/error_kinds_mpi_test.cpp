@@ -1,7 +1,8 @@
-// One error hierarchy (haloflag/error.hpp) with real MPI ranks on the host backend: every error
-// the libraries throw is a haloflag::Error whose kind() names the cause, the documented catch
-// clauses catch it, and a set-up that fails on one rank fails every rank with that rank's kind.
-// (The co-residency and GPU kinds arise only on a GPU.)
+// One error hierarchy (haloflag/error.hpp) with real MPI ranks on the test's backend
+// (HALOFLAG_TEST_BACKEND, host by default): every error the libraries throw is a haloflag::Error
+// whose kind() names the cause, the documented catch clauses catch it, and a set-up that fails on
+// one rank fails every rank with that rank's kind. The co-residency and GPU kinds arise only on
+// a GPU backend; their tests skip, saying so, on the host.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -20,12 +21,14 @@
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/errors.hpp"
 #include "mpi_world.hpp"
+#include "test_backend.hpp"
 
 namespace {
 
 using namespace haloflag::halo;
 using haloflag::ErrorKind;
 using haloflag::notify::Backend;
+using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
 
@@ -54,10 +57,10 @@ GeometrySpec cube(int cells = 16) {
   return spec;
 }
 
-ExchangeOptions host_options(Strategy strategy = Strategy::resident) {
+ExchangeOptions test_options(Strategy strategy = Strategy::resident) {
   ExchangeOptions options;
   options.strategy = strategy;
-  options.backend = Backend::host;
+  options.backend = test_backend();
   options.timeout = std::chrono::seconds(2);
   return options;
 }
@@ -82,11 +85,12 @@ TEST(ErrorKinds, AGeometryThatCannotBeBuiltIsKindGeometry) {
 // A config for another rank count: every rank's set-up fails as kind config, and catching
 // ConfigError's kind works through the base.
 TEST(ErrorKinds, AConfigForAnotherRankCountIsKindConfigOnEveryRank) {
+  SKIP_WITHOUT_BACKEND();
   GeometrySpec spec = cube();
   spec.ranks = world_size() + 1;
   const Geometry geometry(spec);
-  DeviceFields fields(Backend::host, {10, 10, 10}, 1);
-  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), host_options()); });
+  DeviceFields fields(test_backend(), {10, 10, 10}, 1);
+  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), test_options()); });
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::config) << c.what;
 }
@@ -94,12 +98,13 @@ TEST(ErrorKinds, AConfigForAnotherRankCountIsKindConfigOnEveryRank) {
 // Only the last rank gives fields with no variables. Its own error, and every other rank's
 // naming it, are kind config: the kind of the rank that failed.
 TEST(ErrorKinds, ASetUpThatFailsOnOneRankHasThatRanksKindOnEveryRank) {
+  SKIP_WITHOUT_BACKEND();
   const Geometry geometry(cube());
   const int failing = world_size() - 1;
-  DeviceFields fields(Backend::host, geometry.subdomain(world_rank()).field_extent, 1);
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
   haloflag::kernels::FieldSet view = fields.view();
   if (world_rank() == failing) view.variable_count = 0;
-  const Caught c = caught([&] { Exchange exchange(geometry, view, host_options()); });
+  const Caught c = caught([&] { Exchange exchange(geometry, view, test_options()); });
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::config) << c.what;
   if (world_rank() != failing) {
@@ -111,10 +116,11 @@ TEST(ErrorKinds, ASetUpThatFailsOnOneRankHasThatRanksKindOnEveryRank) {
 // The last rank never starts: its peers' exchanges end at the deadline, kind timeout; using the
 // failed Exchange again is kind usage.
 TEST(ErrorKinds, ADeadlineIsKindTimeoutAndReuseAfterItUsage) {
+  SKIP_WITHOUT_BACKEND();
   const Geometry geometry(cube());
-  DeviceFields fields(Backend::host, geometry.subdomain(world_rank()).field_extent, 1);
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
   {
-    Exchange exchange(geometry, fields.view(), host_options());
+    Exchange exchange(geometry, fields.view(), test_options());
     if (world_rank() != world_size() - 1) {
       const Caught deadline = caught([&] { exchange.run(); });
       ASSERT_TRUE(deadline.thrown);
@@ -130,9 +136,10 @@ TEST(ErrorKinds, ADeadlineIsKindTimeoutAndReuseAfterItUsage) {
 // Calls the API does not allow now: a second start() while one runs, a moved-from Exchange,
 // an abort.
 TEST(ErrorKinds, CallsTheApiDoesNotAllowAreKindUsage) {
+  SKIP_WITHOUT_BACKEND();
   const Geometry geometry(cube());
-  DeviceFields fields(Backend::host, geometry.subdomain(world_rank()).field_extent, 1);
-  ExchangeOptions options = host_options(Strategy::stream_notify);
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  ExchangeOptions options = test_options(Strategy::stream_notify);
   options.timeout = std::chrono::seconds(30);
   Exchange exchange(geometry, fields.view(), options);
   exchange.start();
@@ -154,9 +161,10 @@ TEST(ErrorKinds, CallsTheApiDoesNotAllowAreKindUsage) {
 
 // An MPI call that fails: a null communicator (the test's MPI returns errors).
 TEST(ErrorKinds, AFailedMpiCallIsKindMpi) {
+  SKIP_WITHOUT_BACKEND();
   const Geometry geometry(cube());
-  DeviceFields fields(Backend::host, geometry.subdomain(world_rank()).field_extent, 1);
-  ExchangeOptions options = host_options();
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  ExchangeOptions options = test_options();
   options.comm = MPI_COMM_NULL;
   const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
   ASSERT_TRUE(c.thrown);
@@ -168,6 +176,41 @@ TEST(ErrorKinds, TheFlagApisMisuseIsKindUsage) {
   const Caught c = caught([] { (void)haloflag::notify::parse_backend("tpu"); });
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::usage) << c.what;
+}
+
+// A grid that cannot be resident at once: a stacked_notify launch of far more blocks than the
+// GPU holds is refused at set-up, on every rank, as kind co-residency.
+TEST(ErrorKinds, AGridThatCannotBeResidentIsKindCoResidency) {
+  SKIP_WITHOUT_BACKEND();
+  if (test_backend() == Backend::host) {
+    GTEST_SKIP() << "co-residency arises only on a GPU backend (HALOFLAG_TEST_BACKEND=cuda|hip)";
+  }
+  const Geometry geometry(cube());
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  ExchangeOptions options = test_options(Strategy::stacked_notify);
+  options.advanced.launch.stacked_blocks = 1 << 20;
+  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
+  ASSERT_TRUE(c.thrown);
+  EXPECT_EQ(c.kind, ErrorKind::co_residency) << c.what;
+  EXPECT_NE(c.what.find("stacked_notify asked for 1048576 blocks"), std::string::npos) << c.what;
+}
+
+// A launch shape the GPU cannot run (2048 threads per block) is refused at set-up as kind gpu.
+TEST(ErrorKinds, ALaunchTheGpuCannotRunIsKindGpu) {
+  SKIP_WITHOUT_BACKEND();
+  if (test_backend() == Backend::host) {
+    GTEST_SKIP() << "the GPU kind arises only on a GPU backend (HALOFLAG_TEST_BACKEND=cuda|hip)";
+  }
+  const Geometry geometry(cube());
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  ExchangeOptions options = test_options(Strategy::comb_fused);
+  options.advanced.launch.fused_threads = 2048;
+  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
+  ASSERT_TRUE(c.thrown);
+  EXPECT_EQ(c.kind, ErrorKind::gpu) << c.what;
+  EXPECT_NE(c.what.find("threads per block must be a multiple of 32 in [32, 1024] (got 2048)"),
+            std::string::npos)
+      << c.what;
 }
 
 }  // namespace
