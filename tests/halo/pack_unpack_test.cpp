@@ -1,6 +1,8 @@
 // Pack/unpack of one message by a thread group: buffer order, group-size independence, offsets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
@@ -169,6 +171,21 @@ TEST(PackUnpack, ARoundSpansVariablesAndBoxes) {
       EXPECT_LE(rounds, expected_rounds) << "group " << group_size << " thread " << thread;
     }
     EXPECT_EQ(elements, 7500) << "group " << group_size;
+  }
+  // Far into a buffer (past 2^32 elements) each thread of a group still starts at a different
+  // element, and consecutive threads at consecutive ones.
+  face.place_at((std::int64_t{1} << 36) + 8 * 1000);
+  for (const int group_size : {1024, 937, 64}) {
+    std::vector<int> starts(static_cast<std::size_t>(group_size), 0);
+    for (int thread = 0; thread < group_size; ++thread) {
+      const std::uint32_t first = detail::first_element(face, thread, group_size);
+      ASSERT_LT(first, static_cast<std::uint32_t>(group_size));
+      ++starts[first];
+      if (thread > 0 && first != 0) {
+        EXPECT_EQ(first, detail::first_element(face, thread - 1, group_size) + 1);
+      }
+    }
+    EXPECT_EQ(std::count(starts.begin(), starts.end(), 1), group_size) << "group " << group_size;
   }
   // The field place of an element: variable-major, then box, then z, y, x.
   std::vector<double> storage[3];

@@ -59,10 +59,19 @@ inline bool test_persistent_requests() {
   return value == nullptr || std::string(value) != "0";
 }
 
+// HALOFLAG_TEST_MESSAGE_THREADS: threads of the per-message blocks (unset: the default). Four
+// ranks sharing one GPU under MPS share its multiprocessors too, and with smaller blocks all of
+// their persistent grids fit at once.
+inline int test_message_threads() {
+  const char* value = std::getenv("HALOFLAG_TEST_MESSAGE_THREADS");
+  return value == nullptr ? 0 : std::atoi(value);
+}
+
 inline void apply_test_transport(halo::ExchangeOptions& options) {
   options.transport = test_transport();
   options.advanced.node_mapping = test_node_mapping();
   options.advanced.persistent_requests = test_persistent_requests();
+  if (test_message_threads() > 0) options.advanced.launch.message_threads = test_message_threads();
 }
 
 // "transport auto, nodes of 2 ranks", for test labels and messages.
@@ -71,6 +80,9 @@ inline std::string test_transport_label() {
   if (test_node_size() > 0) label += ", nodes of " + std::to_string(test_node_size()) + " ranks";
   if (test_node_mapping() == halo::NodeMapping::host) label += ", host mapping";
   if (!test_persistent_requests()) label += ", MPI requests per exchange";
+  if (test_message_threads() > 0) {
+    label += ", " + std::to_string(test_message_threads()) + " threads per message block";
+  }
   return label;
 }
 

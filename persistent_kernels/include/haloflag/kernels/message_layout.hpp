@@ -30,6 +30,10 @@ struct MessageLayout {
   /// The largest power of two (at most kMaxElementBytes) dividing buffer_offset, every element
   /// size and every variable's section offset: the widest access into the buffer.
   std::int32_t alignment;
+  /// buffer_offset in elements of the first variable, modulo 2^32: where the message's first
+  /// element falls in the whole buffer, which sets which thread of a group starts it
+  /// (pack_unpack.hpp). Computed here, so that no thread divides 64-bit numbers for it.
+  std::uint32_t buffer_element;
 
   /// Sets the variables' count and element sizes: call once the boxes and buffer_offset are set.
   HF_HD constexpr void set_variables(int count, const int* bytes) {
@@ -42,7 +46,7 @@ struct MessageLayout {
     buffer_offset = offset;
     describe_access();
   }
-  /// Sets uniform_bytes and alignment from the sizes and buffer_offset.
+  /// Sets uniform_bytes, alignment and buffer_element from the sizes and buffer_offset.
   HF_HD constexpr void describe_access() {
     std::uint64_t bits = static_cast<std::uint64_t>(buffer_offset);
     bool same = true;
@@ -54,6 +58,7 @@ struct MessageLayout {
     const int first = variable_count > 0 ? element_bytes[0] : 0;
     uniform_bytes =
         same && first > 0 && (first & (first - 1)) == 0 && alignment >= first ? first : 0;
+    buffer_element = static_cast<std::uint32_t>(buffer_offset / (first > 0 ? first : 1));
   }
   /// The same with every variable of `bytes` bytes.
   HF_HD constexpr void set_variables(int count, int bytes) {

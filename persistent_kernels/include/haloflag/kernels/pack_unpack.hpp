@@ -230,15 +230,16 @@ HF_HD constexpr int trusted_alignment(const FieldSet& fields) {
 
 /// This thread's first element of the message: thread t starts where the whole buffer's t-th
 /// element would fall, so consecutive threads move consecutive elements and a group much larger
-/// than one message (the stacked grid) spreads the messages over different threads.
+/// than one message (the stacked grid) spreads the messages over different threads. Any such
+/// rotation gives each element to one thread, so 32 bits of the offset do. In 32-bit arithmetic
+/// from the layout's buffer_element: each thread of a fused kernel moves about one element, and
+/// its 64-bit divisions here made comb_fused over the node path 7-10 % slower
+/// (docs/results/h200x2/2026-11-27_element_types).
 HF_HD inline std::uint32_t first_element(const MessageLayout& layout, int group_thread,
                                          int group_size) {
-  const std::int64_t size = group_size;
-  const int unit = layout.variable_count > 0 && layout.element_bytes[0] > 0
-                       ? layout.element_bytes[0]
-                       : 1;
-  const std::int64_t buffer_base = layout.buffer_offset / unit;
-  return static_cast<std::uint32_t>(((group_thread - buffer_base) % size + size) % size);
+  const auto size = static_cast<std::uint32_t>(group_size);
+  const std::uint32_t rotation = layout.buffer_element % size;
+  return (static_cast<std::uint32_t>(group_thread) + size - rotation) % size;
 }
 
 }  // namespace detail
