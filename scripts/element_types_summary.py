@@ -57,5 +57,14 @@ def main(folder: Path) -> None:
               f"{ratio(value['float'], value['double']):>13} {rounds}")
 
 
+    print("\neach round's median (us), in round order: how far rounds of one build differ")
+    for cube, transport, strategy in rows:
+        parts = []
+        for build in ("before", "double", "float"):
+            runs = medians.get((cube, transport, strategy, build), [])
+            parts.append(f"{build} " + " ".join(f"{x:.1f}" for x in runs))
+        print(f"{cube:>5} {transport:<10} {strategy:<14} " + " | ".join(parts))
+
+
 if __name__ == "__main__":
     main(Path(sys.argv[1]))

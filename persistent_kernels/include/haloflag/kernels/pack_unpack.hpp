@@ -116,9 +116,8 @@ struct BufferSide {
 /// A buffer side whose elements all have `Bytes` bytes: element e lies e * Bytes into the message.
 /// The uniform moves take it in place of BufferSide, so their address arithmetic holds none of
 /// the mixed sizes' section lookup: the compiler cannot drop that branch itself, since every
-/// store may have changed the layout it reads, and carrying it made each packing kernel's
-/// machine code four times longer and comb_fused over the node path 7-13 % slower
-/// (docs/results/h200x2/2026-11-27_element_types).
+/// store may have changed the layout it reads, and it made every packing kernel's machine code
+/// several times longer (docs/design.md, "Fields and messages").
 template <int Bytes>
 struct UniformBufferSide {
   std::byte* message;  ///< the message's first byte
@@ -232,9 +231,8 @@ HF_HD constexpr int trusted_alignment(const FieldSet& fields) {
 /// element would fall, so consecutive threads move consecutive elements and a group much larger
 /// than one message (the stacked grid) spreads the messages over different threads. Any such
 /// rotation gives each element to one thread, so 32 bits of the offset do. In 32-bit arithmetic
-/// from the layout's buffer_element: each thread of a fused kernel moves about one element, and
-/// its 64-bit divisions here made comb_fused over the node path 7-10 % slower
-/// (docs/results/h200x2/2026-11-27_element_types).
+/// from the layout's buffer_element: each thread of a fused kernel moves about one element, so
+/// 64-bit divisions here were much of its work (docs/design.md, "Fields and messages").
 HF_HD inline std::uint32_t first_element(const MessageLayout& layout, int group_thread,
                                          int group_size) {
   const auto size = static_cast<std::uint32_t>(group_size);
