@@ -33,24 +33,10 @@ namespace {
 using namespace haloflag::halo;
 using haloflag::test::TypedField;
 using haloflag::test::TypedLayout;
+using haloflag::test::typed_geometries;
 using haloflag::test::world_rank;
 
 constexpr int kExchanges = 4;
-
-// Two geometries: 26 neighbours, periodic, ghost width 1; and ghost width 2 with a non-periodic
-// axis (ghost cells without a neighbour must stay as they were).
-std::vector<Geometry> typed_geometries(const TypedLayout& layout) {
-  std::vector<Geometry> geometries;
-  for (const auto& c : haloflag::test::geometry_cases()) {
-    if (c.name != "cube_auto_periodic" && c.name != "nondivisible_mixed_ghost2") continue;
-    GeometrySpec spec = haloflag::test::make_geometry(c).spec();
-    spec.vars = static_cast<int>(layout.element_bytes.size());
-    spec.element_bytes = layout.element_bytes.front();
-    spec.variable_bytes = layout.element_bytes;
-    geometries.emplace_back(spec);
-  }
-  return geometries;
-}
 
 ExchangeOptions options_for(Strategy strategy) {
   ExchangeOptions options;

@@ -32,6 +32,7 @@
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
 #include "test_transport.hpp"
+#include "typed_field.hpp"
 
 #if defined(HALOFLAG_HAVE_GPU)
 #include "embedded_test_kernel.hpp"
@@ -409,6 +410,60 @@ TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
           << c.name << " block " << b;
       EXPECT_EQ(reports[b].epochs_done, static_cast<std::uint32_t>(kEpochs)) << c.name << " block " << b;
       EXPECT_EQ(reports[b].saw_failure, 0) << c.name << " block " << b;
+    }
+  }
+#endif
+}
+
+// The same real kernel with fields of other element types and layouts (float, int32 padded,
+// a 12-byte structure, interleaved and mixed variables; typed_field.hpp): the embedded API moves
+// their bytes as the Exchange's own kernels do, every byte of every cell checked.
+TEST(EmbeddedExchange, GpuKernelMovesEveryElementTypeAndLayout) {
+#if !defined(HALOFLAG_HAVE_GPU)
+  GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
+#else
+  if (test_backend() == Backend::host) {
+    GTEST_SKIP() << "runs on a GPU backend: set HALOFLAG_TEST_BACKEND=cuda or hip (the host "
+                    "backend's thread kernel is in halo_element_types_mpi_test)";
+  }
+  if (!haloflag::test::backend_unavailable().empty()) {
+    GTEST_SKIP() << haloflag::test::backend_unavailable();
+  }
+  constexpr int kTypedEpochs = 6;
+  for (const haloflag::test::TypedLayout& layout : haloflag::test::typed_layouts()) {
+    const Geometry geometry = haloflag::test::typed_geometries(layout).back();
+    const ExchangeVerifier verifier(geometry, world_rank());
+    const ExchangeOptions options = embedded_options(std::chrono::seconds(30));
+    haloflag::test::TypedField field(options.backend, verifier.field_extent(), layout);
+    int wrong_epochs = 0;
+    std::string first_report;
+    std::vector<haloflag::test::EmbeddedBlockReport> reports;
+    try {
+      Exchange exchange(geometry, field.view(), options);
+      haloflag::test::EmbeddedTestKernel kernel(exchange.device_plan(), field.view(), field.view(),
+                                                1, kTypedEpochs, 256);
+      for (int i = 0; i < kTypedEpochs; ++i) {
+        const std::uint64_t epoch = static_cast<std::uint64_t>(i) + 1;
+        field.prepare(verifier, epoch);
+        exchange.start();
+        exchange.finish();
+        const std::string report = field.check(verifier, epoch);
+        if (!report.empty() && wrong_epochs++ == 0) first_report = report;
+      }
+      reports = kernel.wait();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "[rank %d] %s on GPU: %s\n", world_rank(), layout.name.c_str(),
+                   error.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    EXPECT_EQ(wrong_epochs, 0) << layout.name << ", rank " << world_rank() << ": first: "
+                               << first_report;
+    for (std::size_t b = 0; b < reports.size(); ++b) {
+      EXPECT_EQ(static_cast<BlockStatus>(reports[b].status), BlockStatus::ok)
+          << layout.name << " block " << b;
+      EXPECT_EQ(reports[b].epochs_done, static_cast<std::uint32_t>(kTypedEpochs))
+          << layout.name << " block " << b;
     }
   }
 #endif

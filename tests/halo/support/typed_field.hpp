@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "geometry_cases.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/field_set.hpp"
@@ -112,6 +114,21 @@ inline std::vector<TypedLayout> typed_layouts() {
       {"mixed float, double, int16", {4, 8, 2}, false, 1},
       {"mixed double + 12-byte interleaved", {8, 12}, true, 1},
   };
+}
+
+// Two geometries for `layout`'s variables: 26 neighbours, periodic, ghost width 1; and ghost
+// width 2 with a non-periodic axis (ghost cells without a neighbour must stay as they were).
+inline std::vector<halo::Geometry> typed_geometries(const TypedLayout& layout) {
+  std::vector<halo::Geometry> geometries;
+  for (const auto& c : geometry_cases()) {
+    if (c.name != "cube_auto_periodic" && c.name != "nondivisible_mixed_ghost2") continue;
+    halo::GeometrySpec spec = make_geometry(c).spec();
+    spec.vars = static_cast<int>(layout.element_bytes.size());
+    spec.element_bytes = layout.element_bytes.front();
+    spec.variable_bytes = layout.element_bytes;
+    geometries.emplace_back(spec);
+  }
+  return geometries;
 }
 
 }  // namespace haloflag::test
