@@ -368,13 +368,7 @@ TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
 #if !defined(HALOFLAG_HAVE_GPU)
   GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
 #else
-  if (test_backend() == Backend::host) {
-    GTEST_SKIP() << "runs on a GPU backend: set HALOFLAG_TEST_BACKEND=cuda or hip (the "
-                    "halo_embedded_exchange_<gpu>_np* tests do)";
-  }
-  if (!haloflag::test::backend_unavailable().empty()) {
-    GTEST_SKIP() << haloflag::test::backend_unavailable();
-  }
+  SKIP_UNLESS_GPU_BACKEND("the real kernel (halo_embedded_exchange_<gpu>_np* run it)");
   for (const auto& c : embedded_cases()) {
     const Geometry geometry = haloflag::test::make_geometry(c);
     const ExchangeVerifier verifier(geometry, world_rank());
@@ -422,13 +416,8 @@ TEST(EmbeddedExchange, GpuKernelMovesEveryElementTypeAndLayout) {
 #if !defined(HALOFLAG_HAVE_GPU)
   GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
 #else
-  if (test_backend() == Backend::host) {
-    GTEST_SKIP() << "runs on a GPU backend: set HALOFLAG_TEST_BACKEND=cuda or hip (the host "
-                    "backend's thread kernel is in halo_element_types_mpi_test)";
-  }
-  if (!haloflag::test::backend_unavailable().empty()) {
-    GTEST_SKIP() << haloflag::test::backend_unavailable();
-  }
+  SKIP_UNLESS_GPU_BACKEND("the real kernel (the host's thread kernel moves these types in "
+                          "halo_element_types_mpi_test)");
   constexpr int kTypedEpochs = 6;
   for (const haloflag::test::TypedLayout& layout : haloflag::test::typed_layouts()) {
     const Geometry geometry = haloflag::test::typed_geometries(layout).back();
@@ -475,12 +464,7 @@ TEST(EmbeddedExchange, GpuKernelLeavesWhenTheHostNeverStarts) {
 #if !defined(HALOFLAG_HAVE_GPU)
   GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
 #else
-  if (test_backend() == Backend::host) {
-    GTEST_SKIP() << "runs on a GPU backend: set HALOFLAG_TEST_BACKEND=cuda or hip";
-  }
-  if (!haloflag::test::backend_unavailable().empty()) {
-    GTEST_SKIP() << haloflag::test::backend_unavailable();
-  }
+  SKIP_UNLESS_GPU_BACKEND("the real kernel");
   const Geometry geometry = small_periodic_geometry();
   const ExchangeVerifier verifier(geometry, world_rank());
   Buffers buffers(test_backend(), verifier, 2);

@@ -27,7 +27,6 @@ namespace {
 
 using namespace haloflag::halo;
 using haloflag::ErrorKind;
-using haloflag::notify::Backend;
 using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
@@ -63,6 +62,13 @@ ExchangeOptions test_options(Strategy strategy = Strategy::resident) {
   options.backend = test_backend();
   options.timeout = std::chrono::seconds(2);
   return options;
+}
+
+// What building an Exchange over a 16^3 periodic cube with `options` throws.
+Caught set_up_error(const ExchangeOptions& options) {
+  const Geometry geometry(cube());
+  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  return caught([&] { Exchange exchange(geometry, fields.view(), options); });
 }
 
 TEST(ErrorKinds, KindsNameTheirCause) {
@@ -181,15 +187,10 @@ TEST(ErrorKinds, TheFlagApisMisuseIsKindUsage) {
 // A grid that cannot be resident at once: a stacked_notify launch of far more blocks than the
 // GPU holds is refused at set-up, on every rank, as kind co-residency.
 TEST(ErrorKinds, AGridThatCannotBeResidentIsKindCoResidency) {
-  SKIP_WITHOUT_BACKEND();
-  if (test_backend() == Backend::host) {
-    GTEST_SKIP() << "co-residency arises only on a GPU backend (HALOFLAG_TEST_BACKEND=cuda|hip)";
-  }
-  const Geometry geometry(cube());
-  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  SKIP_UNLESS_GPU_BACKEND("the co-residency kind");
   ExchangeOptions options = test_options(Strategy::stacked_notify);
   options.advanced.launch.stacked_blocks = 1 << 20;
-  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
+  const Caught c = set_up_error(options);
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::co_residency) << c.what;
   EXPECT_NE(c.what.find("stacked_notify asked for 1048576 blocks"), std::string::npos) << c.what;
@@ -197,15 +198,10 @@ TEST(ErrorKinds, AGridThatCannotBeResidentIsKindCoResidency) {
 
 // A launch shape the GPU cannot run (2048 threads per block) is refused at set-up as kind gpu.
 TEST(ErrorKinds, ALaunchTheGpuCannotRunIsKindGpu) {
-  SKIP_WITHOUT_BACKEND();
-  if (test_backend() == Backend::host) {
-    GTEST_SKIP() << "the GPU kind arises only on a GPU backend (HALOFLAG_TEST_BACKEND=cuda|hip)";
-  }
-  const Geometry geometry(cube());
-  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
+  SKIP_UNLESS_GPU_BACKEND("the GPU kind");
   ExchangeOptions options = test_options(Strategy::comb_fused);
   options.advanced.launch.fused_threads = 2048;
-  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
+  const Caught c = set_up_error(options);
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::gpu) << c.what;
   EXPECT_NE(c.what.find("threads per block must be a multiple of 32 in [32, 1024] (got 2048)"),

@@ -45,3 +45,13 @@ inline const std::string& backend_unavailable() {
       GTEST_SKIP() << ::haloflag::test::backend_unavailable();                                \
     }                                                                                         \
   } while (0)
+
+// Skips, saying so, a test that means something only on a GPU backend (`what` says what needs
+// it), and one whose backend this run cannot use.
+#define SKIP_UNLESS_GPU_BACKEND(what)                                                        \
+  do {                                                                                        \
+    if (::haloflag::test::test_backend() == ::haloflag::notify::Backend::host) {              \
+      GTEST_SKIP() << what << " needs a GPU backend: set HALOFLAG_TEST_BACKEND=cuda or hip";  \
+    }                                                                                         \
+    SKIP_WITHOUT_BACKEND();                                                                   \
+  } while (0)
