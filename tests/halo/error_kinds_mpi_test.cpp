@@ -168,11 +168,9 @@ TEST(ErrorKinds, CallsTheApiDoesNotAllowAreKindUsage) {
 // An MPI call that fails: a null communicator (the test's MPI returns errors).
 TEST(ErrorKinds, AFailedMpiCallIsKindMpi) {
   SKIP_WITHOUT_BACKEND();
-  const Geometry geometry(cube());
-  DeviceFields fields(test_backend(), geometry.subdomain(world_rank()).field_extent, 1);
   ExchangeOptions options = test_options();
   options.comm = MPI_COMM_NULL;
-  const Caught c = caught([&] { Exchange exchange(geometry, fields.view(), options); });
+  const Caught c = set_up_error(options);
   ASSERT_TRUE(c.thrown);
   EXPECT_EQ(c.kind, ErrorKind::mpi) << c.what;
 }

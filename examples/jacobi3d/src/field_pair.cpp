@@ -56,10 +56,7 @@ template <class Real>
 hh::HostField FieldPair<Real>::download_current() const {
   std::vector<Real> values(static_cast<std::size_t>(extent_[0] * extent_[1] * extent_[2]));
   buffers_[current_].copy_to_host(values.data(), values.size() * sizeof(Real));
-  hh::HostField field(extent_, 1);
-  double* cells = field.variable(0);
-  for (std::size_t i = 0; i < values.size(); ++i) cells[i] = static_cast<double>(values[i]);
-  return field;
+  return as_host_field(values, extent_);
 }
 
 template class FieldPair<float>;

@@ -27,4 +27,15 @@ std::vector<Real> as_real(const haloflag::halo::HostField& field) {
   return converted;
 }
 
+// The reverse: Real values of a one-variable field of `extent` as the HostField the checks and
+// reports read (float widens to double exactly).
+template <class Real>
+haloflag::halo::HostField as_host_field(const std::vector<Real>& values,
+                                        const haloflag::halo::Index3& extent) {
+  haloflag::halo::HostField field(extent, 1);
+  double* cells = field.variable(0);
+  for (std::size_t i = 0; i < values.size(); ++i) cells[i] = static_cast<double>(values[i]);
+  return field;
+}
+
 }  // namespace jacobi3d

@@ -56,10 +56,7 @@ hh::HostField reference_in(StencilKind stencil, const hh::Index3& global_size, i
     sweep_box(stencil, fields, regions.owned, 0, 1);
     std::swap(in, out);
   }
-  hh::HostField result(extent, 1);
-  double* cells = result.variable(0);
-  for (std::size_t i = 0; i < in.size(); ++i) cells[i] = static_cast<double>(in[i]);
-  return result;
+  return as_host_field(in, extent);
 }
 
 }  // namespace

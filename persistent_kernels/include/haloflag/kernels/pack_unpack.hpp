@@ -102,22 +102,18 @@ struct FieldSide {
   }
 };
 
-/// The side of a move that is the message in a buffer: element e lies in its variable's section.
+/// The side of a move that is the message in a buffer, addressed by byte: the word-by-word moves
+/// take it as it is, the uniform ones as a UniformBufferSide.
 struct BufferSide {
-  const MessageLayout* layout;
-  std::byte* message;   ///< the message's first byte
-  std::uint32_t cells;  ///< layout->cells_per_variable()
-  HF_HD Place place(std::uint32_t e) const {
-    return {message + element_position(*layout, cells, e)};
-  }
+  std::byte* message;  ///< the message's first byte
   HF_HD Place place_of_byte(std::int64_t position) const { return {message + position}; }
 };
 
 /// A buffer side whose elements all have `Bytes` bytes: element e lies e * Bytes into the message.
-/// The uniform moves take it in place of BufferSide, so their address arithmetic holds none of
-/// the mixed sizes' section lookup: the compiler cannot drop that branch itself, since every
-/// store may have changed the layout it reads, and it made every packing kernel's machine code
-/// several times longer (docs/design.md, "Fields and messages").
+/// The uniform moves address the buffer by multiplication alone, with none of the mixed sizes'
+/// section lookup: the compiler cannot drop that lookup for them itself, since every store may
+/// have changed the layout it reads, and it made every packing kernel's machine code several
+/// times longer (docs/design.md, "Fields and messages").
 template <int Bytes>
 struct UniformBufferSide {
   std::byte* message;  ///< the message's first byte
@@ -247,7 +243,7 @@ HF_HD inline void pack_message_at(const MessageLayout& layout, const FieldSet& f
                                   std::byte* message, int group_thread, int group_size) {
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
   detail::move_elements_between(
-      detail::FieldSide{&layout, &fields, cells}, detail::BufferSide{&layout, message, cells},
+      detail::FieldSide{&layout, &fields, cells}, detail::BufferSide{message},
       layout, detail::smaller(layout.alignment, detail::trusted_alignment(fields)),
       0, detail::first_element(layout, group_thread, group_size),
       static_cast<std::uint32_t>(layout.element_count()), static_cast<std::uint32_t>(group_size));
@@ -259,7 +255,7 @@ HF_HD inline void unpack_message_from(const MessageLayout& layout, const FieldSe
                                       int group_size) {
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
   detail::move_elements_between(
-      detail::BufferSide{&layout, const_cast<std::byte*>(message), cells},
+      detail::BufferSide{const_cast<std::byte*>(message)},
       detail::FieldSide{&layout, &fields, cells}, layout,
       detail::smaller(layout.alignment, detail::trusted_alignment(fields)),
       0, detail::first_element(layout, group_thread, group_size),

@@ -95,7 +95,7 @@ HF_HD void move_elements(const Group& group, const MessageLayout& source, const 
     move_elements_between(from_side, FieldSide{&target, to, cells}, source,
                           smaller(from_alignment, trusted_alignment(*to)), first, lane, end, size);
   } else {
-    move_elements_between(from_side, BufferSide{&target, buffer, cells}, source,
+    move_elements_between(from_side, BufferSide{buffer}, source,
                           smaller(from_alignment, target.alignment), first, lane, end, size);
   }
 }
@@ -106,7 +106,7 @@ template <ExchangeGroup Group>
 HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
                            std::uint32_t first, std::uint32_t end, const std::byte* buffer) {
   const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
-  move_elements_between(BufferSide{&layout, const_cast<std::byte*>(buffer), cells},
+  move_elements_between(BufferSide{const_cast<std::byte*>(buffer)},
                         FieldSide{&layout, &to, cells}, layout,
                         smaller(layout.alignment, trusted_alignment(to)), first,
                         static_cast<std::uint32_t>(group.thread()), end,
