@@ -93,7 +93,9 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
     HF_GPU_CHECK(cudaGetLastError());
   }
 
-  haloflag::notify::WorkStream stream() override { return stream_.get(); }
+  haloflag::notify::WorkStream stream() override {
+    return haloflag::notify::WorkStream(stream_.get());
+  }
 
   void synchronize() override { HF_GPU_CHECK(cudaStreamSynchronize(stream_.get())); }
 

@@ -12,9 +12,10 @@
 /// Stream-ordered (Strategy::resident): the exchange is ordered on the caller's stream, with no
 /// host synchronisation and no kernel launch per exchange (docs/embedding.md):
 ///
+///   const notify::WorkStream on_stream(stream);   // a GPU stream converts only explicitly
 ///   update<<<..., stream>>>(...);
-///   exchange.start(stream);   // the resident kernels pack once `update` has finished
-///   exchange.wait(stream);    // work enqueued after this sees the ghost cells
+///   exchange.start(on_stream);   // the resident kernels pack once `update` has finished
+///   exchange.wait(on_stream);    // work enqueued after this sees the ghost cells
 ///
 /// With MPI peers, someone must run the CPU state machine meanwhile: a progress thread
 /// (ExchangeOptions::progress = thread) or the caller's progress() calls. Peers of the node
@@ -105,8 +106,8 @@ class Exchange {
   /// Stream-ordered start (Strategy::resident): enqueues on `stream` the store of the next epoch
   /// into the flag the resident kernels wait on, so they pack once the work enqueued before it
   /// is done. Returns at once. The previous exchange's wait(stream) on the same stream (or
-  /// finish()) must come first. `stream` is a cudaStream_t/hipStream_t on the GPU backends, a notify::HostQueue on
-  /// the host backend.
+  /// finish()) must come first. `stream` is a cudaStream_t/hipStream_t on the GPU backends,
+  /// wrapped explicitly as notify::WorkStream(stream), and a notify::HostQueue on the host backend.
   void start(notify::WorkStream stream);
   /// As start(stream), exchanging `fields` instead of the fields given at construction.
   void start(notify::WorkStream stream, const kernels::FieldSet& fields);
