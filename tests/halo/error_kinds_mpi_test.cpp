@@ -72,7 +72,7 @@ Caught set_up_error(const ExchangeOptions& options) {
 }
 
 TEST(ErrorKinds, KindsNameTheirCause) {
-  EXPECT_EQ(haloflag::to_string(ErrorKind::co_residency), "co-residency");
+  EXPECT_EQ(haloflag::to_string(ErrorKind::co_residency), "co_residency");
   EXPECT_EQ(haloflag::kind_of(std::invalid_argument("x")), ErrorKind::usage);
   EXPECT_EQ(haloflag::kind_of(std::runtime_error("x")), ErrorKind::other);
   EXPECT_EQ(haloflag::kind_of(ConfigError("x")), ErrorKind::config);

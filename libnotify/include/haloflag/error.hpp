@@ -26,7 +26,7 @@ enum class ErrorKind {
   other,         ///< an exception from outside haloflag (the C++ library, the system)
 };
 
-/// The kind's name, as in the enumerator (e.g. "config").
+/// The kind's name, spelled exactly as its enumerator (e.g. "config", "co_residency", "mpi").
 std::string_view to_string(ErrorKind kind);
 
 /// Base of every exception haloflag throws: a message and an ErrorKind.
