@@ -284,7 +284,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   // Not "--tune": Open MPI's mpiexec takes that word for its own, wherever it stands.
   add_either(app, "--tuning", options.tune, "auto", "fixed",
              "auto also runs each flag strategy with its order of work tuned at set-up "
-             "(ExchangeOptions::tuning: --long-receives, --long-sends, --long-receive-blocks "
+             "(halo::tune: --long-receives, --long-sends, --long-receive-blocks "
              "and --mpi-piece-bytes timed on this machine and transport, the fastest kept), "
              "beside the fixed one");
   app.add_option("--transport", options.transport_argument,

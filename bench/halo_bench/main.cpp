@@ -27,6 +27,7 @@
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "haloflag/halo/tune.hpp"
 #include "haloflag/model/strategy_prediction.hpp"
 #include "nccl_comparison.hpp"
 #include "report_json.hpp"
@@ -209,17 +210,15 @@ int run_halo_bench(int argc, char** argv) {
       }
     }
   }
-  // The tuned variants choose their order of work before anything is timed (a tuned Exchange
-  // set up once, ExchangeOptions::tuning), so that the heading names it and every round uses it.
+  // The tuned variants choose their order of work before anything is timed (halo::tune), so
+  // that the heading names it and every round uses it.
   for (Variant& variant : variants) {
     if (!variant.tuning) continue;
     halo::ExchangeOptions tuned = settings.exchange_options;
     tuned.strategy = variant.strategy;
     tuned.transport = variant.transport;
-    tuned.tuning = halo::Tuning::automatic;
     try {
-      const halo::Exchange exchange(config, fields->view(), tuned);
-      variant.tuning = exchange.tuning();
+      variant.tuning = halo::tune(config, fields->view(), tuned).report;
     } catch (const std::exception& error) {
       abort_run(kProgram, me.rank, variant.name + ": tuning: " + error.what());
     }

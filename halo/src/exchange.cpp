@@ -825,12 +825,10 @@ class Exchange::Impl {
 
 Exchange::Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
                    const ExchangeOptions& options) {
-  ExchangeOptions chosen = options;
-  TuningReport report = options.tuning == Tuning::automatic
-                            ? detail::tune_work_order(config, fields, chosen)
-                            : detail::fixed_tuning(options);
-  impl_ = std::make_shared<Impl>(config, fields, chosen);
-  tuning_ = std::move(report);
+  // Tuning builds Exchanges of its own: tune() and Exchange::tuned() (tune.cpp) do it.
+  detail::refuse_automatic_tuning(options);
+  impl_ = std::make_shared<Impl>(config, fields, options);
+  tuning_ = detail::fixed_tuning(options);
 }
 
 Exchange::Exchange(const Geometry& geometry, const kernels::FieldSet& fields,

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
 
 namespace haloflag::halo::detail {
@@ -112,6 +114,17 @@ TuningReport fixed_tuning(const ExchangeOptions& options) {
   report.chosen = work_order_of(options);
   report.reason = "fixed: " + report.chosen.describe();
   return report;
+}
+
+void refuse_automatic_tuning(const ExchangeOptions& options) {
+  if (options.tuning != Tuning::automatic) return;
+  int rank = -1;
+  MPI_Comm_rank(options.comm, &rank);
+  throw ConfigError("rank " + std::to_string(rank) +
+                    ": ExchangeOptions::tuning is automatic, but the Exchange constructor no "
+                    "longer tunes: call haloflag::halo::tune(config, fields, options) and build "
+                    "the Exchange with its options, or haloflag::halo::Exchange::tuned(config, "
+                    "fields, options); tuning = fixed runs the options as given");
 }
 
 TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldSet& fields,

@@ -1,4 +1,5 @@
-// Chooses the order of work of a tuned Exchange (ExchangeOptions::tuning, tuning.hpp).
+// Chooses the order of work for tune() (haloflag/halo/tune.hpp), and keeps the Exchange
+// constructor from being asked to tune.
 #pragma once
 
 #include "haloflag/halo/exchange_config.hpp"
@@ -11,7 +12,11 @@ namespace haloflag::halo::detail {
 // The report of an Exchange that was not tuned.
 TuningReport fixed_tuning(const ExchangeOptions& options);
 
-// Collective over options.comm. Sets up an Exchange for each candidate order, times a few
+// ConfigError naming this rank in options.comm when options.tuning is automatic: the
+// constructor runs the options as given, and tuning is tune()'s or Exchange::tuned()'s to do.
+void refuse_automatic_tuning(const ExchangeOptions& options);
+
+// Collective over options.comm. Sets up a fixed Exchange for each candidate order, times a few
 // exchanges of `fields` with it (the owned cells are read, the ghost cells written), and writes
 // the fastest order into `options` (the slowest rank's median decides, so every rank chooses the
 // same). A candidate that cannot be set up is skipped with its reason.

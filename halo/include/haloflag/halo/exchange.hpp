@@ -79,12 +79,22 @@ inline constexpr int kMaxFieldSets = 8;
 class Exchange {
  public:
   /// This rank's messages are config.rank_messages[rank in options.comm]; the config must carry
-  /// boxes and a data record. Collective over options.comm.
+  /// boxes and a data record. Collective over options.comm. Runs the options as given and never
+  /// tunes: options.tuning = Tuning::automatic throws ConfigError, naming the rank, that says to
+  /// call tune() (haloflag/halo/tune.hpp) or Exchange::tuned() instead.
   Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
            const ExchangeOptions& options);
   /// This rank's messages are the geometry's for its rank in options.comm. Collective over options.comm.
   Exchange(const Geometry& geometry, const kernels::FieldSet& fields,
            const ExchangeOptions& options);
+  /// Tunes the order of work first (tune(), haloflag/halo/tune.hpp) and returns an Exchange set
+  /// up with the chosen one; its tuning() reports every candidate and the choice.
+  /// options.tuning is not read. Collective over options.comm.
+  static Exchange tuned(const ExchangeConfig& config, const kernels::FieldSet& fields,
+                        const ExchangeOptions& options);
+  /// The same on the messages of `geometry`. Collective over options.comm.
+  static Exchange tuned(const Geometry& geometry, const kernels::FieldSet& fields,
+                        const ExchangeOptions& options);
   ~Exchange();
   Exchange(const Exchange&) = delete;
   Exchange& operator=(const Exchange&) = delete;
@@ -163,7 +173,8 @@ class Exchange {
   /// How this rank reaches each of its peers (ExchangeOptions::transport): node or mpi, and for
   /// node peers where their messages land.
   const std::vector<PeerTransport>& peer_transports() const;
-  /// The order of work in use, and with ExchangeOptions::tuning = automatic how it was chosen.
+  /// The order of work in use; for an Exchange built by tuned(), how it was chosen (tune()'s
+  /// report), else fixed: the options' own order.
   const TuningReport& tuning() const;
 
   class Impl;

@@ -1,7 +1,7 @@
 /// @file
-/// Tuning of the orders of work (ExchangeOptions::tuning): which order is fastest depends on the
-/// machine, the MPI library and the transport, so a tuned Exchange times the candidates on this
-/// machine at set-up and keeps the fastest (docs/exchange.md, "Tuning").
+/// What tuning the orders of work chooses and reports: which order is fastest depends on the
+/// machine, the MPI library and the transport, so tune() (haloflag/halo/tune.hpp) times the
+/// candidates on this machine and keeps the fastest (docs/exchange.md, "Tuning at set-up").
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,13 @@
 
 namespace haloflag::halo {
 
-/// Whether an Exchange uses the given order of work or measures the candidates.
+/// ExchangeOptions::tuning. The Exchange constructor runs only fixed options: tuning is asked for
+/// by calling tune() or Exchange::tuned(), whose options come back fixed.
 enum class Tuning {
   fixed,      ///< the options as given
-  automatic,  ///< time the orders of work at set-up and keep the fastest
+  /// refused by the Exchange constructor (ConfigError naming tune()), so that code written when
+  /// the constructor tuned fails at once instead of running untuned
+  automatic,
 };
 
 /// The choice's name.
@@ -22,8 +25,8 @@ std::string_view to_string(Tuning tuning);
 /// Throws std::invalid_argument naming the valid choices ("fixed", "auto").
 Tuning parse_tuning(std::string_view name);
 
-/// One order of work: the options a tuned Exchange chooses (ExchangeOptions): four for the MPI
-/// messages, and for the node transport's the piece size and the node grid's block size.
+/// One order of work: the options tune() chooses (ExchangeOptions): four for the MPI messages,
+/// and for the node transport's the piece size and the node grid's block size.
 struct WorkOrder {
   bool long_receives_on_arrival = true;  ///< AdvancedOptions::long_receives_on_arrival
   bool long_sends_in_turn = false;  ///< AdvancedOptions::long_sends_in_turn
@@ -39,7 +42,7 @@ struct WorkOrder {
   bool operator==(const WorkOrder&) const = default;
 };
 
-/// One order of work a tuned Exchange measured.
+/// One order of work tune() measured.
 struct TunedCandidate {
   WorkOrder order;  ///< the order measured
   /// Median time of one exchange, the slowest rank's, in microseconds; negative when the
@@ -49,12 +52,13 @@ struct TunedCandidate {
 };
 
 /// A candidate replaces the given order only when it is faster by more than this fraction of the
-/// given order's time: closer than that is within a run's noise, and a tuned Exchange is never
-/// meant to be slower than the fixed one.
+/// given order's time: closer than that is within a run's noise, and a tuned order is never
+/// meant to be slower than the given one.
 inline constexpr double kTuningMargin = 0.03;
 
-/// What a tuned Exchange chose, and why. `tuned` is false for fixed options, and for strategies
-/// with nothing to choose (the bulk strategies); `reason` then says which.
+/// What tune() chose, and why (TunedOptions::report, Exchange::tuning()). `tuned` is false for
+/// an Exchange built with fixed options, and for strategies with nothing to choose (the bulk
+/// strategies); `reason` then says which.
 struct TuningReport {
   bool tuned = false;  ///< whether orders were measured
   std::string reason;  ///< why not, when not tuned
