@@ -363,6 +363,35 @@ TEST(EmbeddedExchange, EpochOutOfTurnIsRefusedAtOnceNamingBothEpochs) {
   }
 }
 
+// A node receive checks the epoch against its peer's arrival counter in this rank's memory, not
+// against the host's start: a skipped exchange and an exchange of 0 are refused at once, naming
+// the counter and the exchange it is on.
+TEST(EmbeddedExchange, NodeReceiveOutOfTurnIsRefusedAtOnceByItsArrivalCounter) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = small_periodic_geometry();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  ExchangeOptions options = embedded_options(std::chrono::seconds(20));
+  options.transport = Transport::node;
+  DeviceFields fields(Backend::host, verifier.field_extent(), verifier.vars());
+  for (const std::uint64_t wrong : {std::uint64_t{3}, std::uint64_t{0}}) {
+    Exchange exchange(geometry, fields.view(), options);
+    const DevicePlan plan = exchange.device_plan();
+    ASSERT_GT(plan.recv_count(), 0u);
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(haloflag::kernels::embedded_unpack(HostThreadGroup{}, plan, 0, wrong),
+              haloflag::kernels::BlockStatus::failed);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+              1.0);
+    const auto failure = failure_of([&] { exchange.run(); });
+    ASSERT_TRUE(failure.thrown);
+    EXPECT_TRUE(contains(failure.message, "device-side wait on node_arrival[")) << failure.message;
+    EXPECT_TRUE(contains(failure.message, "refused at once: epoch " + std::to_string(wrong) +
+                                              " asked for while the flag shows 0"))
+        << failure.message;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 // A real __global__ kernel of ThreadBlockGroups, one block per message, on the GPU backend.
 TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
 #if !defined(HALOFLAG_HAVE_GPU)

@@ -69,13 +69,10 @@ HF_HD BlockStatus pack_and_signal(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
-/// Waits for receive `message` to arrive, unpacks it with the whole group, then signals it unpacked.
+/// Unpacks receive `message`, which has arrived, with the whole group, then signals it unpacked.
 template <ExchangeGroup Group>
-HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
-                                  std::uint32_t message, std::uint64_t epoch,
-                                  std::uint32_t waiter) {
-  const BlockStatus status = wait_arrival(group, plan, message, epoch, waiter);
-  if (status != BlockStatus::ok) return status;
+HF_HD void unpack_and_signal(const Group& group, const ExchangePlan& plan, std::uint32_t message,
+                             std::uint64_t epoch) {
   if (group.thread() == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
   unpack_message_from(plan.recvs[message], fields_of(plan), recv_data(plan, message),
                       group.thread(), group.size());
@@ -84,6 +81,16 @@ HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
     stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
     signal_unpacked(plan, message, epoch);
   }
+}
+
+/// Waits for receive `message` to arrive, unpacks it with the whole group, then signals it unpacked.
+template <ExchangeGroup Group>
+HF_HD BlockStatus wait_and_unpack(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t message, std::uint64_t epoch,
+                                  std::uint32_t waiter) {
+  const BlockStatus status = wait_arrival(group, plan, message, epoch, waiter);
+  if (status != BlockStatus::ok) return status;
+  unpack_and_signal(group, plan, message, epoch);
   return BlockStatus::ok;
 }
 

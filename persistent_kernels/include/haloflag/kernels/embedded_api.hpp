@@ -40,25 +40,46 @@
 namespace haloflag::kernels {
 namespace detail {
 
-/// The epoch a caller's kernel passes must be the exchange the flag is on or the next one (and
-/// exchanges count from 1): a flag ahead of it means the kernel is behind the host (an epoch
-/// used twice), one two or more behind it means the kernel skipped an exchange. Either would wait until the deadline or move
-/// stale data; it is refused at once and recorded, naming the flag and both epochs.
+/// The epoch a caller's kernel passes must be the exchange its word is on or the next one (and
+/// exchanges count from 1): a word ahead of it means the kernel is behind (an epoch used twice),
+/// one two or more behind it means the kernel skipped an exchange. Either would wait until the
+/// deadline or move stale data, so it is refused at once and recorded, naming the word and both
+/// epochs. The check costs no read of its own: the leader's first read of the word it waits on
+/// decides both whether the epoch is in turn and whether it must wait. A word that counts
+/// (`per_epoch` units per exchange, a node arrival counter) is on epoch e once it reached
+/// e x per_epoch; a plain flag has per_epoch 1.
 template <ExchangeGroup Group>
-HF_HD BlockStatus check_embedded_epoch(const Group& group, const ExchangePlan& plan,
-                                       const notify::FlagArrayView& flags, std::uint32_t index,
-                                       std::uint64_t epoch, std::uint32_t waiter) {
-  int refused = 0;
+HF_HD BlockStatus wait_in_turn(const Group& group, const ExchangePlan& plan,
+                               const std::uint64_t* word, std::uint32_t array_id,
+                               std::uint32_t index, std::uint64_t epoch, std::uint64_t per_epoch,
+                               std::uint32_t waiter) {
+  int status = static_cast<int>(BlockStatus::ok);
   if (group.thread() == 0) {
-    const std::uint64_t seen = notify::load_relaxed_system(flags.word(index));
-    if (epoch == 0 || seen > epoch || seen + 1 < epoch) {
+    const std::uint64_t target = epoch * per_epoch;
+    const std::uint64_t seen = notify::load_acquire(word, notify::Scope::system);
+    const bool skipped = epoch == 0 || seen + per_epoch < target;
+    if (skipped || seen > target) {
+      // The exchange the word is on: a counter past the target is on the next one already.
+      const std::uint64_t on = (seen + (skipped ? 0 : per_epoch - 1)) / per_epoch;
       notify::record_wait_failure(plan.control, notify::Side::device,
-                                  notify::WaitOutcome::out_of_order, flags, index, epoch, seen,
+                                  notify::WaitOutcome::out_of_order, array_id, index, epoch, on,
                                   0, waiter);
-      refused = 1;
+      status = static_cast<int>(BlockStatus::failed);
+    } else if (seen < target &&
+               notify::wait_word(word, array_id, index, target, plan.control,
+                                 notify::Side::device, waiter) != notify::WaitOutcome::ready) {
+      status = static_cast<int>(BlockStatus::failed);
     }
   }
-  return group.from_leader(refused) != 0 ? BlockStatus::failed : BlockStatus::ok;
+  return static_cast<BlockStatus>(group.from_leader(status));
+}
+
+/// wait_in_turn on the host's pack_start, the start of exchange `epoch`.
+template <ExchangeGroup Group>
+HF_HD BlockStatus wait_for_start(const Group& group, const ExchangePlan& plan,
+                                 std::uint64_t epoch, std::uint32_t waiter) {
+  return wait_in_turn(group, plan, plan.pack_start.word(0), plan.pack_start.array_id, 0, epoch, 1,
+                      waiter);
 }
 
 }  // namespace detail
@@ -76,7 +97,7 @@ HF_HD BlockStatus check_embedded_epoch(const Group& group, const ExchangePlan& p
 /// Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
 /// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed), or at
 /// once when `epoch` is neither the host's last start nor the next one (recorded as
-/// "pack_start[0]", refused, with both epochs).
+/// "pack_start[0]", refused, with both epochs; the wait's own first read decides it).
 /// Every member of the group returns the same value.
 ///
 /// Every packing group polls the host flag pack_start itself, unlike the resident kernels, which
@@ -88,14 +109,10 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
                                 std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (detail::check_embedded_epoch(group, internal, internal.pack_start, 0, epoch, message) !=
-      BlockStatus::ok) {
+  // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
+  if (detail::wait_for_start(group, internal, epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
-  const BlockStatus status =
-      leader_wait(group, internal.pack_start, 0, epoch, internal.control, message);
-  // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
-  if (status != BlockStatus::ok) return BlockStatus::failed;
   const NodeSendRoute* route = node_send(internal, message);
   if (route == nullptr) {
     return pack_and_signal(group, internal, message, epoch, message) == BlockStatus::ok
@@ -123,7 +140,9 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
 /// Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
 /// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked),
 /// or at once when `epoch` is neither the exchange the message's flag is on nor the next one
-/// (recorded as "unpack_ready[message]", or for a node message "pack_start[0]", refused).
+/// (recorded as "unpack_ready[message]", or for a node message "node_arrival[peer]" with the
+/// exchange its counter is on, refused; decided by the wait's own first read, so the check costs
+/// a node receive no read of host memory).
 /// Every member of the group returns the same value.
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
@@ -131,30 +150,27 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   const ExchangePlan& internal = detail::plan_of(plan);
   const NodeRecvRoute* route = node_recv(internal, message);
   if (route == nullptr) {
-    if (detail::check_embedded_epoch(group, internal, internal.unpack_ready, message, epoch,
-                                     message) != BlockStatus::ok) {
+    if (detail::wait_in_turn(group, internal, internal.unpack_ready.word(message),
+                             internal.unpack_ready.array_id, message, epoch, 1,
+                             message) != BlockStatus::ok) {
       return BlockStatus::failed;
     }
-    const BlockStatus status = wait_and_unpack(group, internal, message, epoch, message);
-    return status == BlockStatus::ok ? BlockStatus::ok : BlockStatus::failed;
+    unpack_and_signal(group, internal, message, epoch);
+    return BlockStatus::ok;
   }
   const NodePeerRoute& peer = internal.node.peers[route->peer];
-  // A node message's arrival word counts pieces, so the check reads the exchange's start.
-  if (detail::check_embedded_epoch(group, internal, internal.pack_start, 0, epoch, message) !=
-      BlockStatus::ok) {
-    return BlockStatus::failed;
-  }
   // A peer this rank sends nothing to hears of its free ghosts here, after the start.
   if (peer.pieces_out == 0) {
-    if (leader_wait(group, internal.pack_start, 0, epoch, internal.control, message) !=
-        BlockStatus::ok) {
+    if (detail::wait_for_start(group, internal, epoch, message) != BlockStatus::ok) {
       return BlockStatus::failed;
     }
     if (group.thread() == 0) announce_ghosts_free_once(internal, epoch);
   }
-  if (leader_wait_word(group, peer.arrival_here, internal.node.arrival_id, route->peer,
-                       arrival_target(peer, epoch), internal.control, message) !=
-      BlockStatus::ok) {
+  // The arrival word is in this rank's memory: the epoch is checked against it, not against the
+  // host's pack_start, which would cost every node receive a read across PCIe.
+  const std::uint64_t per_epoch = arrival_target(peer, 1) > 0 ? arrival_target(peer, 1) : 1;
+  if (detail::wait_in_turn(group, internal, peer.arrival_here, internal.node.arrival_id,
+                           route->peer, epoch, per_epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
   const MessageLayout& layout = internal.recvs[message];
