@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/memory_check.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 
 namespace haloflag::halo::detail {
@@ -59,3 +60,20 @@ void require_gpu_memory(std::int64_t bytes, const std::string& what) {
 }
 
 }  // namespace haloflag::halo::detail
+
+namespace haloflag::halo {
+
+// The public face of the checks above, split by backend as DeviceFields splits its own.
+void require_device_memory(notify::Backend backend, std::int64_t bytes, const std::string& what) {
+  if (backend == notify::Backend::host) {
+    detail::require_host_memory(bytes, what + " (host backend)");
+  } else {
+    detail::require_gpu_memory(bytes, what);
+  }
+}
+
+std::int64_t checked_bytes(std::int64_t elements, std::int64_t bytes_each) {
+  return detail::checked_bytes(elements, bytes_each);
+}
+
+}  // namespace haloflag::halo

@@ -5,13 +5,15 @@
 // Run under mpiexec; rank 0 prints the table and writes the JSON report. See
 // examples/jacobi3d/README.md.
 //
-// Exit status: 0 on success; 1 when --check found a difference or the set-up failed; 2 for bad
-// options or a problem that cannot be decomposed. A failure while iterating (a missed deadline,
-// an MPI error) is printed by the rank that saw it and ends every rank with MPI_Abort.
+// Exit status: 0 on success; 1 when --check found a difference or the set-up failed (fields too
+// large for the memory there among it); 2 for bad options or a problem that cannot be
+// decomposed. A failure while iterating (a missed deadline, an MPI error) is printed by the rank
+// that saw it and ends every rank with MPI_Abort.
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -28,6 +30,8 @@
 #include "haloflag/bench/setup_agreement.hpp"
 #include "haloflag/bench/usage_error.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/halo/index3.hpp"
+#include "haloflag/halo/memory_check.hpp"
 #include "jacobi_options.hpp"
 #include "jacobi_report.hpp"
 #include "jacobi_variant.hpp"
@@ -55,6 +59,30 @@ World world() {
 double slowest(double seconds) {
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return seconds;
+}
+
+// Refuses a problem whose fields do not fit this rank's device memory (the host's on the host
+// backend) before any variant allocates them, naming the size asked for and the bytes needed:
+// otherwise the first allocation ends the run in std::bad_alloc or a failed cudaMalloc. Each
+// variant keeps two buffers of the rank's part, ghosts included; the exchanges' own buffers are
+// checked when they are set up.
+void require_field_memory(const JacobiOptions& options, const Problem& problem, int rank,
+                          haloflag::notify::Backend backend) {
+  namespace hh = haloflag::halo;
+  const hh::Index3 extent = problem.geometry.subdomain(rank).field_extent;
+  const std::int64_t buffers = 2 * static_cast<std::int64_t>(options.variants.size());
+  const std::int64_t cells = hh::checked_bytes(hh::checked_bytes(extent[0], extent[1]), extent[2]);
+  const std::int64_t bytes =
+      hh::checked_bytes(hh::checked_bytes(cells, element_bytes(problem.precision)), buffers);
+  const std::string size_option =
+      std::string(options.size_kind == SizeKind::global ? "--size " : "--local ") +
+      hh::format_triple(options.size);
+  hh::require_device_memory(backend, bytes,
+                            size_option + ": the fields of rank " + std::to_string(rank) + " (" +
+                                std::to_string(buffers) + " buffers of " +
+                                hh::format_triple(extent, 'x') + " cells of " +
+                                std::string(to_string(problem.precision)) +
+                                ", ghosts included)");
 }
 
 int run_jacobi(int argc, char** argv) {
@@ -91,6 +119,12 @@ int run_jacobi(int argc, char** argv) {
           binding = haloflag::halo::bind_gpu(comm, options.gpu);
           load_gpu_kernels();
         }
+      })) {
+    return *exit_code;
+  }
+  // After binding, so that a GPU's free memory is that of the GPU this rank allocates on.
+  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
+        require_field_memory(options, *problem, me.rank, backend.backend);
       })) {
     return *exit_code;
   }
