@@ -24,9 +24,13 @@
 #include "strategies/work_order_tuner.hpp"
 #include "timeline_recorder.hpp"
 #include "transports/mpi/message_pieces.hpp"
+#include "transports/host_transport.hpp"
 #include "transports/mpi/message_requests.hpp"
+#include "transports/mpi/mpi_host_transport.hpp"
 #include "transports/mpi/peer_handshake.hpp"
+#include "transports/nccl/nccl_host_transport.hpp"
 #include "transports/nccl/peer_spans.hpp"
+#include "transports/node/node_host_transport.hpp"
 #include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo {
@@ -68,20 +72,32 @@ void check_thread_level(const ExchangeOptions& options) {
 }
 
 // The strategy and transport can run here; ConfigError naming why not. The nccl strategy moves
-// every message through NCCL, so the node transport cannot carry any of them.
+// every message through the nccl transport, which has no device route for the other strategies'
+// kernels. Checked on every rank before anything else is set up, so every rank refuses alike.
 void check_strategy(const ExchangeOptions& options) {
+  if (options.transport == Transport::nccl && options.strategy != Strategy::nccl) {
+    throw ConfigError("strategy " + std::string(to_string(options.strategy)) +
+                      " needs a device route to every peer (its kernels place and signal each "
+                      "message); transport nccl has none: its transfers are NCCL's own, "
+                      "stream-ordered. Use strategy nccl, or transport auto, mpi or node");
+  }
   const std::string unavailable = strategy_unavailable(options.strategy, options.backend);
   if (!unavailable.empty()) throw ConfigError(unavailable);
   if (options.strategy == Strategy::nccl && options.transport == Transport::node) {
     throw ConfigError("the nccl strategy moves every message through NCCL: transport node does "
-                      "not apply (auto or mpi)");
+                      "not apply (auto, mpi or nccl)");
   }
+}
+
+// The transport of every peer is NCCL (Strategy::nccl).
+bool all_over_nccl(const ExchangeOptions& options) {
+  return options.strategy == Strategy::nccl || options.transport == Transport::nccl;
 }
 
 // The options the node transport's set-up sees: under nccl no peer is the node transport's.
 ExchangeOptions node_transport_options(const ExchangeOptions& options) {
   ExchangeOptions node = options;
-  if (options.strategy == Strategy::nccl) node.transport = Transport::mpi;
+  if (all_over_nccl(options)) node.transport = Transport::mpi;
   return node;
 }
 
@@ -98,7 +114,7 @@ int tag_upper_bound(MPI_Comm comm) {
 std::set<int> peers_over_mpi(const RankMessages& messages, const ExchangeOptions& options,
                              const std::set<int>& node_ranks) {
   std::set<int> peers;
-  if (options.transport == Transport::node || options.strategy == Strategy::nccl) return peers;
+  if (options.transport == Transport::node || all_over_nccl(options)) return peers;
   for (const auto* list : {&messages.sends, &messages.recvs}) {
     for (const Message& m : *list) {
       if (options.transport == Transport::mpi || !node_ranks.contains(m.peer)) peers.insert(m.peer);
@@ -286,9 +302,7 @@ class Exchange::Impl {
     // (with_fields).
     return kernels::detail::make_device_plan(resources_->plan);
   }
-  const std::vector<PeerTransport>& peer_transports() const {
-    return options_.strategy == Strategy::nccl ? nccl_peers_ : peers_;
-  }
+  const std::vector<PeerTransport>& peer_transports() const { return peers_; }
 
   const ExchangeTimeline& last_timeline() const {
     if (!options_.trace) {
@@ -507,9 +521,7 @@ class Exchange::Impl {
     moved.rank_messages[static_cast<std::size_t>(rank_)] = messages_;
     MessageLayouts layouts = make_message_layouts(moved, rank_);
     // NCCL moves one span per peer: the peer's messages lie together (peer_spans.hpp).
-    if (options_.strategy == Strategy::nccl) {
-      peer_spans_ = detail::arrange_by_peer(messages_, layouts);
-    }
+    if (all_over_nccl(options_)) peer_spans_ = detail::arrange_by_peer(messages_, layouts);
     field_extent_ = configured.field_extent.value_or(Index3{0, 0, 0});
     const kernels::FieldSet checked =
         detail::checked_field_set(fields, layouts, field_extent_, "rank " + std::to_string(rank_));
@@ -521,37 +533,68 @@ class Exchange::Impl {
   void start_strategy() {
     runner_ = kernels::make_kernel_runner(options_.backend, resources_->plan,
                                           options_.advanced.launch, node_->gpu_sharers());
-    // The messages MPI does not carry: the node transport's, or under nccl every one.
-    const bool nccl = options_.strategy == Strategy::nccl;
+    peers_ = node_->peers();
+    describe_mpi_pieces();
+    if (all_over_nccl(options_)) {
+      add_nccl_transport();
+    } else {
+      add_device_route_transports();
+    }
+    const detail::StrategyContext context{*resources_, *runner_, *timeline_, transports_, *names_};
+    if (all_over_nccl(options_)) {
+      strategy_ = detail::make_nccl_strategy(context);
+    } else if (uses_flags(options_.strategy)) {
+      strategy_ = detail::make_notify_strategy(options_.strategy, context);
+    } else {
+      strategy_ = detail::make_bulk_strategy(options_.strategy, context);
+    }
+  }
+
+  // Every peer over NCCL: one transport for all of them, and every peer described so.
+  void add_nccl_transport() {
+    peers_.clear();
+    for (const int peer : detail::peers_of(peer_spans_)) {
+      peers_.push_back({peer, Transport::nccl, "NCCL"});
+    }
+    transports_.push_back(detail::make_nccl_transport(comm_, peer_spans_, options_.timeout,
+                                                      *resources_,
+                                                      runner_->gpu_stream(kernels::Lane::pack)));
+  }
+
+  // The transports with device routes, each where it carries a message: node, then mpi.
+  void add_device_route_transports() {
+    if (node_->any()) {
+      transports_.push_back(std::make_unique<detail::NodeHostTransport>(
+          *node_, *resources_, *timeline_, *names_, messages_.sends.size(),
+          messages_.recvs.size()));
+    }
     std::vector<bool> node_sends(messages_.sends.size());
     std::vector<bool> node_recvs(messages_.recvs.size());
+    bool over_mpi = false;
     for (std::size_t m = 0; m < node_sends.size(); ++m) {
-      node_sends[m] = nccl || node_->node_send(m);
+      node_sends[m] = node_->node_send(m);
+      over_mpi = over_mpi || !node_sends[m];
     }
     for (std::size_t r = 0; r < node_recvs.size(); ++r) {
-      node_recvs[r] = nccl || node_->node_recv(r);
+      node_recvs[r] = node_->node_recv(r);
+      over_mpi = over_mpi || !node_recvs[r];
     }
-    requests_ = std::make_unique<detail::MessageRequests>(
+    if (!over_mpi) return;
+    auto requests = std::make_unique<detail::MessageRequests>(
         comm_, pieced_.wire, resources_->layouts, resources_->send_buffer_host(),
         resources_->recv_buffer_host(), *names_, std::move(node_sends), std::move(node_recvs),
-        options_.advanced.persistent_requests, &pieced_, piece_transfer_ == PieceTransfer::partitioned);
-    describe_mpi_pieces();
-    const detail::StrategyContext context{*resources_, *runner_, *requests_, *timeline_, *node_,
-                                          *names_};
-    if (nccl) {
-      for (const int peer : detail::peers_of(peer_spans_)) {
-        nccl_peers_.push_back({peer, Transport::mpi, "NCCL"});
-      }
-      strategy_ = detail::make_nccl_strategy(context, comm_, peer_spans_, options_.timeout);
-      return;
+        options_.advanced.persistent_requests, &pieced_,
+        piece_transfer_ == PieceTransfer::partitioned);
+    detail::MpiWorkOrder order;
+    if (uses_flags(options_.strategy)) {
+      order.on_arrival_from_bytes = options_.advanced.long_receives_on_arrival
+                                        ? resources_->plan.long_message_bytes
+                                        : 0;
+      order.receives_between_sends =
+          resources_->plan.long_sends_in_turn && options_.strategy != Strategy::embedded;
     }
-    strategy_ = uses_flags(options_.strategy)
-                    ? detail::make_notify_strategy(
-                          options_.strategy, context,
-                          options_.advanced.long_receives_on_arrival
-                              ? resources_->plan.long_message_bytes
-                              : 0)
-                    : detail::make_bulk_strategy(options_.strategy, context);
+    transports_.push_back(std::make_unique<detail::MpiHostTransport>(
+        std::move(requests), *resources_, *timeline_, order));
   }
 
   // AdvancedOptions::long_message_bytes, or half the largest of `messages`.
@@ -622,7 +665,6 @@ class Exchange::Impl {
   // What the peers' paths say: for an MPI peer with cut messages, the pieces and how they travel
   // ("mpi, pieces of <= 16384 B (partitioned)").
   void describe_mpi_pieces() {
-    peers_ = node_->peers();
     for (PeerTransport& peer : peers_) {
       if (peer.transport != Transport::mpi) continue;
       bool cut = false;
@@ -652,9 +694,10 @@ class Exchange::Impl {
     const bool unfinished = running() || failed_.load();
     if (resources_ && unfinished) resources_->control.raise_abort();
     if (strategy_) strategy_->shut_down();
-    if (requests_) requests_->cancel();
+    // The transports go before the kernel runner and the memory: MPI's requests are cancelled
+    // and freed, NCCL's communicator is flushed or aborted.
     strategy_.reset();
-    requests_.reset();
+    transports_.clear();
     runner_.reset();
     // Every kernel of this rank has stopped: its mappings of the peers' memory can close, and
     // this rank's memory is freed once the node's other ranks have closed theirs.
@@ -725,8 +768,7 @@ class Exchange::Impl {
       }
       failed_.store(true);
       resources_->control.raise_abort();
-      requests_->cancel();
-      strategy_->abandon();
+      for (auto& transport : transports_) transport->abandon();
       throw ExchangeError(kind, text);
     }
   }
@@ -749,7 +791,9 @@ class Exchange::Impl {
   }
 
   std::string pending() const {
-    return requests_->pending() + strategy_->pending() + node_->pending(exchange_in_hand());
+    std::string text = strategy_->pending();
+    for (const auto& transport : transports_) text += transport->pending(exchange_in_hand());
+    return text;
   }
 
   std::string describe_device_failure(const notify::WaitFailure& failure) const {
@@ -791,17 +835,16 @@ class Exchange::Impl {
   detail::PiecedMessages pieced_;  // what moves: messages whole, or cut into pieces for MPI
   PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
   RankMessages messages_;          // pieced_.messages
-  std::vector<PeerTransport> peers_;  // the node transport's, with the MPI pieces described
+  std::vector<PeerTransport> peers_;  // every peer's transport, with the MPI pieces described
   std::optional<detail::MessageNames> names_;
   std::optional<detail::TimelineRecorder> timeline_;
   notify::DeviceClockOffset clock_offset_;
   std::unique_ptr<detail::ExchangeResources> resources_;
   std::unique_ptr<detail::NodeTransport> node_;
   std::unique_ptr<kernels::KernelRunner> runner_;
-  std::unique_ptr<detail::MessageRequests> requests_;
+  detail::HostTransports transports_;  // the host halves, each carrying some of the messages
   std::unique_ptr<detail::ExchangeStrategy> strategy_;
-  detail::PeerSpans peer_spans_;           // nccl: each peer's span of the buffers
-  std::vector<PeerTransport> nccl_peers_;  // nccl: every peer, path "NCCL"
+  detail::PeerSpans peer_spans_;  // nccl: each peer's span of the buffers
   std::atomic<std::uint64_t> epoch_{0};      // the last exchange started
   std::atomic<std::uint64_t> completed_{0};  // the last exchange the CPU side completed
   std::atomic<std::uint64_t> host_started_{0};  // the last exchange started by start()

@@ -12,6 +12,7 @@ std::string_view to_string(Transport transport) {
     case Transport::automatic: return "auto";
     case Transport::mpi: return "mpi";
     case Transport::node: return "node";
+    case Transport::nccl: return "nccl";
   }
   return "unknown";
 }
@@ -25,7 +26,8 @@ std::string_view to_string(NodeMapping mapping) {
 }
 
 Transport parse_transport(std::string_view name) {
-  constexpr Transport kTransports[] = {Transport::automatic, Transport::mpi, Transport::node};
+  constexpr Transport kTransports[] = {Transport::automatic, Transport::mpi, Transport::node,
+                                       Transport::nccl};
   return detail::parse_named<Transport>(name, kTransports, "transport");
 }
 
@@ -35,19 +37,19 @@ NodeMapping parse_node_mapping(std::string_view name) {
 }
 
 std::string describe(const std::vector<PeerTransport>& peers) {
-  std::string node;
-  std::string mpi;
-  for (const PeerTransport& p : peers) {
-    if (p.transport == Transport::node) {
-      node += (node.empty() ? "" : ", ") + std::to_string(p.peer) + " (" + p.path + ")";
-    } else {
-      mpi += (mpi.empty() ? "" : ", ") + std::to_string(p.peer) +
-             (p.path.empty() || p.path == "mpi" ? "" : " (" + p.path + ")");
-    }
-  }
   std::string text;
-  if (!node.empty()) text = "node: " + node;
-  if (!mpi.empty()) text += (text.empty() ? "" : "; ") + std::string("mpi: ") + mpi;
+  for (const Transport transport : {Transport::node, Transport::mpi, Transport::nccl}) {
+    std::string listed;
+    for (const PeerTransport& p : peers) {
+      if (p.transport != transport) continue;
+      // A path that only repeats the transport's name is left out.
+      const bool plain = p.path.empty() || p.path == "mpi" || p.path == "NCCL";
+      listed += (listed.empty() ? "" : ", ") + std::to_string(p.peer) +
+                (plain && transport != Transport::node ? "" : " (" + p.path + ")");
+    }
+    if (listed.empty()) continue;
+    text += (text.empty() ? "" : "; ") + std::string(to_string(transport)) + ": " + listed;
+  }
   return text.empty() ? "no peers" : text;
 }
 

@@ -112,6 +112,37 @@ TEST(NcclStrategy, WhereItCannotRunEveryRankFailsWithTheReason) {
   EXPECT_TRUE(contains(failure.message, "rank " + std::to_string(world_rank()))) << failure.message;
 }
 
+// The nccl transport has no device route: every strategy whose kernels place and signal each
+// message is refused with it at set-up, on every rank, naming the strategy and why; in every
+// build and on every backend, as the pairing is checked before anything else.
+TEST(NcclTransport, StrategiesThatNeedADeviceRouteAreRefusedOnEveryRank) {
+  const Geometry geometry = haloflag::test::make_geometry(haloflag::test::geometry_cases()[0]);
+  DeviceFields fields(test_backend(), ExchangeVerifier(geometry, world_rank()).field_extent(),
+                      geometry.spec().vars);
+  EXPECT_EQ(parse_transport("nccl"), Transport::nccl);
+  EXPECT_EQ(to_string(Transport::nccl), "nccl");
+  for (const Strategy strategy : all_strategies()) {
+    ExchangeOptions options = nccl_options();
+    options.strategy = strategy;
+    options.transport = Transport::nccl;
+    const auto failure = failure_of([&] { Exchange exchange(geometry, fields.view(), options); });
+    ASSERT_TRUE(failure.thrown) << to_string(strategy);
+    EXPECT_EQ(failure.kind, haloflag::ErrorKind::config) << failure.message;
+    EXPECT_TRUE(contains(failure.message, "strategy " + std::string(to_string(strategy)) +
+                                              " needs a device route to every peer"))
+        << failure.message;
+    EXPECT_TRUE(contains(failure.message, "transport nccl has none")) << failure.message;
+    EXPECT_TRUE(contains(failure.message, "rank " + std::to_string(world_rank())))
+        << failure.message;
+  }
+}
+
+TEST(NcclTransport, PeersAreDescribedAsNccl) {
+  const std::vector<PeerTransport> peers = {
+      {1, Transport::nccl, "NCCL"}, {2, Transport::node, "device (IPC)"}, {3, Transport::mpi, "mpi"}};
+  EXPECT_EQ(describe(peers), "node: 2 (device (IPC)); mpi: 3; nccl: 1");
+}
+
 class NcclExchange : public testing::TestWithParam<haloflag::test::GeometryCase> {};
 
 TEST_P(NcclExchange, EveryCellIsRightAfterEachExchange) {

@@ -1,12 +1,9 @@
 // comb_fused, comb_graph and stream_base (Alg. 1 of the paper): post the receives, pack every
 // message in one kernel, wait for it, send everything, wait for every message, unpack in one
-// kernel, wait for it. The waits are stream queries, so progress() never blocks.
-//
-// Over the node transport the pack kernel writes node messages straight into the receivers'
-// buffers, so it starts only once every node receiver has unpacked the previous exchange; after
-// the pack kernel the CPU tells each node receiver its message is there, and the unpack kernel
-// starts once MPI has delivered and every node sender has told. The notes go through the
-// node's shared memory (NodeTransport's mailbox).
+// kernel, wait for it. The waits are stream queries, so progress() never blocks. The transports
+// do the CPU's part between the kernels: a transport whose pack writes into the receivers'
+// memory (node) holds the pack kernel until every receiver has unpacked the previous exchange,
+// and tells them when the pack kernel has finished and when the unpack has.
 #include "strategies/exchange_strategy.hpp"
 
 namespace haloflag::halo::detail {
@@ -27,7 +24,7 @@ class BulkStrategy final : public ExchangeStrategy {
 
   void start(std::uint64_t epoch, PackStart) override {
     epoch_ = epoch;
-    context_.requests.post_receives();
+    for (auto& transport : context_.transports) transport->start(epoch);
     phase_ = Phase::awaiting_receivers;
     (void)progress_awaiting_receivers();
   }
@@ -37,52 +34,35 @@ class BulkStrategy final : public ExchangeStrategy {
     if (phase_ == Phase::packing) {
       if (!context_.runner.lane_idle(Lane::pack)) return false;
       // Every message became ready when the pack kernel finished.
-      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
-        context_.timeline.send_ready_seen(m);
-      }
-      for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
-        if (context_.requests.over_mpi_send(m)) {
-          context_.requests.send(m);
-        } else {
-          context_.node.announce_packed(m, epoch_);
-        }
-        context_.timeline.send_posted(m);
-      }
+      for (std::size_t m = 0; m < send_count(); ++m) context_.timeline.send_ready_seen(m);
+      for (auto& transport : context_.transports) transport->send_packed(epoch_);
       phase_ = Phase::communicating;
     }
     if (phase_ == Phase::communicating) {
-      completed_.clear();
-      context_.requests.test_receives(completed_);
-      for (std::size_t r : completed_) context_.timeline.received(r);
-      const bool sends_done = context_.requests.test_sends();
-      if (!sends_done || !context_.requests.receives_complete() || !node_messages_arrived()) {
-        return false;
+      bool delivered = true;
+      for (auto& transport : context_.transports) {
+        delivered = transport->delivered(epoch_) && delivered;
       }
+      if (!delivered) return false;
       launch(unpack_op_);
       phase_ = Phase::unpacking;
     }
     if (phase_ == Phase::unpacking) {
       if (!context_.runner.lane_idle(Lane::pack)) return false;
-      for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
-        if (!context_.requests.over_mpi_recv(r)) context_.node.announce_unpacked(r, epoch_);
-        context_.timeline.unpack_done_seen(r);
-      }
+      for (auto& transport : context_.transports) transport->unpacked(epoch_);
+      for (std::size_t r = 0; r < recv_count(); ++r) context_.timeline.unpack_done_seen(r);
       phase_ = Phase::done;
     }
     return phase_ == Phase::done;
   }
 
+  // The transports name what they wait for; this names the kernel.
   std::string pending() const override {
     switch (phase_) {
-      case Phase::awaiting_receivers:
-        return unfinished_node_sends() + unarrived_node_receives();
-      case Phase::packing: return "the pack kernel has not finished" + unarrived_node_receives();
-      case Phase::communicating:
-        return "\n  waiting for MPI" + unarrived_node_receives();
-      case Phase::unpacking: return "the unpack kernel has not finished";
-      case Phase::done: return "done";
+      case Phase::packing: return "\n  the pack kernel has not finished";
+      case Phase::unpacking: return "\n  the unpack kernel has not finished";
+      default: return {};
     }
-    return {};
   }
 
   void shut_down() noexcept override {
@@ -100,46 +80,18 @@ class BulkStrategy final : public ExchangeStrategy {
  private:
   enum class Phase { awaiting_receivers, packing, communicating, unpacking, done };
 
-  // Launches the pack kernel once no node receiver still needs its buffer.
+  // Launches the pack kernel once no receiver still needs the memory it writes into.
   bool progress_awaiting_receivers() {
-    for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
-      if (!context_.requests.over_mpi_send(m) &&
-          !context_.node.receiver_unpacked(m, epoch_ - 1)) {
-        return false;
-      }
+    for (const auto& transport : context_.transports) {
+      if (!transport->receivers_ready(epoch_)) return false;
     }
     launch(pack_op_);
     phase_ = Phase::packing;
     return true;
   }
 
-  bool node_messages_arrived() const {
-    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
-      if (!context_.requests.over_mpi_recv(r) && !context_.node.arrived(r, epoch_)) return false;
-    }
-    return true;
-  }
-
-  std::string unfinished_node_sends() const {
-    std::string text;
-    for (std::size_t m = 0; m < context_.requests.send_count(); ++m) {
-      if (!context_.requests.over_mpi_send(m) && !context_.node.receiver_unpacked(m, epoch_ - 1)) {
-        text += "\n  " + context_.names.send(m) + ": the receiver has not unpacked exchange " +
-                std::to_string(epoch_ - 1) + " (node transport)";
-      }
-    }
-    return text;
-  }
-
-  std::string unarrived_node_receives() const {
-    std::string text;
-    for (std::size_t r = 0; r < context_.requests.recv_count(); ++r) {
-      if (!context_.requests.over_mpi_recv(r) && !context_.node.arrived(r, epoch_)) {
-        text += "\n  " + context_.names.recv(r) + ": not announced by the sender (node transport)";
-      }
-    }
-    return text;
-  }
+  std::size_t send_count() const { return context_.resources.layouts.sends.size(); }
+  std::size_t recv_count() const { return context_.resources.layouts.recvs.size(); }
 
   void launch(KernelOp op) {
     if (graphs_) {

@@ -15,6 +15,7 @@ struct ExchangeFailure {
   bool thrown = false;
   std::string message;  // what() of the ExchangeError, "" when none was thrown
   double seconds = 0;   // from the call to the throw (or the return)
+  ErrorKind kind = ErrorKind::other;  // the ExchangeError's kind
 };
 
 template <class Step>
@@ -26,6 +27,7 @@ ExchangeFailure failure_of(Step step) {
   } catch (const halo::ExchangeError& error) {
     failure.thrown = true;
     failure.message = error.what();
+    failure.kind = error.kind();
   }
   failure.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

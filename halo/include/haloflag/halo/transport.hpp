@@ -3,7 +3,9 @@
 /// "One exchange").
 ///   mpi : pinned zero-copy buffers, the CPU state machine and MPI_Isend/MPI_Irecv (any peer);
 ///   node: peers of this rank's shared-memory node; the sender's GPU writes into the receiver's
-///         memory and releases its flag, no MPI call and no CPU step per message.
+///         memory and releases its flag, no MPI call and no CPU step per message;
+///   nccl: NCCL's own transfers of the packed buffers, stream-ordered (Strategy::nccl only: it
+///         has no device route for the kernels of the other strategies).
 #pragma once
 
 #include <string>
@@ -17,6 +19,7 @@ enum class Transport {
   automatic,  ///< node for every peer of this rank's node, mpi for the others
   mpi,        ///< mpi for every peer
   node,       ///< node for every peer; a peer off the node is an error naming it
+  nccl,       ///< NCCL for every peer: only Strategy::nccl, whose transfers are NCCL's own
 };
 
 /// Where the node transport puts a receiver's buffers and flags.
@@ -29,7 +32,8 @@ enum class NodeMapping {
 std::string_view to_string(Transport transport);
 /// The mapping's name.
 std::string_view to_string(NodeMapping mapping);
-/// Throw std::invalid_argument naming the valid choices ("auto", "mpi", "node"; "auto", "host").
+/// Throw std::invalid_argument naming the valid choices ("auto", "mpi", "node", "nccl"; "auto",
+/// "host").
 Transport parse_transport(std::string_view name);
 /// As parse_transport, for NodeMapping.
 NodeMapping parse_node_mapping(std::string_view name);
@@ -37,15 +41,14 @@ NodeMapping parse_node_mapping(std::string_view name);
 /// How this rank reaches one peer, as the Exchange decided at set-up.
 struct PeerTransport {
   int peer = 0;            ///< rank in the Exchange's communicator
-  Transport transport = Transport::mpi;  ///< mpi or node
+  Transport transport = Transport::mpi;  ///< mpi, node or nccl
   /// For node peers, where the peer's messages to this rank land: "device (IPC)", "self",
   /// "pinned host" (with the reason when IPC was refused) or "shared memory" (host backend).
-  /// For mpi peers "mpi", and under Strategy::nccl "NCCL" (not the node transport's either).
+  /// For mpi peers "mpi" (with the pieces where messages are cut), for nccl peers "NCCL".
   std::string path;
 };
 
-/// "node: 1 (device (IPC)); mpi: 2, 3"; an mpi peer whose path is another names it:
-/// "mpi: 1 (NCCL)"
+/// "node: 1 (device (IPC)); mpi: 2, 3", or "nccl: 1" under Strategy::nccl
 std::string describe(const std::vector<PeerTransport>& peers);
 
 }  // namespace haloflag::halo

@@ -115,6 +115,15 @@ std::int64_t aligned(std::int64_t value, std::int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// Where the words of node peer `index` lie in this rank's region: its arrival line, then its
+// ghosts_free line.
+std::int64_t arrival_line(std::uint32_t index) {
+  return static_cast<std::int64_t>(2 * kLine * index);
+}
+std::int64_t ghosts_free_line(std::uint32_t index) {
+  return static_cast<std::int64_t>(2 * kLine * index + kLine);
+}
+
 FieldExport export_fields_of(const kernels::FieldSet& fields) {
   FieldExport exported;
   try {
@@ -169,286 +178,372 @@ void NodeTransport::throw_if_unusable() const {
   if (!problems_.empty()) throw ConfigError(problems_);
 }
 
+// What set_up() has learnt so far: each step below reads what the steps before it set, so the
+// steps run in set_up()'s order (which is also the order of the collective calls on every rank).
+struct NodeTransport::SetUp {
+  SetUp(const RankMessages& rank_messages, const MessageLayouts& message_layouts,
+        const ExchangeOptions& exchange_options, const MessageNames& message_names)
+      : messages(rank_messages),
+        layouts(message_layouts),
+        options(exchange_options),
+        names(message_names) {}
+
+  // set_up()'s arguments (the FieldSet goes to share_fields() alone).
+  const RankMessages& messages;
+  const MessageLayouts& layouts;
+  const ExchangeOptions& options;
+  const MessageNames& names;
+  bool gpu = false;
+  int rank = 0;
+  // join_node: who is on this rank's node.
+  int node_rank = 0;
+  int node_size = 0;
+  std::vector<int> node_members;
+  std::map<int, int> node_rank_of;  // comm rank -> node rank
+  std::vector<std::string> bus_ids;
+  // choose_peers: this rank's choice for each peer.
+  std::set<int> peers;
+  std::map<int, bool> by_node;  // peer -> carried by the node transport
+  std::map<int, std::uint32_t> peer_index;
+  std::set<int> send_peers;
+  // lay_out_region: the offsets in this rank's region.
+  std::int64_t peer_count = 0;
+  std::int64_t region_bytes = 0;
+  std::vector<std::int64_t> data_offset;
+  // place_region: device memory or the shared segment.
+  bool try_device = false;
+  DeviceSharing sharing;
+  bool in_device = false;
+  bool host_region_needed = false;
+  // share_fields: direct placement.
+  std::map<int, std::string> fields_refused;
+  std::map<int, kernels::FieldSet> target_fields;
+  // create_segments.
+  std::int64_t mailbox_bytes = 0;
+  std::byte* my_segment = nullptr;
+  // exchange_routes: what the node's ranks told this one.
+  std::vector<std::vector<RouteEntry>> incoming;
+  std::vector<std::vector<PeerEntry>> peer_incoming;
+  // route_peers, route_receives, route_sends: the device half's routes.
+  std::byte* my_region = nullptr;
+  std::vector<kernels::NodePeerRoute> peer_routes;
+  std::vector<std::uint32_t> send_peer;
+  std::vector<std::uint32_t> recv_peer;
+
+  // Arrival words count elements where the pair's GPUs add into each other's device memory
+  // natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
+  // the epoch.
+  bool counting_pair(int peer, bool region_in_device) {
+    if (!gpu) return true;
+    return region_in_device &&
+           kernels::native_peer_atomics(bus_ids[static_cast<std::size_t>(node_rank_of[peer])]);
+  }
+};
+
+// The steps run in the same order on every rank: their collective calls over `comm` and the node
+// must match. What cannot be kept goes to problems_ (see the constructor's comment); set_up stops
+// after the last collective step where the GPU refuses the shared memory, and before cutting the
+// pieces where any problem was found.
 void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                            const MessageLayouts& layouts, const kernels::FieldSet& fields,
                            const ExchangeOptions& options, const MessageNames& names) {
-  const bool gpu = options.backend != notify::Backend::host;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::vector<std::string>& problems = problems_;
+  SetUp s(messages, layouts, options, names);
+  s.gpu = options.backend != notify::Backend::host;
+  MPI_Comm_rank(comm, &s.rank);
+  join_node(comm, s);
+  choose_peers(s);
+  lay_out_region(s);
+  place_region(s);
+  // Direct placement: the fields of the peers this rank sends to, mapped here.
+  std::vector<int> send_peer_list(s.send_peers.begin(), s.send_peers.end());
+  s.target_fields =
+      share_fields(fields, send_peer_list, s.node_rank_of, s.try_device, s.fields_refused);
+  create_segments(s);
+  exchange_routes(s);
+  if (!register_segments(s)) return;
+  s.my_region = s.peer_count > 0 ? region_of(s, s.node_rank, s.in_device) : nullptr;
+  route_peers(s);
+  route_receives(s);
+  route_sends(s);
+  if (!problems_.empty()) return;
+  cut_and_upload(s);
+  describe_peers(s);
+}
 
-  // Who is on this rank's node, and who shares its GPU.
+// Who is on this rank's node, and who shares its GPU.
+void NodeTransport::join_node(MPI_Comm comm, SetUp& s) {
   MPI_Comm shared = MPI_COMM_NULL;
-  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
+  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, s.rank, MPI_INFO_NULL, &shared),
                   "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-  if (gpu) {
+  if (s.gpu) {
     const std::vector<std::string> shared_ids = gather_bus_ids(shared, timeout_);
     const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
     gpu_sharers_ = static_cast<int>(std::count(shared_ids.begin(), shared_ids.end(), mine));
   }
-  node_comm_ = split_node(shared, rank);
-  int node_rank = 0;
-  int node_size = 0;
-  MPI_Comm_rank(node_comm_, &node_rank);
-  MPI_Comm_size(node_comm_, &node_size);
-  const std::vector<int> node_members =
-      all_gather(rank, node_comm_, timeout_, "gathering the node's ranks");
-  std::map<int, int> node_rank_of;  // comm rank -> node rank
-  for (int q = 0; q < node_size; ++q) node_rank_of[node_members[static_cast<std::size_t>(q)]] = q;
-  const std::vector<std::string> bus_ids =
-      gpu ? gather_bus_ids(node_comm_, timeout_) : std::vector<std::string>{};
-  // Arrival words count elements where the pair's GPUs add into each other's device memory
-  // natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
-  // the epoch.
-  const auto counting_pair = [&](int peer, bool region_in_device) {
-    if (!gpu) return true;
-    return region_in_device &&
-           kernels::native_peer_atomics(bus_ids[static_cast<std::size_t>(node_rank_of[peer])]);
-  };
+  node_comm_ = split_node(shared, s.rank);
+  MPI_Comm_rank(node_comm_, &s.node_rank);
+  MPI_Comm_size(node_comm_, &s.node_size);
+  s.node_members = all_gather(s.rank, node_comm_, timeout_, "gathering the node's ranks");
+  for (int q = 0; q < s.node_size; ++q) {
+    s.node_rank_of[s.node_members[static_cast<std::size_t>(q)]] = q;
+  }
+  s.bus_ids = s.gpu ? gather_bus_ids(node_comm_, timeout_) : std::vector<std::string>{};
+}
 
-  // This rank's choice for each peer.
-  std::set<int> peers;
-  for (const Message& m : messages.sends) peers.insert(m.peer);
-  for (const Message& m : messages.recvs) peers.insert(m.peer);
-  std::map<int, bool> by_node;  // peer -> carried by the node transport
-  for (int peer : peers) {
-    const bool on_node = node_rank_of.contains(peer);
-    if (options.transport == Transport::node && !on_node) {
-      problems.push_back("transport node: peer " + std::to_string(peer) +
-                         " is not on this rank's node (ranks " + ranks_text(node_members) +
-                         "); use transport auto to reach it over MPI");
+// This rank's choice for each peer: node or MPI. A peer that transport node cannot reach is a
+// problem, kept for throw_if_unusable().
+void NodeTransport::choose_peers(SetUp& s) {
+  for (const Message& m : s.messages.sends) s.peers.insert(m.peer);
+  for (const Message& m : s.messages.recvs) s.peers.insert(m.peer);
+  for (int peer : s.peers) {
+    const bool on_node = s.node_rank_of.contains(peer);
+    if (s.options.transport == Transport::node && !on_node) {
+      problems_.push_back("transport node: peer " + std::to_string(peer) +
+                          " is not on this rank's node (ranks " + ranks_text(s.node_members) +
+                          "); use transport auto to reach it over MPI");
     }
-    by_node[peer] = on_node && options.transport != Transport::mpi;
+    s.by_node[peer] = on_node && s.options.transport != Transport::mpi;
   }
   // The node peers in order: their index is their place in the device half's peer array.
-  std::map<int, std::uint32_t> peer_index;
-  for (int peer : peers) {
-    if (!by_node[peer]) continue;
-    peer_index[peer] = static_cast<std::uint32_t>(plan_peers_.size());
+  for (int peer : s.peers) {
+    if (!s.by_node[peer]) continue;
+    s.peer_index[peer] = static_cast<std::uint32_t>(plan_peers_.size());
     plan_peers_.push_back(peer);
   }
-  std::set<int> send_peers;
-  for (const Message& m : messages.sends) {
-    if (by_node[m.peer]) send_peers.insert(m.peer);
+  for (const Message& m : s.messages.sends) {
+    if (s.by_node[m.peer]) s.send_peers.insert(m.peer);
   }
+}
 
-  // This rank's region: two lines per node peer (the arrival and ghosts_free words the peer
-  // writes), then the node receives' data. The same offsets serve the device region and the
-  // shared segment's region.
-  const auto peer_count = static_cast<std::int64_t>(plan_peers_.size());
-  std::int64_t region_bytes = aligned(2 * peer_count * static_cast<std::int64_t>(kLine),
-                                      kDataAlignment);
-  std::vector<std::int64_t> data_offset(messages.recvs.size(), -1);
-  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
-    if (!by_node[messages.recvs[r].peer]) continue;
-    data_offset[r] = region_bytes;
-    region_bytes = aligned(region_bytes + messages.recvs[r].bytes, kDataAlignment);
+// This rank's region: two lines per node peer (the arrival and ghosts_free words the peer
+// writes), then the node receives' data. The same offsets serve the device region and the
+// shared segment's region.
+void NodeTransport::lay_out_region(SetUp& s) {
+  s.peer_count = static_cast<std::int64_t>(plan_peers_.size());
+  s.region_bytes = aligned(2 * s.peer_count * static_cast<std::int64_t>(kLine), kDataAlignment);
+  s.data_offset.assign(s.messages.recvs.size(), -1);
+  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+    if (!s.by_node[s.messages.recvs[r].peer]) continue;
+    s.data_offset[r] = s.region_bytes;
+    s.region_bytes = aligned(s.region_bytes + s.messages.recvs[r].bytes, kDataAlignment);
   }
-  const auto arrival_line = [](std::uint32_t index) {
-    return static_cast<std::int64_t>(2 * kLine * index);
-  };
-  const auto ghosts_free_line = [](std::uint32_t index) {
-    return static_cast<std::int64_t>(2 * kLine * index + kLine);
-  };
+}
 
-  // GPU: the device region, its IPC handle, and the handles of this rank's node peers.
-  const bool try_device = gpu && options.advanced.node_mapping == NodeMapping::automatic;
+// GPU: the device region, its IPC handle, and the handles of this rank's node peers. The region
+// is in device memory when every node peer could map it (itself, for a self-peer).
+void NodeTransport::place_region(SetUp& s) {
+  s.try_device = s.gpu && s.options.advanced.node_mapping == NodeMapping::automatic;
   std::vector<int> other_node_peers;
   for (int peer : plan_peers_) {
-    if (peer != rank) other_node_peers.push_back(peer);
+    if (peer != s.rank) other_node_peers.push_back(peer);
   }
-  DeviceSharing sharing;
-  if (gpu) {
-    sharing = share_device_memory(other_node_peers, node_rank_of, node_members, options.backend,
-                                  try_device && peer_count > 0, region_bytes, try_device);
+  if (s.gpu) {
+    s.sharing = share_device_memory(other_node_peers, s.node_rank_of, s.node_members,
+                                    s.options.backend, s.try_device && s.peer_count > 0,
+                                    s.region_bytes, s.try_device);
   }
   const auto opened_by = [&](int q, int p) {
-    return sharing.opened_by.empty() ||
-           sharing.opened_by[static_cast<std::size_t>(q * node_size + p)] != 0;
+    return s.sharing.opened_by.empty() ||
+           s.sharing.opened_by[static_cast<std::size_t>(q * s.node_size + p)] != 0;
   };
-  // The region is in device memory when every node peer could map it (itself, for a self-peer).
-  bool in_device = try_device && sharing.exported;
+  s.in_device = s.try_device && s.sharing.exported;
   for (int peer : plan_peers_) {
-    if (peer != rank && !opened_by(node_rank_of[peer], node_rank)) in_device = false;
+    if (peer != s.rank && !opened_by(s.node_rank_of[peer], s.node_rank)) s.in_device = false;
   }
-  const bool host_region_needed = peer_count > 0 && !in_device;
+  s.host_region_needed = s.peer_count > 0 && !s.in_device;
+}
 
-  // Direct placement: the fields of the peers this rank sends to, mapped here.
-  std::map<int, std::string> fields_refused;
-  std::vector<int> send_peer_list(send_peers.begin(), send_peers.end());
-  const std::map<int, kernels::FieldSet> target_fields =
-      share_fields(fields, send_peer_list, node_rank_of, try_device, fields_refused);
-
-  // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
-  const std::int64_t mailbox_bytes =
-      aligned(static_cast<std::int64_t>(2 * kLine * messages.recvs.size()), kDataAlignment);
-  const std::int64_t segment_bytes = mailbox_bytes + (host_region_needed ? region_bytes : 0);
+// The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
+void NodeTransport::create_segments(SetUp& s) {
+  s.mailbox_bytes =
+      aligned(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()), kDataAlignment);
+  const std::int64_t segment_bytes = s.mailbox_bytes + (s.host_region_needed ? s.region_bytes : 0);
   segments_ = std::make_unique<SharedSegments>(node_comm_, static_cast<std::size_t>(segment_bytes),
                                                timeout_);
-  std::byte* my_segment = segments_->segment(node_rank);
-  if (host_region_needed) host_region_ = my_segment + mailbox_bytes;
+  s.my_segment = segments_->segment(s.node_rank);
+  if (s.host_region_needed) host_region_ = s.my_segment + s.mailbox_bytes;
+}
 
-  // Tell each sender of the node where its messages to this rank go, and each node peer where
-  // its words are.
-  std::vector<std::vector<RouteEntry>> outgoing(static_cast<std::size_t>(node_size));
-  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
-    const Message& m = messages.recvs[r];
-    const auto found = node_rank_of.find(m.peer);
-    if (found == node_rank_of.end()) continue;
+// Tell each sender of the node where its messages to this rank go, and each node peer where
+// its words are: two all-to-alls over the node, routes first.
+void NodeTransport::exchange_routes(SetUp& s) {
+  std::vector<std::vector<RouteEntry>> outgoing(static_cast<std::size_t>(s.node_size));
+  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+    const Message& m = s.messages.recvs[r];
+    const auto found = s.node_rank_of.find(m.peer);
+    if (found == s.node_rank_of.end()) continue;
     RouteEntry entry;
     entry.tag = m.tag;
-    entry.node = by_node[m.peer] ? 1 : 0;
+    entry.node = s.by_node[m.peer] ? 1 : 0;
     entry.bytes = m.bytes;
     entry.mailbox_offset = static_cast<std::int64_t>(2 * kLine * r);
     if (entry.node) {
-      entry.in_device = in_device ? 1 : 0;
-      entry.data_offset = data_offset[r];
-      entry.layout = layouts.recvs[r];
+      entry.in_device = s.in_device ? 1 : 0;
+      entry.data_offset = s.data_offset[r];
+      entry.layout = s.layouts.recvs[r];
     }
     outgoing[static_cast<std::size_t>(found->second)].push_back(entry);
   }
-  const std::vector<std::vector<RouteEntry>> incoming =
-      all_to_all(outgoing, node_comm_, timeout_, "exchanging routes");
-  std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(node_size));
-  for (const auto& [peer, index] : peer_index) {
+  s.incoming = all_to_all(outgoing, node_comm_, timeout_, "exchanging routes");
+  std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(s.node_size));
+  for (const auto& [peer, index] : s.peer_index) {
     PeerEntry entry;
-    entry.in_device = in_device ? 1 : 0;
-    entry.mapped_fields = target_fields.at(peer).variable_count > 0 ? 1 : 0;
+    entry.in_device = s.in_device ? 1 : 0;
+    entry.mapped_fields = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     entry.arrival_offset = arrival_line(index);
     entry.ghosts_free_offset = ghosts_free_line(index);
-    peer_outgoing[static_cast<std::size_t>(node_rank_of[peer])].push_back(entry);
+    peer_outgoing[static_cast<std::size_t>(s.node_rank_of[peer])].push_back(entry);
   }
-  const std::vector<std::vector<PeerEntry>> peer_incoming =
-      all_to_all(peer_outgoing, node_comm_, timeout_, "exchanging node words");
+  s.peer_incoming = all_to_all(peer_outgoing, node_comm_, timeout_, "exchanging node words");
+}
 
-  // Host addresses in the shared segments become device addresses through registrations.
-  bool host_path_used = gpu && host_region_needed;
-  for (const auto& entries : peer_incoming) {
-    for (const PeerEntry& e : entries) host_path_used = host_path_used || (gpu && !e.in_device);
+// Host addresses in the shared segments become device addresses through registrations. Returns
+// false, with the problem kept, when the GPU refuses them.
+bool NodeTransport::register_segments(SetUp& s) {
+  bool host_path_used = s.gpu && s.host_region_needed;
+  for (const auto& entries : s.peer_incoming) {
+    for (const PeerEntry& e : entries) host_path_used = host_path_used || (s.gpu && !e.in_device);
   }
   if (host_path_used) {
     try {
-      for (int q = 0; q < node_size; ++q) {
+      for (int q = 0; q < s.node_size; ++q) {
         registrations_.emplace_back(segments_->segment(q), segments_->bytes(q));
       }
     } catch (const std::exception& error) {
-      problems.push_back(std::string("the node's shared memory cannot be registered for the "
-                                     "GPU, so the pinned-host fallback is unavailable: ") +
-                         error.what());
-      return;
+      problems_.push_back(std::string("the node's shared memory cannot be registered for the "
+                                      "GPU, so the pinned-host fallback is unavailable: ") +
+                          error.what());
+      return false;
     }
   }
-  const auto device_view = [&](int q, std::byte* host) -> std::byte* {
-    if (!gpu) return host;
+  return true;
+}
+
+// The region of node rank q as this rank's GPU reaches it.
+std::byte* NodeTransport::region_of(const SetUp& s, int q, bool peer_in_device) {
+  const auto device_view = [&](std::byte* host) -> std::byte* {
+    if (!s.gpu) return host;
     return static_cast<std::byte*>(
         registrations_[static_cast<std::size_t>(q)].device_address(host));
   };
-  // The region of node rank q as this rank's GPU reaches it.
-  const auto region_of = [&](int q, bool peer_in_device) -> std::byte* {
-    if (q == node_rank) {
-      return in_device ? static_cast<std::byte*>(device_region_->data())
-                       : device_view(q, my_segment + mailbox_bytes);
-    }
-    if (peer_in_device) return static_cast<std::byte*>(mappings_[static_cast<std::size_t>(q)].data());
-    return device_view(q, segments_->segment(q) + mailbox_bytes);
-  };
-  std::byte* my_region = peer_count > 0 ? region_of(node_rank, in_device) : nullptr;
+  if (q == s.node_rank) {
+    return s.in_device ? static_cast<std::byte*>(device_region_->data())
+                       : device_view(s.my_segment + s.mailbox_bytes);
+  }
+  if (peer_in_device) return static_cast<std::byte*>(mappings_[static_cast<std::size_t>(q)].data());
+  return device_view(segments_->segment(q) + s.mailbox_bytes);
+}
 
-  // The peers of the device half.
-  std::vector<kernels::NodePeerRoute> peer_routes(plan_peers_.size());
-  std::vector<std::uint32_t> send_peer(messages.sends.size(), kernels::kNoNodePeer);
-  std::vector<std::uint32_t> recv_peer(messages.recvs.size(), kernels::kNoNodePeer);
-  for (const auto& [peer, index] : peer_index) {
-    const int q = node_rank_of[peer];
-    const auto& entries = peer_incoming[static_cast<std::size_t>(q)];
+// The peers of the device half: where this rank's words and each peer's are, as the peer said.
+void NodeTransport::route_peers(SetUp& s) {
+  s.peer_routes.resize(plan_peers_.size());
+  for (const auto& [peer, index] : s.peer_index) {
+    const int q = s.node_rank_of[peer];
+    const auto& entries = s.peer_incoming[static_cast<std::size_t>(q)];
     if (entries.size() != 1) {
-      problems.push_back("peers disagree on the transport: this rank carries its messages with "
-                         "peer " + std::to_string(peer) + " over node, peer " +
-                         std::to_string(peer) + " over mpi; give both the same "
-                         "ExchangeOptions::transport and HALOFLAG_NODE_SIZE");
+      problems_.push_back("peers disagree on the transport: this rank carries its messages with "
+                          "peer " + std::to_string(peer) + " over node, peer " +
+                          std::to_string(peer) + " over mpi; give both the same "
+                          "ExchangeOptions::transport and HALOFLAG_NODE_SIZE");
       continue;
     }
-    kernels::NodePeerRoute& route = peer_routes[index];
-    std::byte* there = region_of(q, entries[0].in_device != 0);
+    kernels::NodePeerRoute& route = s.peer_routes[index];
+    std::byte* there = region_of(s, q, entries[0].in_device != 0);
     if (there == nullptr) {
-      problems.push_back("peer " + std::to_string(peer) +
-                         "'s node memory is not mapped in this rank");
+      problems_.push_back("peer " + std::to_string(peer) +
+                          "'s node memory is not mapped in this rank");
       continue;
     }
     route.arrival_there = reinterpret_cast<std::uint64_t*>(there + entries[0].arrival_offset);
     route.ghosts_free_there =
         reinterpret_cast<std::uint64_t*>(there + entries[0].ghosts_free_offset);
-    route.arrival_here = reinterpret_cast<const std::uint64_t*>(my_region + arrival_line(index));
+    route.arrival_here = reinterpret_cast<const std::uint64_t*>(s.my_region + arrival_line(index));
     route.ghosts_free_here =
-        reinterpret_cast<const std::uint64_t*>(my_region + ghosts_free_line(index));
-    route.target_fields = target_fields.at(peer);
+        reinterpret_cast<const std::uint64_t*>(s.my_region + ghosts_free_line(index));
+    route.target_fields = s.target_fields.at(peer);
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
-    route.counts_in = counting_pair(peer, in_device) ? 1 : 0;
-    route.counts_out = counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
+    route.counts_in = s.counting_pair(peer, s.in_device) ? 1 : 0;
+    route.counts_out = s.counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
     peer_lines_.push_back(arrival_line(index));
   }
+}
 
-  // This rank's receives.
-  recv_text_.resize(messages.recvs.size());
-  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
-    const Message& m = messages.recvs[r];
-    if (node_rank_of.contains(m.peer)) {
-      std::byte* line = my_segment + 2 * kLine * r;
+// This rank's receives: their mailboxes (every receive from the node) and, for the node ones,
+// where their data lands in this rank's region.
+void NodeTransport::route_receives(SetUp& s) {
+  s.recv_peer.assign(s.messages.recvs.size(), kernels::kNoNodePeer);
+  recv_text_.resize(s.messages.recvs.size());
+  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+    const Message& m = s.messages.recvs[r];
+    if (s.node_rank_of.contains(m.peer)) {
+      std::byte* line = s.my_segment + 2 * kLine * r;
       recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
                             reinterpret_cast<std::uint64_t*>(line + kLine)};
     }
-    if (data_offset[r] < 0) continue;
-    recv_peer[r] = peer_index[m.peer];
-    recv_routes_[r].data = my_region + data_offset[r];
-    recv_routes_[r].peer = recv_peer[r];
-    recv_text_[r] = names.recv(r);
+    if (s.data_offset[r] < 0) continue;
+    s.recv_peer[r] = s.peer_index[m.peer];
+    recv_routes_[r].data = s.my_region + s.data_offset[r];
+    recv_routes_[r].peer = s.recv_peer[r];
+    recv_text_[r] = s.names.recv(r);
     ++node_recvs_;
   }
-  // This rank's sends, matched by tag with what their receivers said.
+}
+
+// This rank's sends, matched by tag with what their receivers said; a mismatch is a problem,
+// kept for throw_if_unusable().
+void NodeTransport::route_sends(SetUp& s) {
+  const RankMessages& messages = s.messages;
+  const MessageNames& names = s.names;
+  s.send_peer.assign(messages.sends.size(), kernels::kNoNodePeer);
   send_text_.resize(messages.sends.size());
   for (std::size_t m = 0; m < messages.sends.size(); ++m) {
     const Message& send = messages.sends[m];
-    const auto found = node_rank_of.find(send.peer);
-    if (found == node_rank_of.end()) continue;
+    const auto found = s.node_rank_of.find(send.peer);
+    if (found == s.node_rank_of.end()) continue;
     const int q = found->second;
     const RouteEntry* entry = nullptr;
-    for (const RouteEntry& listed : incoming[static_cast<std::size_t>(q)]) {
+    for (const RouteEntry& listed : s.incoming[static_cast<std::size_t>(q)]) {
       if (listed.tag == send.tag) entry = &listed;
     }
     if (entry == nullptr) {
-      problems.push_back(names.send(m) + ": peer " + std::to_string(send.peer) +
-                         " lists no such receive for the node transport");
+      problems_.push_back(names.send(m) + ": peer " + std::to_string(send.peer) +
+                          " lists no such receive for the node transport");
       continue;
     }
-    if ((entry->node != 0) != by_node[send.peer]) {
-      problems.push_back("peers disagree on the transport: this rank carries its messages with peer " +
-                         std::to_string(send.peer) + " over " +
-                         (by_node[send.peer] ? "node" : "mpi") + ", peer " +
-                         std::to_string(send.peer) + " over " + (entry->node ? "node" : "mpi") +
-                         " (" + names.send(m) + "); give both the same ExchangeOptions::transport "
-                         "and HALOFLAG_NODE_SIZE");
+    if ((entry->node != 0) != s.by_node[send.peer]) {
+      problems_.push_back("peers disagree on the transport: this rank carries its messages with peer " +
+                          std::to_string(send.peer) + " over " +
+                          (s.by_node[send.peer] ? "node" : "mpi") + ", peer " +
+                          std::to_string(send.peer) + " over " + (entry->node ? "node" : "mpi") +
+                          " (" + names.send(m) + "); give both the same ExchangeOptions::transport "
+                          "and HALOFLAG_NODE_SIZE");
       continue;
     }
     if (!entry->node) continue;
-    if (entry->layout.element_count() != layouts.sends[m].element_count()) {
-      problems.push_back(names.send(m) + ": peer " + std::to_string(send.peer) + " unpacks " +
-                         std::to_string(entry->layout.element_count()) + " elements, this rank packs " +
-                         std::to_string(layouts.sends[m].element_count()));
+    if (entry->layout.element_count() != s.layouts.sends[m].element_count()) {
+      problems_.push_back(names.send(m) + ": peer " + std::to_string(send.peer) + " unpacks " +
+                          std::to_string(entry->layout.element_count()) + " elements, this rank packs " +
+                          std::to_string(s.layouts.sends[m].element_count()));
       continue;
     }
     std::byte* segment = segments_->segment(q);
     send_mailboxes_[m] = {reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset),
                           reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset + kLine)};
-    std::byte* there = region_of(q, entry->in_device != 0);
-    send_peer[m] = peer_index[send.peer];
+    std::byte* there = region_of(s, q, entry->in_device != 0);
+    s.send_peer[m] = s.peer_index[send.peer];
     send_routes_[m].target = entry->layout;
     send_routes_[m].target_buffer = there + entry->data_offset;
-    send_routes_[m].peer = send_peer[m];
+    send_routes_[m].peer = s.send_peer[m];
     send_text_[m] = names.send(m);
     ++node_sends_;
   }
-  if (!problems.empty()) return;
+}
 
+// Cuts the node messages into pieces, counts them per peer and route, and uploads the device
+// half.
+void NodeTransport::cut_and_upload(SetUp& s) {
+  const ExchangeOptions& options = s.options;
+  const MessageLayouts& layouts = s.layouts;
   // A piece gives every thread of the block moving it at least one element: the stacked grid's
   // blocks are larger than the node grid's.
   const int threads = options.strategy == Strategy::stacked_notify ? options.advanced.launch.stacked_threads
@@ -457,10 +552,11 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
       std::max<std::int64_t>(options.advanced.launch.node_piece_bytes,
                              std::int64_t{threads} * largest_element_bytes(layouts));
   const NodePieceTable table =
-      cut_into_pieces(layouts, send_peer, recv_peer, plan_peers_.size(), piece_bytes);
+      cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(), piece_bytes);
+  std::vector<kernels::NodePeerRoute>& peer_routes = s.peer_routes;
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
-    if (recv_peer[r] != kernels::kNoNodePeer) {
-      peer_routes[recv_peer[r]].elements_in +=
+    if (s.recv_peer[r] != kernels::kNoNodePeer) {
+      peer_routes[s.recv_peer[r]].elements_in +=
           static_cast<std::uint64_t>(layouts.recvs[r].element_count());
     }
   }
@@ -472,27 +568,31 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
   host_peers_ = peer_routes;
-  upload_plan(options.backend, peer_routes, table, gpu && !in_device);
+  upload_plan(options.backend, peer_routes, table, s.gpu && !s.in_device);
+}
 
-  for (int peer : peers) {
-    PeerTransport described{peer, by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
-    if (by_node[peer]) {
-      if (!gpu) {
+// peers(): each peer's transport and, for the node ones, the path its messages take and why.
+void NodeTransport::describe_peers(SetUp& s) {
+  const DeviceSharing& sharing = s.sharing;
+  for (int peer : s.peers) {
+    PeerTransport described{peer, s.by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
+    if (s.by_node[peer]) {
+      if (!s.gpu) {
         described.path = "shared memory";
-      } else if (peer == rank) {
-        described.path = in_device ? "device, self" : "pinned host, self";
+      } else if (peer == s.rank) {
+        described.path = s.in_device ? "device, self" : "pinned host, self";
       } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
         described.path = "pinned host: " + why->second;
       } else {
-        described.path = in_device ? "device (IPC)" : "pinned host: a node peer cannot map this rank's region";
+        described.path = s.in_device ? "device (IPC)" : "pinned host: a node peer cannot map this rank's region";
       }
       if (!sharing.export_failure.empty()) {
         described.path += "; this rank's handle: " + sharing.export_failure;
       }
-      if (send_peers.contains(peer)) {
-        const auto why = fields_refused.find(peer);
-        described.path += why == fields_refused.end() ? ", pieces into its ghost cells"
-                                                      : ", pieces into its buffer (" + why->second + ")";
+      if (s.send_peers.contains(peer)) {
+        const auto why = s.fields_refused.find(peer);
+        described.path += why == s.fields_refused.end() ? ", pieces into its ghost cells"
+                                                        : ", pieces into its buffer (" + why->second + ")";
       }
     }
     peers_.push_back(described);

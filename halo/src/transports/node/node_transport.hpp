@@ -100,6 +100,22 @@ class NodeTransport {
   void set_up(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
               const kernels::FieldSet& fields, const ExchangeOptions& options,
               const MessageNames& names);
+  // set_up()'s steps, in the order it runs them: every rank makes their collective calls in
+  // this order. SetUp (node_transport.cpp) carries what each step learnt to the next ones.
+  struct SetUp;
+  void join_node(MPI_Comm comm, SetUp& s);  // collective over comm, then over the node
+  void choose_peers(SetUp& s);
+  void lay_out_region(SetUp& s);
+  void place_region(SetUp& s);  // collective over the node on GPU backends
+  void create_segments(SetUp& s);  // collective over the node
+  void exchange_routes(SetUp& s);  // collective over the node
+  bool register_segments(SetUp& s);  // false: the GPU refused the shared memory (a problem)
+  std::byte* region_of(const SetUp& s, int q, bool peer_in_device);  // node rank q's region
+  void route_peers(SetUp& s);
+  void route_receives(SetUp& s);
+  void route_sends(SetUp& s);
+  void cut_and_upload(SetUp& s);
+  void describe_peers(SetUp& s);
 
   // What the node's ranks learnt from each other's IPC handles (GPU backends).
   struct DeviceSharing {
