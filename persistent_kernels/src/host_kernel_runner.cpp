@@ -71,6 +71,55 @@ class HostKernelRunner final : public KernelRunner {
     }
   }
 
+  // The resident grids' jobs, out of job() so that each op's epoch loop reads on its own: each
+  // thread runs its blocks epoch after epoch from `epoch` on until one stops (stopped or
+  // failed), then releases the streams waiting for exchanges that will never be done.
+  // A thread without blocks has nothing to wait for and must not spin through epochs.
+  static HostLane::Job resident_pack_job(const ExchangePlan& plan, const HostThreadGroup block,
+                                         std::uint64_t epoch) {
+    return [plan, block, epoch](int thread, int threads) {
+      if (static_cast<std::uint32_t>(thread) >= plan.send_count) return;
+      for (std::uint64_t e = epoch;; ++e) {
+        // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
+        // once per epoch, then packs its blocks, short sends first.
+        BlockStatus status = resident_pack_start(block, plan, thread == 0,
+                                                 static_cast<std::uint32_t>(thread), e);
+        for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
+          if (status == BlockStatus::ok) status = pack_block(block, plan, m, e);
+        });
+        if (status != BlockStatus::ok) return release_stream_waits(plan);
+      }
+    };
+  }
+
+  static HostLane::Job resident_unpack_job(const ExchangePlan& plan, const HostThreadGroup block,
+                                           std::uint64_t epoch) {
+    return [plan, block, epoch](int thread, int threads) {
+      if (static_cast<std::uint32_t>(thread) >= plan.recv_count) return;
+      for (std::uint64_t e = epoch;; ++e) {
+        BlockStatus status = BlockStatus::ok;
+        for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
+          if (status == BlockStatus::ok) status = resident_unpack_step(block, plan, r, e);
+        });
+        if (status != BlockStatus::ok) return release_stream_waits(plan);
+      }
+    };
+  }
+
+  static HostLane::Job resident_node_job(const ExchangePlan& plan, const HostThreadGroup block,
+                                         std::uint64_t epoch) {
+    return [plan, block, epoch](int thread, int threads) {
+      for (std::uint64_t e = epoch;; ++e) {
+        if (resident_node_step(block, plan, static_cast<std::uint32_t>(thread),
+                               static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
+          return release_stream_waits(plan);
+        }
+      }
+    };
+  }
+
+  // The job that runs `op` of `epoch` on a lane: the block programs of the op, spread over the
+  // lane's threads. The lambdas hold copies, so that the job outlives this call.
   HostLane::Job job(KernelOp op, std::uint64_t epoch) {
     const ExchangePlan plan = plan_;
     const HostThreadGroup block;
@@ -108,32 +157,10 @@ class HostKernelRunner final : public KernelRunner {
           stacked_exchange(block, plan, static_cast<std::uint32_t>(thread),
                            static_cast<std::uint32_t>(threads), epoch);
         };
-      // A thread without blocks has nothing to wait for and must not spin through epochs.
       case KernelOp::resident_pack:
-        return [plan, block, epoch](int thread, int threads) {
-          if (static_cast<std::uint32_t>(thread) >= plan.send_count) return;
-          for (std::uint64_t e = epoch;; ++e) {
-            // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
-            // once per epoch, then packs its blocks, short sends first.
-            BlockStatus status = resident_pack_start(block, plan, thread == 0,
-                                                     static_cast<std::uint32_t>(thread), e);
-            for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
-              if (status == BlockStatus::ok) status = pack_block(block, plan, m, e);
-            });
-            if (status != BlockStatus::ok) return release_stream_waits(plan);
-          }
-        };
+        return resident_pack_job(plan, block, epoch);
       case KernelOp::resident_unpack:
-        return [plan, block, epoch](int thread, int threads) {
-          if (static_cast<std::uint32_t>(thread) >= plan.recv_count) return;
-          for (std::uint64_t e = epoch;; ++e) {
-            BlockStatus status = BlockStatus::ok;
-            for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-              if (status == BlockStatus::ok) status = resident_unpack_step(block, plan, r, e);
-            });
-            if (status != BlockStatus::ok) return release_stream_waits(plan);
-          }
-        };
+        return resident_unpack_job(plan, block, epoch);
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
       case KernelOp::node_pieces:
@@ -142,14 +169,7 @@ class HostKernelRunner final : public KernelRunner {
                         static_cast<std::uint32_t>(threads), epoch);
         };
       case KernelOp::resident_node:
-        return [plan, block, epoch](int thread, int threads) {
-          for (std::uint64_t e = epoch;; ++e) {
-            if (resident_node_step(block, plan, static_cast<std::uint32_t>(thread),
-                                   static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
-              return release_stream_waits(plan);
-            }
-          }
-        };
+        return resident_node_job(plan, block, epoch);
     }
     throw KernelError("unknown kernel op");
   }
