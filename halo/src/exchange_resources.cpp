@@ -105,6 +105,23 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
                                       sizeof(std::uint32_t)) {
   control.set_poll_backoff(options.advanced.poll_backoff);
+  // The steps build on each other in this order: the counts and views first (the rest reads
+  // them), and the gate's flag array is registered only once the launch options are checked.
+  point_plan_at_memory(fields);
+  if (options.trace && uses_flags(options.strategy)) {
+    const std::uint32_t slots =
+        kernels::device_time_slots(plan.send_count, plan.recv_count);
+    device_times = notify::MappedAllocation(options.backend, sizeof(std::uint64_t) * slots);
+    plan.times = {static_cast<std::uint64_t*>(device_times.device()), plan.send_count};
+  }
+  order_short_first(options);
+  choose_long_teams(options);
+  gate_short_sends();
+}
+
+// The plan's views of the memory allocated above (device addresses of the mapped memory), and
+// the first FieldSet as slot 0 of the field bank.
+void ExchangeResources::point_plan_at_memory(const kernels::FieldSet& fields) {
   plan.sends = static_cast<const kernels::MessageLayout*>(send_layouts.data());
   plan.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts.data());
   plan.send_count = static_cast<std::uint32_t>(layouts.sends.size());
@@ -136,12 +153,11 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.unpack_ready_relay = {static_cast<notify::FlagLine*>(unpack_ready_relay.data()),
                              plan.recv_count, plan.unpack_ready.array_id};
   plan.control = control.device_control();
-  if (options.trace && uses_flags(options.strategy)) {
-    const std::uint32_t slots =
-        kernels::device_time_slots(plan.send_count, plan.recv_count);
-    device_times = notify::MappedAllocation(options.backend, sizeof(std::uint64_t) * slots);
-    plan.times = {static_cast<std::uint64_t*>(device_times.device()), plan.send_count};
-  }
+}
+
+// The order in which the blocks take the messages: short ones first, so that their flags do
+// not wait behind long messages' data, and each long send's place in the team that packs them.
+void ExchangeResources::order_short_first(const ExchangeOptions& options) {
   // Resolved by the Exchange from the config's messages (half the largest when not given), so
   // that the pieces of a long message count as short.
   plan.long_message_bytes = options.advanced.long_message_bytes;
@@ -161,6 +177,10 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.recvs_short_first = plan.sends_short_first + at_least_one(layouts.sends.size());
   plan.long_send_member = plan.sends_short_first + members_at;
   plan.long_sends_in_turn = options.advanced.long_sends_in_turn;
+}
+
+// The teams of blocks that share a long message; refuses a team of fewer than one block.
+void ExchangeResources::choose_long_teams(const ExchangeOptions& options) {
   if (options.advanced.launch.long_receive_blocks < 1) {
     throw ExchangeError(ErrorKind::config, "blocks per long receive must be at least 1 (got " +
                         std::to_string(options.advanced.launch.long_receive_blocks) + ")");
@@ -173,6 +193,10 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   plan.long_send_team = runs_helper_blocks(options)
                             ? static_cast<std::uint32_t>(options.advanced.launch.long_send_blocks)
                             : 1;
+}
+
+// The gate that holds the long sends until the short ones are signalled.
+void ExchangeResources::gate_short_sends() {
   // Without long sends there is nothing to put behind the short ones.
   plan.short_send_count = plan.short_sends == plan.send_count ? 0 : plan.short_sends;
   auto* short_lines = static_cast<notify::FlagLine*>(short_sends.data());

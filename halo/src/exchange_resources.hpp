@@ -75,6 +75,12 @@ struct ExchangeResources {
   kernels::ExchangePlan plan;
 
  private:
+  // The constructor's steps, in the order it runs them (exchange_resources.cpp).
+  void point_plan_at_memory(const kernels::FieldSet& fields);
+  void order_short_first(const ExchangeOptions& options);
+  void choose_long_teams(const ExchangeOptions& options);  // throws ExchangeError (config)
+  void gate_short_sends();
+
   std::vector<kernels::FieldSet> registered_fields_;  // host copy of the bank
   std::uint32_t selected_slot_ = 0;                   // what the device's field slot holds
 };
