@@ -6,10 +6,15 @@
 #   scripts/setup.sh --all      also what the tests and CI need (scripts/test.sh): GoogleTest,
 #                               MPICH, hipcc for the HIP build, clang and its sanitizer and
 #                               fuzzing runtimes, matplotlib for the report plots, doxygen for
-#                               the API reference (docs/Doxyfile)
+#                               the API reference (docs/Doxyfile); and lizard, from PyPI, for
+#                               the function-length check (scripts/check_function_length.sh),
+#                               in a virtual environment at .tools/lizard/ (the system Python
+#                               stays as Debian ships it)
 #   HALOFLAG_SETUP_SKIP=1       do nothing (machines without a package registry: see
 #                               scripts/stage_offline_deps.sh)
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+lizard_version=1.24.3
 
 if [[ "${HALOFLAG_SETUP_SKIP:-0}" == "1" ]]; then
   echo "setup: skipped (HALOFLAG_SETUP_SKIP=1)"
@@ -33,6 +38,7 @@ case "${1:-}" in
       llvm                                       # llvm-symbolizer: file:line in their reports
       python3-matplotlib                         # measured-vs-model plot (scripts/model_report.py)
       doxygen                                    # API reference, CI's undocumented-declaration check
+      python3-venv                               # lizard's virtual environment (below)
     )
     ;;
   *)
@@ -48,12 +54,24 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  echo "setup: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done"
 fi
 
-sudo_cmd=()
-[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-echo "setup: installing ${missing[*]}"
-"${sudo_cmd[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done"
+# lizard is on PyPI only. Debian's python3 refuses pip installs into the system (PEP 668), so it
+# goes into its own virtual environment, ignored by git; reinstalled only when the version differs.
+if [[ "${1:-}" == "--all" ]]; then
+  venv=$root/.tools/lizard
+  if [[ "$("$venv/bin/lizard" --version 2>/dev/null)" == "$lizard_version" ]]; then
+    echo "setup: lizard $lizard_version present"
+  else
+    echo "setup: installing lizard $lizard_version in ${venv#"$root"/}"
+    python3 -m venv --clear "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "lizard==$lizard_version"
+  fi
+fi
