@@ -222,8 +222,8 @@ class Exchange::Impl {
       if (resources_->plan.send_buffer_free.count == 0) {
         notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start_relay.word(0),
                               next);
-        if (resources_->plan.node.start_relay != nullptr) {
-          notify::enqueue_store(options_.backend, stream, resources_->plan.node.start_relay, next);
+        if (resources_->plan.pieces.start_relay != nullptr) {
+          notify::enqueue_store(options_.backend, stream, resources_->plan.pieces.start_relay, next);
         }
       }
       notify::enqueue_store(options_.backend, stream, resources_->plan.pack_start.word(0), next);

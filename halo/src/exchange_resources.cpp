@@ -217,17 +217,32 @@ void ExchangeResources::attach_node_transport(const NodeTransport& node) {
     if (!is_long) ++short_mpi_sends;
   }
   for (std::uint32_t r = 0; r < plan.recv_count; ++r) mpi_recvs += node.node_recv(r) ? 0 : 1;
-  plan.mpi_messages = mpi_sends + mpi_recvs > 0;
+  plan.message_blocks = mpi_sends + mpi_recvs > 0;
   plan.done_units = mpi_sends + mpi_recvs + (node.any() ? 1 : 0);
   // The short MPI sends go first so that their flags do not cross PCIe behind the long sends'
   // data; node sends are the node grid's, so without a long MPI send there is no gate.
   plan.short_send_count = long_mpi_send ? short_mpi_sends : 0;
   if (!node.any()) return;
-  plan.node = node.device_plan();
-  node_done.emplace(control, 1, notify::FlagWriter::device, "node_done");
-  plan.node_done = node_done->device_view();
+  plan.routes.node = node.route_table();
+  add_to_piece_grid(node.send_pieces(), node.recv_pieces());
   // Node sends go into the peers' memory, whose flow control is the GPUs' own.
   if (mpi_sends == 0) plan.send_buffer_free.count = 0;
+}
+
+// The piece grid's counters and done flag, made for the first transport that moves pieces.
+void ExchangeResources::add_to_piece_grid(std::uint32_t send_pieces, std::uint32_t recv_pieces) {
+  if (!pieces_done) {
+    // Allocated like the send layouts, on the Exchange's backend.
+    piece_grid_counters =
+        kernels::DeviceMemory(send_layouts.backend(), 2 * sizeof(notify::FlagLine));
+    auto* lines = static_cast<notify::FlagLine*>(piece_grid_counters.data());
+    plan.pieces.work_done = &lines[0].epoch;
+    plan.pieces.start_relay = &lines[1].epoch;
+    pieces_done.emplace(control, 1, notify::FlagWriter::device, "pieces_done");
+    plan.pieces.done = pieces_done->device_view();
+  }
+  plan.pieces.send_pieces += send_pieces;
+  plan.pieces.recv_pieces += recv_pieces;
 }
 
 std::uint32_t* ExchangeResources::field_slot_word() const {

@@ -26,6 +26,9 @@ struct ExchangeResources {
 
   // Points the plan at the node transport's device half, and counts what is left to MPI.
   void attach_node_transport(const NodeTransport& node);
+  // A transport's messages move through the piece grid: `send_pieces` and `recv_pieces` more
+  // per epoch (the grid's counters and done flag are made the first time).
+  void add_to_piece_grid(std::uint32_t send_pieces, std::uint32_t recv_pieces);
 
   // The slot of `fields` in the field bank, registering it (a copy to the device) when new.
   // Throws ConfigError when the bank is full or the shape differs from the first FieldSet's.
@@ -64,7 +67,10 @@ struct ExchangeResources {
   kernels::DeviceMemory short_sends;  // device memory: plan.short_sends_signalled, then the counter
   // device memory: plan.sends_short_first, recvs_short_first, long_send_member
   kernels::DeviceMemory short_first;
-  std::optional<notify::FlagArray> node_done;  // device -> host: every node message done
+  // The piece grid: device -> host, every message of the grid done; device memory: the count
+  // of its pieces done, then its start relay (one line each).
+  std::optional<notify::FlagArray> pieces_done;
+  kernels::DeviceMemory piece_grid_counters;
   // Stream-ordered exchanges: host -> device, the previous epoch's MPI sends completed.
   notify::FlagArray send_buffer_free;
   // device memory: plan.messages_counted, then plan.exchange_done (one line each)

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
-#include "haloflag/kernels/transports/node_pieces.hpp"
+#include "haloflag/kernels/transports/node/node_pieces.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "runner_factories.hpp"
@@ -368,7 +368,7 @@ class GpuKernelRunner final : public KernelRunner {
     const int per_sm = stream_blocks_per_multiprocessor(resident, settings_.message_threads);
     const std::int64_t fit = std::int64_t{per_sm} * multiprocessors_ / sharers();
     const std::int64_t asked =
-        plan_.mpi_messages ? std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_) : 0;
+        plan_.message_blocks ? std::int64_t{pack_blocks(plan_)} + unpack_blocks(plan_) : 0;
     const std::string message_blocks =
         std::to_string(asked) + " blocks of " + std::to_string(settings_.message_threads) +
         " threads (" + std::to_string(pack_blocks(plan_)) + " pack (" +
@@ -382,7 +382,7 @@ class GpuKernelRunner final : public KernelRunner {
                              std::to_string(multiprocessors_) + " SMs" + shared_text() + ")");
     }
     const std::uint32_t pieces =
-        std::max(plan_.node.send_piece_count, plan_.node.recv_piece_count);
+        std::max(plan_.pieces.send_pieces, plan_.pieces.recv_pieces);
     if (pieces > 0) {
       const int node_per_sm = blocks_per_multiprocessor(
           resident ? kernel_address(resident_node_kernel) : kernel_address(node_kernel),

@@ -271,7 +271,7 @@ TEST(EmbeddedExchange, KernelThatNeverPacksEndsInTheHostsDeadlineNamingTheSend) 
                       peer.transport == Transport::node);
     }
     if (node) {
-      EXPECT_TRUE(contains(failure.message, "node_done[0] = 0, waiting for 1")) << failure.message;
+      EXPECT_TRUE(contains(failure.message, "pieces_done[0] = 0, waiting for 1")) << failure.message;
       EXPECT_TRUE(contains(failure.message, "node transport, not confirmed")) << failure.message;
     } else {
       EXPECT_TRUE(contains(failure.message, "send_ready[0] = 0, waiting for 1"))

@@ -137,10 +137,10 @@ class NotifyStrategy final : public ExchangeStrategy {
   // The piece grid's shape and pieces, for launch_description(); empty without it.
   std::string node_grid_description(KernelOp op) const {
     if (!piece_grid_) return {};
-    const kernels::NodePlan& node = context_.resources.plan.node;
+    const kernels::PieceGrid& grid = context_.resources.plan.pieces;
     return "node grid " + context_.runner.launch_shape(op) + " (" +
-           std::to_string(node.send_piece_count) + " send and " +
-           std::to_string(node.recv_piece_count) + " receive pieces), ";
+           std::to_string(grid.send_pieces) + " send and " +
+           std::to_string(grid.recv_pieces) + " receive pieces), ";
   }
 
   Strategy strategy_;

@@ -16,7 +16,7 @@ NodeHostTransport::NodeHostTransport(NodeTransport& node, ExchangeResources& res
 
 bool NodeHostTransport::progress(std::uint64_t epoch) {
   kernels_signal_ = true;
-  if (done_unseen_ && resources_.node_done->test(0, epoch)) {
+  if (done_unseen_ && resources_.pieces_done->test(0, epoch)) {
     done_unseen_ = false;
     for (const std::size_t m : sends_) timeline_.send_ready_seen(m);
     for (const std::size_t r : recvs_) timeline_.unpack_done_seen(r);
@@ -56,7 +56,7 @@ std::string NodeHostTransport::pending(std::uint64_t epoch) const {
   } else if (done_unseen_) {
     // Which node messages are done only the GPUs know (their flags are in device memory):
     // name them all.
-    text += "\n  node_done[0] = " + std::to_string(resources_.node_done->value(0)) +
+    text += "\n  pieces_done[0] = " + std::to_string(resources_.pieces_done->value(0)) +
             ", waiting for " + std::to_string(epoch) + ": not every node message is done";
     for (const std::size_t m : sends_) {
       text += "\n  " + names_.send(m) + ": node transport, not confirmed";

@@ -1,6 +1,6 @@
 // Internal: the host half of the node transport during exchanges. Its set-up and memory are
-// NodeTransport's (node_transport.hpp). With the flag strategies the node grid moves every node
-// message from GPU to GPU and the CPU reads one flag, node_done, to see them all done. With the
+// NodeTransport's (node_transport.hpp). With the flag strategies the piece grid moves every node
+// message from GPU to GPU and the CPU reads one flag, pieces_done, to see them all done. With the
 // bulk strategies the CPUs tell each other through the node's shared memory (NodeTransport's
 // mailbox) when a message is packed into its receiver's buffer and when it is unpacked.
 #pragma once
@@ -48,7 +48,7 @@ class NodeHostTransport final : public HostTransport {
   const MessageNames& names_;
   std::vector<std::size_t> sends_;  // the node sends and receives, by index
   std::vector<std::size_t> recvs_;
-  bool done_unseen_ = false;       // node_done has not shown the exchange yet
+  bool done_unseen_ = false;       // pieces_done has not shown the exchange yet
   bool kernels_signal_ = false;    // a flag strategy drives it
 };
 

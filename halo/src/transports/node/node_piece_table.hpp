@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "haloflag/halo/message_layouts.hpp"
-#include "haloflag/kernels/transports/node_route.hpp"
+#include "haloflag/kernels/transports/node/node_route.hpp"
 
 namespace haloflag::halo::detail {
 

@@ -652,23 +652,21 @@ void NodeTransport::upload_plan(notify::Backend backend,
                                 const std::vector<kernels::NodePeerRoute>& peers,
                                 const NodePieceTable& table, bool relay_host_words) {
   if (!any()) return;
-  // Counters, each on its own line: a pieces_sent per peer, work_done, start_relay, announced,
-  // then the relays of the words in pinned host memory, two per peer.
+  // Counters, each on its own line: a pieces_sent per peer, announced, then the relays of the
+  // words in pinned host memory, two per peer.
   const std::size_t n = peers.size();
-  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 3));
+  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 1));
   auto* lines = static_cast<std::byte*>(counters_.data());
   const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
   std::vector<kernels::NodePeerRoute> routes = peers;
   for (std::size_t i = 0; i < n; ++i) {
     routes[i].pieces_sent = line(i);
     if (relay_host_words) {
-      routes[i].ghosts_free_relay = line(n + 3 + 2 * i);
-      routes[i].arrival_relay = line(n + 4 + 2 * i);
+      routes[i].ghosts_free_relay = line(n + 1 + 2 * i);
+      routes[i].arrival_relay = line(n + 2 + 2 * i);
     }
   }
-  plan_.work_done = line(n);
-  plan_.start_relay = line(n + 1);
-  plan_.announced = line(n + 2);
+  plan_.announced = line(n);
 
   // One allocation for the arrays, each at an offset suited to every element type.
   std::size_t bytes = 0;
@@ -682,6 +680,7 @@ void NodeTransport::upload_plan(notify::Backend backend,
   const std::size_t recvs_at = place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
   const std::size_t send_pieces_at = place(sizeof(kernels::NodePiece) * table.send_pieces.size());
   const std::size_t recv_pieces_at = place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
+  const std::size_t table_at = place(sizeof(kernels::NodePlan));
   plan_memory_ = kernels::DeviceMemory(backend, std::max<std::size_t>(bytes, 1));
   const auto upload = [&](const auto& items, std::size_t at) {
     using Item = typename std::decay_t<decltype(items)>::value_type;
@@ -698,6 +697,8 @@ void NodeTransport::upload_plan(notify::Backend backend,
   plan_.recv_piece_count = static_cast<std::uint32_t>(table.recv_pieces.size());
   plan_.arrival_id = arrival_id_;
   plan_.ghosts_free_id = ghosts_free_id_;
+  // The table itself goes to the device too: the kernels' plan points at it (RouteTables).
+  route_table_ = upload(std::vector<kernels::NodePlan>{plan_}, table_at);
 }
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {

@@ -14,43 +14,14 @@
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
-#include "haloflag/kernels/transports/node_pieces.hpp"
+#include "haloflag/kernels/transports/mpi/mpi_route.hpp"
+#include "haloflag/kernels/transports/node/node_pieces.hpp"
+#include "haloflag/kernels/transports/routes.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/stream_release.hpp"
 
 namespace haloflag::kernels {
-
-// Signals. The group's barrier orders every member's payload writes before member 0's
-// system-scope release store, and release is cumulative: what member 0 has observed is
-// published with the flag. One fence per group, not per thread: a system-scope fence in each of
-// a whole grid's threads cost milliseconds per exchange.
-
-
-/// Send `message` of `epoch` is packed (one thread calls this, after the group's barrier): its
-/// send_ready hands it to the CPU, which posts it. Messages of the node transport never come here:
-/// the node grid moves them (transports/node_pieces.hpp).
-HF_HD inline void signal_packed(const ExchangePlan& plan, std::uint32_t message,
-                                std::uint64_t epoch) {
-  count_done_unit(plan, epoch);
-  notify::signal_flag(plan.send_ready, message, epoch);
-}
-
-/// Receive `message` of `epoch` is unpacked (one thread, after the barrier): unpack_done tells
-/// this rank's CPU.
-HF_HD inline void signal_unpacked(const ExchangePlan& plan, std::uint32_t message,
-                                  std::uint64_t epoch) {
-  count_done_unit(plan, epoch);
-  notify::signal_flag(plan.unpack_done, message, epoch);
-}
-
-/// Waits until MPI receive `message` of `epoch` may be unpacked: unpack_ready, which this rank's
-/// CPU stores once MPI received it, and which alone can say stop (kStopEpoch).
-template <ExchangeGroup Group>
-HF_HD BlockStatus wait_arrival(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                       std::uint64_t epoch, std::uint32_t waiter) {
-  return leader_wait(group, plan.unpack_ready, message, epoch, plan.control, waiter);
-}
 
 /// Packs send `message` with the whole group, then member 0 signals it packed.
 template <ExchangeGroup Group>
@@ -245,7 +216,7 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
                                  std::uint64_t epoch, std::uint32_t waiter) {
   const std::uint32_t r = role.message;
-  if (node_recv(plan, r) != nullptr) return BlockStatus::ok;  // the node grid's
+  if (recv_in_pieces(plan, r)) return BlockStatus::ok;  // the piece grid's
   if (plan.long_recv_team == 1 || !is_long(plan, plan.recvs[r])) {
     return wait_and_unpack(group, plan, r, epoch, waiter);
   }
@@ -268,7 +239,7 @@ HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan
   const GridShare share = grid_share(group, member, members);
   for (std::uint32_t i = plan.short_sends; i < plan.send_count; ++i) {
     const std::uint32_t m = plan.sends_short_first[i];
-    if (node_send(plan, m) != nullptr) continue;
+    if (send_in_pieces(plan, m)) continue;
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
@@ -325,12 +296,12 @@ HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::
                              std::uint64_t epoch) {
   // The node grid moves node sends; their blocks (and helpers) have nothing to do, but for the
   // long ones' places in the team that packs the long sends in turn.
-  if (block < plan.send_count && node_send(plan, block) != nullptr &&
+  if (block < plan.send_count && send_in_pieces(plan, block) &&
       (!plan.long_sends_in_turn || !is_long(plan, plan.sends[block]))) {
     return BlockStatus::ok;
   }
   if (block >= plan.send_count && !plan.long_sends_in_turn &&
-      node_send(plan, pack_role(plan, block).message) != nullptr) {
+      send_in_pieces(plan, pack_role(plan, block).message)) {
     return BlockStatus::ok;
   }
   if (block < plan.send_count && !is_long(plan, plan.sends[block])) {
@@ -405,7 +376,7 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
 
 /// The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
 ///  1. short MPI sends, each packed and signalled by one block (round robin);
-///  2. the node transport's send pieces (transports/node_pieces.hpp), over every block;
+///  2. the node transport's send pieces (transports/node/node_pieces.hpp), over every block;
 ///  3. once every short MPI send is signalled (ExchangePlan::short_send_count), long MPI sends,
 ///     in message order: every block packs its share of the message, counts itself in, and goes
 ///     on to the next message; the last block to finish a message signals it. No block waits for
@@ -429,7 +400,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
   if (block_index == 0 && block.thread() == 0) announce_ghosts_free(plan, epoch);
   for (std::uint32_t i = block_index; i < plan.short_sends && !failed; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];
-    if (node_send(plan, m) != nullptr) continue;
+    if (send_in_pieces(plan, m)) continue;
     failed = pack_and_signal(block, plan, m, epoch, block_index) != BlockStatus::ok;
     if (!failed) count_short_send(block, plan, epoch);
   }
@@ -442,13 +413,13 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
   }
   for (std::uint32_t i = block_index; i < plan.short_recvs && !failed; i += blocks) {
     const std::uint32_t r = plan.recvs_short_first[i];
-    if (node_recv(plan, r) != nullptr) continue;
+    if (recv_in_pieces(plan, r)) continue;
     failed = wait_and_unpack(block, plan, r, epoch, block_index) != BlockStatus::ok;
   }
   const BlockGroup group = long_receive_group(plan, block_index, blocks);
   for (std::uint32_t i = plan.short_recvs + group.index; i < plan.recv_count; i += group.count) {
     const std::uint32_t r = plan.recvs_short_first[i];
-    if (node_recv(plan, r) != nullptr) continue;
+    if (recv_in_pieces(plan, r)) continue;
     // A failed first block still takes part: it stops its remaining copies.
     if (failed && block_index != group.first) continue;
     failed = unpack_long_by_team(block, plan, r, block_index - group.first, group.blocks, epoch,

@@ -14,7 +14,6 @@
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
-#include "haloflag/kernels/transports/node_route.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/wait_control.hpp"
@@ -24,6 +23,37 @@ namespace haloflag::kernels {
 /// The value the host stores into every host-written flag to end resident kernels: it is larger
 /// than any epoch, so every wait succeeds, and the reader sees it is the end.
 inline constexpr std::uint64_t kStopEpoch = std::numeric_limits<std::uint64_t>::max();
+
+struct NodePlan;  // the node transport's route table (transports/node/node_route.hpp)
+
+/// The device routes by kind (docs/design.md, "Transports and strategies"): each transport with a
+/// device half uploads its own table to device-readable memory and points the plan at it; null
+/// where no message takes that route. The mpi route needs no table: its messages are packed by a
+/// block each into the send buffer above and signalled through the flags. Only the route
+/// dispatch (transports/routes.hpp) and each transport's own device code look inside a table.
+struct RouteTables {
+  const NodePlan* node = nullptr;  ///< node peers: pieces straight into the peer's memory
+};
+
+/// The piece grid: the grid that moves, in pieces and with no CPU step, the messages of every
+/// transport whose route works that way (node), whatever the strategy.
+struct PieceGrid {
+  std::uint32_t send_pieces = 0;  ///< send pieces per epoch, every such transport's
+  std::uint32_t recv_pieces = 0;  ///< receive pieces per epoch
+  /// Device memory: pieces done so far; the block completing an epoch's work_per_epoch() stores
+  /// the epoch into `done` (a receive from a directly placing peer counts its pieces at once).
+  std::uint64_t* work_done = nullptr;
+  /// Device memory, [1]: the grid's block 0 copies the exchange's start here for the others.
+  std::uint64_t* start_relay = nullptr;
+  /// [1] in pinned host memory: the CPU learns from this one flag that every message of the
+  /// grid is done.
+  notify::FlagArrayView done;
+
+  /// Pieces done per epoch: sent and received.
+  HF_HD std::uint32_t work_per_epoch() const { return send_pieces + recv_pieces; }
+  /// Whether any message moves through the grid.
+  HF_HD bool any() const { return work_done != nullptr; }
+};
 
 struct ExchangePlan {
   const MessageLayout* sends = nullptr;  ///< send_count layouts (device-readable memory)
@@ -100,15 +130,13 @@ struct ExchangePlan {
   /// that packs the long sends (pack_blocks, pack_role).
   std::uint32_t long_send_team = 1;
 
-  /// The node transport's device half (transports/node_route.hpp): its messages move in pieces
-  /// by the node grid, not by the per-message blocks. The CPU learns that every one of them is
-  /// done from one flag, node_done: [1] in pinned host memory, set to the epoch by the node
-  /// block completing NodePlan::work_done's count.
-  NodePlan node;
-  notify::FlagArrayView node_done;
-  /// False when every message goes over the node transport: the per-message kernels are not
-  /// launched at all.
-  bool mpi_messages = true;
+  /// The routes of the transports with tables of their own, and the piece grid that moves their
+  /// messages instead of the per-message blocks.
+  RouteTables routes;
+  PieceGrid pieces;
+  /// False when no message is packed by a block of its own (every one moves through the piece
+  /// grid): the per-message kernels are not launched at all.
+  bool message_blocks = true;
 
   /// Stream-ordered exchanges (Exchange::wait(stream)): every MPI send and receive counts itself
   /// in once signalled, and the node grid once for all its messages; the block completing the
@@ -137,31 +165,6 @@ HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout)
 HF_HD inline const FieldSet& fields_of(const ExchangePlan& plan) {
   if (plan.field_bank == nullptr) return plan.fields;
   return plan.field_bank[*static_cast<const volatile std::uint32_t*>(plan.field_slot)];
-}
-
-/// The node route of send `message`, or null when it goes over MPI.
-HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
-  if (plan.node.sends == nullptr || plan.node.sends[message].peer == kNoNodePeer) return nullptr;
-  return &plan.node.sends[message];
-}
-
-HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint32_t message) {
-  if (plan.node.recvs == nullptr || plan.node.recvs[message].peer == kNoNodePeer) return nullptr;
-  return &plan.node.recvs[message];
-}
-
-/// Where send `message` is packed whole: the peer's buffer (node: the bulk strategies and the
-/// embedded API) or this rank's send buffer (MPI).
-HF_HD inline std::byte* send_data(const ExchangePlan& plan, std::uint32_t message) {
-  const NodeSendRoute* route = node_send(plan, message);
-  return route != nullptr ? route->target_buffer
-                          : plan.send_buffer + plan.sends[message].buffer_offset;
-}
-
-/// Where receive `message` is unpacked from.
-HF_HD inline const std::byte* recv_data(const ExchangePlan& plan, std::uint32_t message) {
-  const NodeRecvRoute* route = node_recv(plan, message);
-  return route != nullptr ? route->data : plan.recv_buffer + plan.recvs[message].buffer_offset;
 }
 
 }  // namespace haloflag::kernels

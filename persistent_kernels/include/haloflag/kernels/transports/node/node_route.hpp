@@ -22,6 +22,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -99,7 +100,8 @@ struct NodePiece {
   std::uint32_t peer = 0;  ///< index into NodePlan::peers
 };
 
-/// Everything the node grid reads, in device-readable memory. Null arrays: no node peer.
+/// The node transport's route table, itself in device-readable memory (RouteTables::node), as is
+/// everything it points to. The pieces are the node's share of the piece grid's work.
 struct NodePlan {
   const NodePeerRoute* peers = nullptr;  ///< [peer_count]
   const NodeSendRoute* sends = nullptr;     ///< [send_count]
@@ -109,20 +111,11 @@ struct NodePlan {
   std::uint32_t peer_count = 0;  ///< number of node peers
   std::uint32_t send_piece_count = 0;  ///< entries of send_pieces
   std::uint32_t recv_piece_count = 0;  ///< entries of recv_pieces
-  /// Device memory: send and receive pieces done so far (a receive from a directly placing peer
-  /// counts its pieces at once). The block completing an epoch's send_piece_count +
-  /// recv_piece_count stores the epoch into ExchangePlan::node_done.
-  std::uint64_t* work_done = nullptr;
-  /// Device memory, [1]: the node grid's block 0 copies the exchange's start here for the others.
-  std::uint64_t* start_relay = nullptr;
   /// Device memory, [1]: the last epoch whose free ghosts the embedded API's groups announced
   /// (the first group to raise it announces for all).
   std::uint64_t* announced = nullptr;
   std::uint32_t arrival_id = 0;      ///< failure records: node_arrival[peer]
   std::uint32_t ghosts_free_id = 0;  ///< node_ghosts_free[peer]
-
-  /// Pieces done per epoch: sent and received.
-  HF_HD std::uint32_t work_per_epoch() const { return send_piece_count + recv_piece_count; }
 };
 
 static_assert(std::is_trivially_copyable_v<NodePeerRoute>);
@@ -130,5 +123,19 @@ static_assert(std::is_trivially_copyable_v<NodeSendRoute>);
 static_assert(std::is_trivially_copyable_v<NodeRecvRoute>);
 static_assert(std::is_trivially_copyable_v<NodePiece>);
 static_assert(std::is_trivially_copyable_v<NodePlan>);
+
+/// The node route of send `message`, or null when another transport carries it.
+HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
+  const NodePlan* node = plan.routes.node;
+  if (node == nullptr || node->sends[message].peer == kNoNodePeer) return nullptr;
+  return &node->sends[message];
+}
+
+/// The node route of receive `message`, or null when another transport carries it.
+HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint32_t message) {
+  const NodePlan* node = plan.routes.node;
+  if (node == nullptr || node->recvs[message].peer == kNoNodePeer) return nullptr;
+  return &node->recvs[message];
+}
 
 }  // namespace haloflag::kernels
