@@ -290,7 +290,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--transport", options.transport_argument,
                  "path of each peer's messages, a comma-separated list run in rotation with the "
                  "strategies: auto (node for peers on this rank's node, mpi for the others), mpi "
-                 "(every peer), node (every peer; an error if one is off the node)")
+                 "(every peer), node (every peer; an error if one is off the node), nccl "
+                 "(every peer over NCCL: only with --strategy nccl)")
       ->capture_default_str();
   app.add_option("--node-size", options.node_size,
                  "node transport: ranks per node, consecutive ranks splitting one host into "
