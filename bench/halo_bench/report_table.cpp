@@ -106,7 +106,7 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
   }
   out << "started: start() returned (receives posted, kernels launched or armed); ready: "
          "send_ready seen by the CPU (bulk strategies: pack kernel done; node transport: "
-         "node_done seen, for every node message at once); sent: MPI send started; recv: "
+         "pieces_done seen, for every node message at once); sent: MPI send started; recv: "
          "receive complete; unpack: unpack_done seen (bulk: unpack kernel done); post/send: the CPU's "
          "cost of one MPI send (a piece with MPI pieces), from when it could be posted to when "
          "it was, the slowest rank's mean\n";

@@ -20,7 +20,7 @@
 namespace haloflag::halo {
 
 /// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the
-/// fastest measured on the lent machines; Tuning::automatic measures them where the Exchange
+/// fastest measured on the lent machines; tune() (tune.hpp) measures them where the Exchange
 /// runs instead (docs/exchange.md, "What to set when").
 struct AdvancedOptions {
   /// where the node transport puts a receiver's buffers and flags
@@ -70,9 +70,9 @@ struct ExchangeOptions {
   /// Who runs the CPU side of the MPI peers' messages (progress.hpp). Stream-ordered exchanges
   /// with MPI peers need `thread`, or a caller that calls progress() while its stream runs.
   Progress progress = Progress::caller;
-  /// automatic: at set-up, time a few exchanges with each order of work that applies and keep
-  /// the fastest, overriding those of `advanced` (tuning.hpp, Exchange::tuning()). fixed: use
-  /// them as given.
+  /// fixed: the constructor runs `advanced` as given. automatic is refused by the constructor
+  /// (ConfigError naming tune()): tuning times Exchanges of its own, so it is tune()'s or
+  /// Exchange::tuned()'s (tune.hpp), which return fixed options with the fastest order.
   Tuning tuning = Tuning::fixed;
   /// Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
   /// Resident kernels also wait at most this long for the next exchange to start.
