@@ -1,0 +1,88 @@
+// How an Exchange's failure is recorded and told (exchange_errors.hpp).
+#include "exchange_errors.hpp"
+
+#include <string>
+#include <utility>
+
+#include "haloflag/halo/strategy.hpp"
+
+namespace haloflag::halo::detail {
+
+std::string ExchangeErrors::prefix(std::uint64_t exchange) const {
+  return "rank " + std::to_string(parts_.rank) + ", exchange " + std::to_string(exchange) + " (" +
+         std::string(to_string(parts_.options.strategy)) + " on " +
+         std::string(notify::to_string(parts_.options.backend)) + "): ";
+}
+
+void ExchangeErrors::fail(const std::exception& error, std::uint64_t exchange,
+                          bool on_progress_thread) {
+  std::string text = prefix(exchange) + error.what();
+  const ErrorKind kind = kind_of(error);
+  if (on_progress_thread) {
+    // Kept before the Exchange is marked failed, so the caller's next call reports it.
+    const std::lock_guard<std::mutex> lock(abort_mutex_);
+    thread_error_ = text;
+    thread_error_kind_ = kind;
+  }
+  failed_.store(true);
+  parts_.resources->control.raise_abort();
+  for (auto& transport : parts_.transports) transport->abandon();
+  throw ExchangeError(kind, text);
+}
+
+void ExchangeErrors::throw_unusable(const char* call, std::uint64_t exchange) {
+  {
+    // The progress thread's error is reported once, by the caller's next call.
+    const std::lock_guard<std::mutex> lock(abort_mutex_);
+    if (!thread_error_.empty()) {
+      throw ExchangeError(thread_error_kind_, std::exchange(thread_error_, {}));
+    }
+  }
+  const std::string reason = abort_reason();
+  throw ExchangeError(ErrorKind::usage, prefix(exchange) + call + " after a failed exchange" +
+                      (reason.empty() ? std::string() : " (aborted: " + reason + ")") +
+                      ": this Exchange is unusable");
+}
+
+void ExchangeErrors::request_abort(std::string reason) {
+  {
+    const std::lock_guard<std::mutex> lock(abort_mutex_);
+    if (abort_reason_.empty()) abort_reason_ = reason.empty() ? "no reason given" : reason;
+  }
+  abort_requested_.store(true, std::memory_order_release);
+  parts_.resources->control.raise_abort();
+}
+
+std::string ExchangeErrors::abort_reason() const {
+  const std::lock_guard<std::mutex> lock(abort_mutex_);
+  return abort_reason_;
+}
+
+std::string ExchangeErrors::describe_device_failure(const notify::WaitFailure& failure) const {
+  std::string text = failure.describe();
+  if (failure.outcome == notify::WaitOutcome::out_of_order) {
+    return text + " (the epoch passed to embedded_pack/embedded_unpack; docs/embedding.md)" +
+           "; still pending:";
+  }
+  if (failure.array_name == "unpack_ready" && failure.index < parts_.messages.recvs.size()) {
+    text += ", waiting for the " + parts_.names->recv(failure.index);
+  } else if (failure.array_name == "node_arrival") {
+    text += ", waiting for every piece of node peer " + std::to_string(parts_.node->peer_rank(failure.index)) +
+            " (its GPU stores the word once they have all landed)";
+  } else if (failure.array_name == "node_ghosts_free") {
+    text += ", waiting before sending to node peer " + std::to_string(parts_.node->peer_rank(failure.index)) +
+            " for it to start the exchange (node transport flow control)";
+  } else if (failure.array_name == "send_buffer_free") {
+    text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
+            "start(stream) with MPI peers needs progress = thread or progress() calls)";
+  } else if (failure.array_name == "pack_start") {
+    text += parts_.options.strategy == Strategy::embedded
+                ? ", waiting for this rank's start() of that exchange (the caller's kernel "
+                  "waits for it at most the timeout)"
+                : ", waiting for the next exchange to start (resident kernels wait at most "
+                  "the timeout between exchanges)";
+  }
+  return text + "; still pending:";
+}
+
+}  // namespace haloflag::halo::detail
