@@ -9,7 +9,8 @@
 # summary.txt from ab_halo_bench_summary.py: per cube, transport and strategy each build's
 # median of the rounds' medians, after/before, and the before build's own spread between rounds)
 # and OUT_DIR/ab_halo_bench.tar.gz.
-# Environment: HALOFLAG_CUBES, HALOFLAG_ROUNDS (3), HALOFLAG_BUILD_DIR (build-gpu),
+# Environment: HALOFLAG_CUBES, HALOFLAG_ROUNDS (3), HALOFLAG_AB_STRATEGIES (every flag and bulk
+# strategy), HALOFLAG_AB_TRANSPORTS (node,mpi), HALOFLAG_AB_NCCL (1: also nccl), HALOFLAG_BUILD_DIR (build-gpu),
 # HALOFLAG_BASELINE_SRC (required), HALOFLAG_BASELINE_BUILD (build-baseline), HALOFLAG_PREBUILT=1
 # to run the binaries already built, HALOFLAG_GPU (cuda; none runs the host backend, to check
 # this script without a GPU).
@@ -46,7 +47,8 @@ figures_mpi_copy_info "$dir/machine.txt"
 
 backend=()
 [[ $HALOFLAG_GPU == none ]] && backend=(--backend host)
-flag_and_bulk=comb_fused,comb_graph,stream_base,stream_notify,stacked_notify,resident
+flag_and_bulk=${HALOFLAG_AB_STRATEGIES:-comb_fused,comb_graph,stream_base,stream_notify,stacked_notify,resident}
+transports=${HALOFLAG_AB_TRANSPORTS:-node,mpi}
 run() {  # run NAME BINARY CUBE ROUND [extra options...]
   local name=$1 binary=$2 cube=$3 round=$4
   shift 4
@@ -54,10 +56,10 @@ run() {  # run NAME BINARY CUBE ROUND [extra options...]
   figures_run_logged "$dir/commands.txt" "$stem.txt" \
     mpiexec -n 2 "$binary" "${backend[@]}" \
     --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
-    --strategy "$flag_and_bulk" --transport node,mpi --tuning fixed --rounds 1 \
+    --strategy "$flag_and_bulk" --transport "$transports" --tuning fixed --rounds 1 \
     --progress 0 --json "$stem.json" "$@"
   # nccl where the build has it (halo_bench says why not otherwise, and the run goes on).
-  if [[ $HALOFLAG_GPU != none ]]; then
+  if [[ $HALOFLAG_GPU != none && ${HALOFLAG_AB_NCCL:-1} == 1 ]]; then
     figures_run_logged "$dir/commands.txt" "${stem}_nccl.txt" \
       mpiexec -n 2 "$binary" --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
       --strategy nccl --tuning fixed --rounds 1 --progress 0 --json "${stem}_nccl.json" "$@" ||
