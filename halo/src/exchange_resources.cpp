@@ -223,7 +223,7 @@ void ExchangeResources::attach_node_transport(const NodeTransport& node) {
   // data; node sends are the node grid's, so without a long MPI send there is no gate.
   plan.short_send_count = long_mpi_send ? short_mpi_sends : 0;
   if (!node.any()) return;
-  kernels::store_node_table(plan.routes.node, node.route_table());
+  plan.routes.node = node.route_table();
   add_to_piece_grid(node.send_pieces(), node.recv_pieces());
   // Node sends go into the peers' memory, whose flow control is the GPUs' own.
   if (mpi_sends == 0) plan.send_buffer_free.count = 0;

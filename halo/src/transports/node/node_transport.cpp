@@ -680,6 +680,7 @@ void NodeTransport::upload_plan(notify::Backend backend,
   const std::size_t recvs_at = place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
   const std::size_t send_pieces_at = place(sizeof(kernels::NodePiece) * table.send_pieces.size());
   const std::size_t recv_pieces_at = place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
+  const std::size_t table_at = place(sizeof(kernels::NodePlan));
   plan_memory_ = kernels::DeviceMemory(backend, std::max<std::size_t>(bytes, 1));
   const auto upload = [&](const auto& items, std::size_t at) {
     using Item = typename std::decay_t<decltype(items)>::value_type;
@@ -696,6 +697,8 @@ void NodeTransport::upload_plan(notify::Backend backend,
   plan_.recv_piece_count = static_cast<std::uint32_t>(table.recv_pieces.size());
   plan_.arrival_id = arrival_id_;
   plan_.ghosts_free_id = ghosts_free_id_;
+  // The table itself goes to the device too: the kernels' plan points at it (RouteTables).
+  route_table_ = upload(std::vector<kernels::NodePlan>{plan_}, table_at);
 }
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {

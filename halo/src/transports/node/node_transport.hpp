@@ -73,9 +73,8 @@ class NodeTransport {
   std::size_t node_send_count() const { return node_sends_; }
   std::size_t node_recv_count() const { return node_recvs_; }
 
-  // The device half's route table (the kernels' plan keeps a copy); its arrays are in
-  // device-readable memory, null when no peer is on the node.
-  const kernels::NodePlan& route_table() const { return plan_; }
+  // The device half's route table, in device-readable memory; null when no peer is on the node.
+  const kernels::NodePlan* route_table() const { return route_table_; }
   // Its pieces per epoch, the node's share of the piece grid's work.
   std::uint32_t send_pieces() const { return plan_.send_piece_count; }
   std::uint32_t recv_pieces() const { return plan_.recv_piece_count; }
@@ -178,7 +177,8 @@ class NodeTransport {
   // The device half and the memory it points into.
   kernels::DeviceMemory plan_memory_;
   kernels::DeviceMemory counters_;
-  kernels::NodePlan plan_;
+  kernels::NodePlan plan_;  // host copy of the table
+  const kernels::NodePlan* route_table_ = nullptr;
   std::size_t node_sends_ = 0;
   std::size_t node_recvs_ = 0;
   std::vector<PeerTransport> peers_;

@@ -158,7 +158,7 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
     unpack_and_signal(group, internal, message, epoch);
     return BlockStatus::ok;
   }
-  const NodePeerRoute& peer = node_table(internal)->peers[route->peer];
+  const NodePeerRoute& peer = internal.routes.node->peers[route->peer];
   // A peer this rank sends nothing to hears of its free ghosts here, after the start.
   if (peer.pieces_out == 0) {
     if (detail::wait_for_start(group, internal, epoch, message) != BlockStatus::ok) {
@@ -169,7 +169,7 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   // The arrival word is in this rank's memory: the epoch is checked against it, not against the
   // host's pack_start, which would cost every node receive a read across PCIe.
   const std::uint64_t per_epoch = arrival_target(peer, 1) > 0 ? arrival_target(peer, 1) : 1;
-  if (detail::wait_in_turn(group, internal, peer.arrival_here, node_table(internal)->arrival_id,
+  if (detail::wait_in_turn(group, internal, peer.arrival_here, internal.routes.node->arrival_id,
                            route->peer, epoch, per_epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }

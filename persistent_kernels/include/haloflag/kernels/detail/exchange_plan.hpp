@@ -7,7 +7,6 @@
 /// it by value; host-team threads get the same struct with host addresses.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -25,24 +24,15 @@ namespace haloflag::kernels {
 /// than any epoch, so every wait succeeds, and the reader sees it is the end.
 inline constexpr std::uint64_t kStopEpoch = std::numeric_limits<std::uint64_t>::max();
 
-/// Bytes a transport's route table may take in the plan.
-inline constexpr std::size_t kRouteTableBytes = 96;
+struct NodePlan;  // the node transport's route table (transports/node/node_route.hpp)
 
-/// One transport's route table, kept in the plan by value as bytes that only its own header
-/// types (transports/<name>/): kernels read it from their parameters, where a pointer into
-/// device memory would make each block of a launched grid wait for one more dependent load
-/// before its first piece (stream_notify's node grid took 6 % longer at cube 200 that way).
-struct alignas(16) RouteTable {
-  std::byte bytes[kRouteTableBytes] = {};  ///< the table, copied in by its transport's set-up
-  bool present = false;  ///< whether any message takes this route
-};
-
-/// The device routes by kind (docs/design.md, "Transports and strategies"): a table for each
-/// transport whose device half has one. The mpi route needs none: its messages are packed by a
-/// block each into the send buffer below and signalled through the flags. Only the route
+/// The device routes by kind (docs/design.md, "Transports and strategies"): each transport with a
+/// device half uploads its own table to device-readable memory and points the plan at it; null
+/// where no message takes that route. The mpi route needs no table: its messages are packed by a
+/// block each into the send buffer above and signalled through the flags. Only the route
 /// dispatch (transports/routes.hpp) and each transport's own device code look inside a table.
 struct RouteTables {
-  RouteTable node;  ///< node peers: pieces straight into the peer's memory (NodePlan)
+  const NodePlan* node = nullptr;  ///< node peers: pieces straight into the peer's memory
 };
 
 /// The piece grid: the grid that moves, in pieces and with no CPU step, the messages of every

@@ -40,7 +40,7 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
 /// sender `p`'s memory.
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
                                           std::uint64_t epoch) {
-  const NodePeerRoute& peer = node_table(plan)->peers[p];
+  const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_in > 0) {
     notify::store_release_system(peer.ghosts_free_there,
                                  ghosts_free_word(epoch, announced_slot(plan)));
@@ -49,15 +49,15 @@ HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_
 
 /// The same to every node sender.
 HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
-  if (node_table(plan) == nullptr) return;
-  for (std::uint32_t p = 0; p < node_table(plan)->peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
+  if (plan.routes.node == nullptr) return;
+  for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
 }
 
 /// The same once per epoch from whichever of many groups comes first (one thread): the embedded
 /// API's groups, any of which may be the first to see the start. Announcing to every peer before
 /// any wait keeps the ranks' waits on each other acyclic.
 HF_HD inline void announce_ghosts_free_once(const ExchangePlan& plan, std::uint64_t epoch) {
-  if (notify::raise_same_side(node_table(plan)->announced, epoch)) announce_ghosts_free(plan, epoch);
+  if (notify::raise_same_side(plan.routes.node->announced, epoch)) announce_ghosts_free(plan, epoch);
 }
 
 /// A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
@@ -116,14 +116,14 @@ template <ExchangeGroup Group>
 HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t peer_index, std::uint64_t epoch,
                                   std::uint32_t waiter, bool relayed) {
-  const NodePeerRoute& peer = node_table(plan)->peers[peer_index];
+  const NodePeerRoute& peer = plan.routes.node->peers[peer_index];
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
   int outcome = 0;  // BlockStatus * 2 + direct
   if (group.thread() == 0) {
     const notify::WaitOutcome waited =
-        notify::wait_word(word, node_table(plan)->ghosts_free_id, peer_index,
+        notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
                           ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
     const std::uint64_t seen = notify::load_relaxed_system(word);
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
@@ -145,7 +145,7 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
 HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRoute& route,
                                     std::uint32_t pieces, std::uint32_t elements,
                                     std::uint64_t epoch) {
-  const NodePeerRoute& peer = node_table(plan)->peers[route.peer];
+  const NodePeerRoute& peer = plan.routes.node->peers[route.peer];
   if (peer.counts_out != 0) {
     notify::add_release_system(peer.arrival_there, elements);
   } else {
@@ -166,7 +166,7 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
     return;
   }
   for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
-    if (node_table(plan)->recvs[r].peer != piece.peer) continue;
+    if (plan.routes.node->recvs[r].peer != piece.peer) continue;
     stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
   }
@@ -181,8 +181,8 @@ template <ExchangeGroup Group>
 HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t first, std::uint32_t end, std::uint32_t pieces,
                           bool direct, std::uint64_t epoch) {
-  const NodeSendRoute& route = node_table(plan)->sends[message];
-  const FieldSet* to = direct ? &node_table(plan)->peers[route.peer].target_fields : nullptr;
+  const NodeSendRoute& route = plan.routes.node->sends[message];
+  const FieldSet* to = direct ? &plan.routes.node->peers[route.peer].target_fields : nullptr;
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
@@ -201,14 +201,14 @@ HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uin
 /// the blocks waiting on the relay leave too). `arrivals`: the arrival words, else ghosts_free.
 HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch, bool arrivals) {
   bool ok = true;
-  for (std::uint32_t p = 0; p < node_table(plan)->peer_count; ++p) {
-    const NodePeerRoute& peer = node_table(plan)->peers[p];
+  for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
+    const NodePeerRoute& peer = plan.routes.node->peers[p];
     std::uint64_t* relay = arrivals ? peer.arrival_relay : peer.ghosts_free_relay;
     if (relay == nullptr || (arrivals ? peer.pieces_in : peer.pieces_out) == 0) continue;
     const std::uint64_t* word = arrivals ? peer.arrival_here : peer.ghosts_free_here;
     const std::uint64_t target = arrivals ? arrival_target(peer, epoch) : ghosts_free_word(epoch, 0);
-    const bool seen = ok && notify::wait_word(word, arrivals ? node_table(plan)->arrival_id
-                                                             : node_table(plan)->ghosts_free_id,
+    const bool seen = ok && notify::wait_word(word, arrivals ? plan.routes.node->arrival_id
+                                                             : plan.routes.node->ghosts_free_id,
                                               p, target, plan.control, notify::Side::device, 0) ==
                                notify::WaitOutcome::ready;
     ok = seen;
@@ -243,8 +243,8 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
-  if (node_table(plan) == nullptr) return BlockStatus::ok;
-  const NodePlan& node = *node_table(plan);
+  if (plan.routes.node == nullptr) return BlockStatus::ok;
+  const NodePlan& node = *plan.routes.node;
   if (block == 0) {
     const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, false) : 1;
     if (group.from_leader(ok) == 0) return BlockStatus::failed;
@@ -266,8 +266,8 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
                                       std::uint64_t epoch) {
-  if (node_table(plan) == nullptr) return BlockStatus::ok;
-  const NodePlan& node = *node_table(plan);
+  if (plan.routes.node == nullptr) return BlockStatus::ok;
+  const NodePlan& node = *plan.routes.node;
   const std::uint64_t slot = announced_slot(plan);
   if (block == 0) {
     const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, true) : 1;

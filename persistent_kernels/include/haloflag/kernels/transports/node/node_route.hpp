@@ -100,8 +100,8 @@ struct NodePiece {
   std::uint32_t peer = 0;  ///< index into NodePlan::peers
 };
 
-/// The node transport's route table, kept in the plan (RouteTables::node); everything it points to
-/// is in device-readable memory. The pieces are the node's share of the piece grid's work.
+/// The node transport's route table, itself in device-readable memory (RouteTables::node), as is
+/// everything it points to. The pieces are the node's share of the piece grid's work.
 struct NodePlan {
   const NodePeerRoute* peers = nullptr;  ///< [peer_count]
   const NodeSendRoute* sends = nullptr;     ///< [send_count]
@@ -123,31 +123,17 @@ static_assert(std::is_trivially_copyable_v<NodeSendRoute>);
 static_assert(std::is_trivially_copyable_v<NodeRecvRoute>);
 static_assert(std::is_trivially_copyable_v<NodePiece>);
 static_assert(std::is_trivially_copyable_v<NodePlan>);
-static_assert(sizeof(NodePlan) <= kRouteTableBytes && alignof(NodePlan) <= alignof(RouteTable));
-
-/// The node table of `plan`, or null when no message takes the node route.
-HF_HD inline const NodePlan* node_table(const ExchangePlan& plan) {
-  if (!plan.routes.node.present) return nullptr;
-  return reinterpret_cast<const NodePlan*>(plan.routes.node.bytes);
-}
-
-/// Stores `table` into `route` (host side, at set-up).
-inline void store_node_table(RouteTable& route, const NodePlan& table) {
-  const auto* bytes = reinterpret_cast<const std::byte*>(&table);
-  for (std::size_t i = 0; i < sizeof table; ++i) route.bytes[i] = bytes[i];
-  route.present = true;
-}
 
 /// The node route of send `message`, or null when another transport carries it.
 HF_HD inline const NodeSendRoute* node_send(const ExchangePlan& plan, std::uint32_t message) {
-  const NodePlan* node = node_table(plan);
+  const NodePlan* node = plan.routes.node;
   if (node == nullptr || node->sends[message].peer == kNoNodePeer) return nullptr;
   return &node->sends[message];
 }
 
 /// The node route of receive `message`, or null when another transport carries it.
 HF_HD inline const NodeRecvRoute* node_recv(const ExchangePlan& plan, std::uint32_t message) {
-  const NodePlan* node = node_table(plan);
+  const NodePlan* node = plan.routes.node;
   if (node == nullptr || node->recvs[message].peer == kNoNodePeer) return nullptr;
   return &node->recvs[message];
 }
