@@ -6,36 +6,16 @@ build's own spread between rounds (max/min - 1). A row keeps its speed when afte
 
   ab_halo_bench_summary.py DIR   (the ab_halo_bench folder: {before,after}_{cube}_round{r}[_nccl].json)
 """
-import json
-import re
 import statistics
 import sys
-from collections import defaultdict
 from pathlib import Path
 
-
-def read_medians(folder: Path):
-    medians = defaultdict(list)  # (cube, transport, strategy, build) -> per-round medians
-    gpus = set()
-    for path in sorted(folder.glob("*_round*.json")):
-        match = re.fullmatch(r"(before|after)_(\d+)_round(\d+)(_nccl)?\.json", path.name)
-        if not match:
-            continue
-        build, cube = match.group(1), int(match.group(2))
-        report = json.loads(path.read_text())
-        for gpu in report.get("machine", {}).get("gpus", []):
-            gpus.add(gpu.get("name", "?"))
-        for entry in report.get("strategies", []):
-            summary = entry.get("summary_us")
-            if not summary or entry.get("verification", {}).get("wrong_exchanges", 0):
-                continue
-            key = (cube, entry.get("transport", "-"), entry["strategy"], build)
-            medians[key].append(summary["median"])
-    return medians, gpus
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from halo_bench_rounds import read_rounds  # noqa: E402
 
 
 def main(folder: Path) -> None:
-    medians, gpus = read_medians(folder)
+    medians, gpus = read_rounds(folder, "before|after")
     print("before/after: median exchange time (us), the median over rounds of each run's median, "
           "slowest rank")
     print("GPUs: " + (", ".join(sorted(gpus)) or "unknown"))

@@ -33,14 +33,7 @@ touch "$dir/commands.txt"
 
 if [[ ${HALOFLAG_PREBUILT:-0} != 1 ]]; then
   figures_build "$root" "$build" "$dir/build.log" halo_bench
-  # The baseline finds the staged dependencies of this tree.
-  if [[ ! -f $baseline_build/CMakeCache.txt ]]; then
-    cmake -S "$baseline_src" -B "$baseline_build" -DCMAKE_BUILD_TYPE=Release \
-      -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
-      >"$dir/baseline_build.log" 2>&1 || { tail -30 "$dir/baseline_build.log" >&2; exit 1; }
-  fi
-  cmake --build "$baseline_build" -j "$(nproc)" --target halo_bench >>"$dir/baseline_build.log" 2>&1 ||
-    { tail -30 "$dir/baseline_build.log" >&2; exit 1; }
+  figures_build_baseline "$root" "$baseline_src" "$baseline_build" "$dir/baseline_build.log" halo_bench
 fi
 figures_machine_info "$dir/machine.txt" "$root"
 figures_mpi_copy_info "$dir/machine.txt"

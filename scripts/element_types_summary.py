@@ -6,31 +6,16 @@ double (half the bytes).
 
   element_types_summary.py DIR   (the element_types folder: {build}_{cube}_round{r}.json)
 """
-import json
-import re
 import statistics
 import sys
-from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from halo_bench_rounds import read_rounds  # noqa: E402
 
 
 def main(folder: Path) -> None:
-    medians = defaultdict(list)  # (cube, transport, strategy, build) -> per-round medians
-    gpus = set()
-    for path in sorted(folder.glob("*_round*.json")):
-        match = re.fullmatch(r"(before|double|float)_(\d+)_round(\d+)\.json", path.name)
-        if not match:
-            continue
-        build, cube = match.group(1), int(match.group(2))
-        report = json.loads(path.read_text())
-        for gpu in report.get("machine", {}).get("gpus", []):
-            gpus.add(gpu.get("name", "?"))
-        for entry in report["strategies"]:
-            summary = entry.get("summary_us")
-            if not summary or entry["verification"].get("wrong_exchanges", 0):
-                continue
-            key = (cube, entry["transport"], entry["strategy"], build)
-            medians[key].append(summary["median"])
+    medians, gpus = read_rounds(folder, "before|double|float")
     print("element types: median exchange time (us), the median over rounds of each run's "
           "median, slowest rank")
     print("GPUs: " + (", ".join(sorted(gpus)) or "unknown"))

@@ -75,6 +75,21 @@ figures_build() {
     { tail -30 "$log" >&2; exit 1; }
 }
 
+# figures_build_baseline ROOT SOURCE BUILD LOG TARGET...: figures_build for another tree (the
+# one an A/B compares with), which finds the staged dependencies of ROOT.
+figures_build_baseline() {
+  local root=$1 source=$2 build=$3 log=$4
+  shift 4
+  if [[ ! -f $build/CMakeCache.txt ]]; then
+    cmake -S "$source" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="${HALOFLAG_GPU:-auto}" \
+      -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$log" 2>&1 || { tail -30 "$log" >&2; exit 1; }
+  fi
+  local targets=()
+  for target in "$@"; do targets+=(--target "$target"); done
+  cmake --build "$build" -j "$(nproc)" "${targets[@]}" >>"$log" 2>&1 ||
+    { tail -30 "$log" >&2; exit 1; }
+}
+
 # figures_mpi_copy_info FILE: appends Open MPI's shared-memory single-copy mechanism, which
 # decides how many times the CPUs copy each message (cma: once; none: twice).
 figures_mpi_copy_info() {
