@@ -18,6 +18,7 @@
 # Environment: HALOFLAG_AB_ROUNDS (3), HALOFLAG_AB_ITERATIONS (200), HALOFLAG_AB_REPEATS (10),
 # HALOFLAG_AB_WARMUP (1), HALOFLAG_AB_LOCAL (32), HALOFLAG_AB_RANKS (2), HALOFLAG_AB_STENCILS
 # ("7 27"), HALOFLAG_AB_BUILD_ONLY=1 (build the trees and stop: a first device call),
+# HALOFLAG_AB_LABELS ("name=commit ...": the commits of trees copied without .git),
 # HALOFLAG_MPIEXEC_FLAGS (extra mpiexec options, e.g. "--map-by slot:PE=2"),
 # HALOFLAG_CMAKE_ARGS (extra configure arguments; the staged .deps of this script's tree is
 # passed when present), HALOFLAG_GPU (cuda; none builds and runs the host backend, to check this
@@ -125,10 +126,25 @@ configure_args=(-DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU="$gpu_backend" -DHALOF
 [[ -d $root/.deps/root/usr ]] && configure_args+=(-DCMAKE_PREFIX_PATH="$root/.deps/root/usr")
 read -r -a cmake_extra <<<"${HALOFLAG_CMAKE_ARGS:-}"
 programs=()
+# A tree's own commit: a copy without .git inside a checkout (git archive | tar) would otherwise
+# be named after the checkout around it. HALOFLAG_AB_LABELS="name=commit ..." names such copies.
+tree_describe() {  # tree_describe NAME DIR
+  local label
+  for label in ${HALOFLAG_AB_LABELS:-}; do
+    [[ ${label%%=*} == "$1" ]] && { echo "${label#*=} (given)"; return; }
+  done
+  local top
+  top=$(git -C "$2" rev-parse --show-toplevel 2>/dev/null) || { echo "not a git tree"; return; }
+  if [[ $(cd "$2" && pwd -P) != $(cd "$top" && pwd -P) ]]; then
+    echo "not a git tree (inside $top)"
+    return
+  fi
+  git -C "$2" describe --always --dirty --tags 2>/dev/null || echo "not a git tree"
+}
 {
   echo "# name, source tree, git describe (each round runs the trees in this order; the first is the baseline)"
   for i in "${!names[@]}"; do
-    describe=$(git -C "${sources[$i]}" describe --always --dirty --tags 2>/dev/null || echo "not a git tree")
+    describe=$(tree_describe "${names[$i]}" "${sources[$i]}")
     printf '%s\t%s\t%s\n' "${names[$i]}" "${sources[$i]}" "$describe"
   done
 } >"$out/trees.txt"
