@@ -70,8 +70,6 @@ class NodeTransport {
   bool node_send(std::size_t m) const { return send_routes_[m].peer != kernels::kNoNodePeer; }
   bool node_recv(std::size_t r) const { return recv_routes_[r].peer != kernels::kNoNodePeer; }
   bool any() const { return node_sends_ + node_recvs_ > 0; }
-  std::size_t node_send_count() const { return node_sends_; }
-  std::size_t node_recv_count() const { return node_recvs_; }
 
   // The device half's route table, in device-readable memory; null when no peer is on the node.
   const kernels::NodePlan* route_table() const { return route_table_; }
