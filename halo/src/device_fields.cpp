@@ -1,6 +1,7 @@
 #include "haloflag/halo/device_fields.hpp"
 
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/memory_check.hpp"
 #include "memory_check.hpp"
 
 namespace haloflag::halo {
@@ -21,11 +22,7 @@ DeviceFields::DeviceFields(notify::Backend backend, const Index3& extent, int va
   // Refused before any variable is allocated: the host backend's device memory is host memory.
   const std::string what = "device fields of " + format_triple(extent, 'x') + " cells x " +
                            std::to_string(vars) + " variables";
-  if (backend == notify::Backend::host) {
-    detail::require_host_memory(detail::checked_bytes(bytes, vars), what + " (host backend)");
-  } else {
-    detail::require_gpu_memory(detail::checked_bytes(bytes, vars), what);
-  }
+  require_device_memory(backend, detail::checked_bytes(bytes, vars), what);
   if (bytes < 0) {
     throw ConfigError("device fields of " + format_triple(extent, 'x') + " cells: too many bytes");
   }

@@ -63,7 +63,7 @@ void require_gpu_memory(std::int64_t bytes, const std::string& what) {
 
 namespace haloflag::halo {
 
-// The public face of the checks above, split by backend as DeviceFields splits its own.
+// The public face of the checks above: the host backend's device memory is host memory.
 void require_device_memory(notify::Backend backend, std::int64_t bytes, const std::string& what) {
   if (backend == notify::Backend::host) {
     detail::require_host_memory(bytes, what + " (host backend)");

@@ -139,7 +139,7 @@ struct ExchangePlan {
   bool message_blocks = true;
 
   /// Stream-ordered exchanges (Exchange::wait(stream)): every MPI send and receive counts itself
-  /// in once signalled, and the node grid once for all its messages; the block completing the
+  /// in once signalled, and the piece grid once for all its messages; the block completing the
   /// exchange's done_units stores the epoch into exchange_done, the word a stream waits on. Both
   /// in device memory; null: none.
   std::uint32_t done_units = 0;
@@ -147,8 +147,8 @@ struct ExchangePlan {
   std::uint64_t* exchange_done = nullptr;
   /// [1] in pinned host memory, host writes: the MPI sends of that epoch completed, so the send
   /// buffer is free. A start ordered on the caller's stream can come before the CPU has seen the
-  /// previous exchange end, so the resident pack kernel waits for it; count 0 when every send
-  /// goes over the node transport.
+  /// previous exchange end, so the resident pack kernel waits for it; count 0 when no send
+  /// goes through the send buffer (every one moves through the piece grid).
   notify::FlagArrayView send_buffer_free;
 
   /// Per-message device times for traces; slots null when the exchange is not traced.
