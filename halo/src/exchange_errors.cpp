@@ -72,6 +72,9 @@ std::string ExchangeErrors::describe_device_failure(const notify::WaitFailure& f
   } else if (failure.array_name == "node_ghosts_free") {
     text += ", waiting before sending to node peer " + std::to_string(parts_.node->peer_rank(failure.index)) +
             " for it to start the exchange (node transport flow control)";
+  } else if (failure.array_name == "self_placed" && failure.index < parts_.messages.recvs.size()) {
+    text += ", waiting for the group that copies this rank's own send into the " +
+            parts_.names->recv(failure.index) + " (self transport)";
   } else if (failure.array_name == "send_buffer_free") {
     text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
             "start(stream) with MPI peers needs progress = thread or progress() calls)";

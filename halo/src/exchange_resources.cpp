@@ -9,7 +9,6 @@
 #include "haloflag/halo/exchange.hpp"
 #include "field_set_check.hpp"
 #include "memory_check.hpp"
-#include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -134,7 +133,7 @@ void ExchangeResources::point_plan_at_memory(const kernels::FieldSet& fields) {
   auto* done_lines = static_cast<notify::FlagLine*>(exchange_done.data());
   plan.messages_counted = &done_lines[0].epoch;
   plan.exchange_done = &done_lines[1].epoch;
-  // Until the node transport says otherwise, every send goes over MPI.
+  // Until the piece grid's transports take some, every send goes over MPI.
   plan.send_buffer_free = send_buffer_free.device_view();
   plan.send_buffer = device_sends.data() != nullptr
                          ? device_send_buffer()
@@ -204,29 +203,27 @@ void ExchangeResources::gate_short_sends() {
   plan.short_sends_counted = &short_lines[1].epoch;
 }
 
-void ExchangeResources::attach_node_transport(const NodeTransport& node) {
+void ExchangeResources::count_message_blocks(const std::vector<bool>& sends_in_pieces,
+                                              const std::vector<bool>& recvs_in_pieces) {
   std::uint32_t mpi_sends = 0;
   std::uint32_t mpi_recvs = 0;
   std::uint32_t short_mpi_sends = 0;
   bool long_mpi_send = false;
   for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-    if (node.node_send(m)) continue;
+    if (sends_in_pieces[m]) continue;
     ++mpi_sends;
     const bool is_long = kernels::is_long(plan, layouts.sends[m]);
     long_mpi_send = long_mpi_send || is_long;
     if (!is_long) ++short_mpi_sends;
   }
-  for (std::uint32_t r = 0; r < plan.recv_count; ++r) mpi_recvs += node.node_recv(r) ? 0 : 1;
+  for (std::uint32_t r = 0; r < plan.recv_count; ++r) mpi_recvs += recvs_in_pieces[r] ? 0 : 1;
   plan.message_blocks = mpi_sends + mpi_recvs > 0;
-  plan.done_units = mpi_sends + mpi_recvs + (node.any() ? 1 : 0);
+  plan.done_units = mpi_sends + mpi_recvs + (plan.pieces.any() ? 1 : 0);
   // The short MPI sends go first so that their flags do not cross PCIe behind the long sends'
-  // data; node sends are the node grid's, so without a long MPI send there is no gate.
+  // data; the piece grid's sends are not in the gate, so without a long MPI send there is none.
   plan.short_send_count = long_mpi_send ? short_mpi_sends : 0;
-  if (!node.any()) return;
-  plan.routes.node = node.route_table();
-  add_to_piece_grid(node.send_pieces(), node.recv_pieces());
-  // Node sends go into the peers' memory, whose flow control is the GPUs' own.
-  if (mpi_sends == 0) plan.send_buffer_free.count = 0;
+  // The piece grid's sends go into the receivers' memory, whose flow control is the GPUs' own.
+  if (plan.pieces.any() && mpi_sends == 0) plan.send_buffer_free.count = 0;
 }
 
 // The piece grid's counters and done flag, made for the first transport that moves pieces.

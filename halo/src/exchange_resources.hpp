@@ -18,17 +18,18 @@
 
 namespace haloflag::halo::detail {
 
-class NodeTransport;
-
 struct ExchangeResources {
   ExchangeResources(MessageLayouts message_layouts, const kernels::FieldSet& fields,
                     const ExchangeOptions& options);
 
-  // Points the plan at the node transport's device half, and counts what is left to MPI.
-  void attach_node_transport(const NodeTransport& node);
   // A transport's messages move through the piece grid: `send_pieces` and `recv_pieces` more
   // per epoch (the grid's counters and done flag are made the first time).
   void add_to_piece_grid(std::uint32_t send_pieces, std::uint32_t recv_pieces);
+  // Once every transport that moves pieces has joined the grid: the per-message blocks move the
+  // messages not marked here, which sizes the short sends' gate, the done units and the send
+  // buffer's flow control.
+  void count_message_blocks(const std::vector<bool>& sends_in_pieces,
+                            const std::vector<bool>& recvs_in_pieces);
 
   // The slot of `fields` in the field bank, registering it (a copy to the device) when new.
   // Throws ConfigError when the bank is full or the shape differs from the first FieldSet's.

@@ -20,6 +20,7 @@
 #include "transports/nccl/nccl_host_transport.hpp"
 #include "transports/nccl/peer_spans.hpp"
 #include "transports/node/node_host_transport.hpp"
+#include "transports/self/self_transport.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -61,6 +62,10 @@ void check_thread_level(const ExchangeOptions& options) {
 // every message through the nccl transport, which has no device route for the other strategies'
 // kernels. Checked on every rank before anything else is set up, so every rank refuses alike.
 void check_strategy(const ExchangeOptions& options) {
+  if (options.transport == Transport::self) {
+    throw ConfigError("transport self is not a choice: the Exchange takes it for a rank's "
+                      "messages to itself. Use transport auto, mpi, node or nccl");
+  }
   if (options.transport == Transport::nccl && options.strategy != Strategy::nccl) {
     throw ConfigError("strategy " + std::string(to_string(options.strategy)) +
                       " needs a device route to every peer (its kernels place and signal each "
@@ -149,8 +154,8 @@ class ExchangeSetUp {
                                                     node_transport_options(parts_.options),
                                                     parts_.resources->control, *parts_.names);
       parts_.node->throw_if_unusable();
-      parts_.resources->attach_node_transport(*parts_.node);
     });
+    agree_on("set up the self transport", [&] { route_pieces(); });
     agree_on("start its kernels", [&] { start_strategy(); });
   }
 
@@ -232,14 +237,46 @@ class ExchangeSetUp {
     parts_.resources = std::make_unique<ExchangeResources>(std::move(layouts), checked, options);
   }
 
-  // Once the plan is complete (node routes included): the kernel runner copies it, and resident
-  // kernels start here.
+  // The transports whose routes move pieces (node, self) point the plan at their route tables and
+  // join the piece grid; the per-message blocks move the rest. The self transport is the first
+  // host half: the plan must be complete before the kernel runner copies it.
+  void route_pieces() {
+    ExchangeResources& resources = *parts_.resources;
+    const NodeTransport& node = *parts_.node;
+    if (node.any()) {
+      resources.plan.routes.node = node.route_table();
+      resources.add_to_piece_grid(node.send_pieces(), node.recv_pieces());
+    }
+    if (!all_over_nccl(parts_.options) && self_transport_carries_self(parts_.options)) {
+      auto self = std::make_unique<SelfTransport>(parts_.rank, parts_.messages, parts_.options,
+                                                  resources, *parts_.timeline, *parts_.names);
+      if (self->any()) {
+        self_ = self.get();
+        resources.plan.routes.self = self->route_table();
+        resources.add_to_piece_grid(self->pieces(), 0);
+        parts_.transports.push_back(std::move(self));
+      }
+    }
+    std::vector<bool> sends_in_pieces(parts_.messages.sends.size());
+    std::vector<bool> recvs_in_pieces(parts_.messages.recvs.size());
+    for (std::size_t m = 0; m < sends_in_pieces.size(); ++m) {
+      sends_in_pieces[m] = node.node_send(m) || (self_ != nullptr && self_->carries_send(m));
+    }
+    for (std::size_t r = 0; r < recvs_in_pieces.size(); ++r) {
+      recvs_in_pieces[r] = node.node_recv(r) || (self_ != nullptr && self_->carries_recv(r));
+    }
+    resources.count_message_blocks(sends_in_pieces, recvs_in_pieces);
+  }
+
+  // Once the plan is complete (piece routes included): the kernel runner copies it, and
+  // resident kernels start here.
   void start_strategy() {
     const ExchangeOptions& options = parts_.options;
     parts_.runner = kernels::make_kernel_runner(options.backend, parts_.resources->plan,
                                                 options.advanced.launch,
                                                 parts_.node->gpu_sharers());
     parts_.peers = parts_.node->peers();
+    if (self_ != nullptr) parts_.peers.push_back(self_->description());
     describe_mpi_pieces();
     if (all_over_nccl(options)) {
       add_nccl_transport();
@@ -268,7 +305,8 @@ class ExchangeSetUp {
         parts_.runner->gpu_stream(kernels::Lane::pack)));
   }
 
-  // The transports with device routes, each where it carries a message: node, then mpi.
+  // The transports with device routes, each where it carries a message: self (made with the
+  // piece routes), node, then mpi for whatever no other carries.
   void add_device_route_transports() {
     const ExchangeOptions& options = parts_.options;
     const RankMessages& messages = parts_.messages;
@@ -279,21 +317,26 @@ class ExchangeSetUp {
           node, resources, *parts_.timeline, *parts_.names, messages.sends.size(),
           messages.recvs.size()));
     }
-    std::vector<bool> node_sends(messages.sends.size());
-    std::vector<bool> node_recvs(messages.recvs.size());
+    std::vector<bool> sends_elsewhere(messages.sends.size());
+    std::vector<bool> recvs_elsewhere(messages.recvs.size());
     bool over_mpi = false;
-    for (std::size_t m = 0; m < node_sends.size(); ++m) {
-      node_sends[m] = node.node_send(m);
-      over_mpi = over_mpi || !node_sends[m];
+    for (std::size_t m = 0; m < sends_elsewhere.size(); ++m) {
+      for (const auto& transport : parts_.transports) {
+        sends_elsewhere[m] = sends_elsewhere[m] || transport->carries_send(m);
+      }
+      over_mpi = over_mpi || !sends_elsewhere[m];
     }
-    for (std::size_t r = 0; r < node_recvs.size(); ++r) {
-      node_recvs[r] = node.node_recv(r);
-      over_mpi = over_mpi || !node_recvs[r];
+    for (std::size_t r = 0; r < recvs_elsewhere.size(); ++r) {
+      for (const auto& transport : parts_.transports) {
+        recvs_elsewhere[r] = recvs_elsewhere[r] || transport->carries_recv(r);
+      }
+      over_mpi = over_mpi || !recvs_elsewhere[r];
     }
     if (!over_mpi) return;
     auto requests = std::make_unique<MessageRequests>(
         parts_.comm, parts_.pieced.wire, resources.layouts, resources.send_buffer_host(),
-        resources.recv_buffer_host(), *parts_.names, std::move(node_sends), std::move(node_recvs),
+        resources.recv_buffer_host(), *parts_.names, std::move(sends_elsewhere),
+        std::move(recvs_elsewhere),
         options.advanced.persistent_requests, &parts_.pieced,
         piece_transfer_ == PieceTransfer::partitioned);
     MpiWorkOrder order;
@@ -404,6 +447,7 @@ class ExchangeSetUp {
   ExchangeParts& parts_;
   const ExchangeConfig& config_;
   NodeRanks node_ranks_;  // the ranks of the communicator on this rank's node, its GPU's sharers
+  const SelfTransport* self_ = nullptr;  // in parts_.transports, where the rank sends itself
   std::set<int> mpi_peers_;  // the peers MPI carries
   PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
   PeerSpans peer_spans_;  // nccl: each peer's span of the buffers

@@ -13,6 +13,7 @@ std::string_view to_string(Transport transport) {
     case Transport::mpi: return "mpi";
     case Transport::node: return "node";
     case Transport::nccl: return "nccl";
+    case Transport::self: return "self";
   }
   return "unknown";
 }
@@ -38,7 +39,8 @@ NodeMapping parse_node_mapping(std::string_view name) {
 
 std::string describe(const std::vector<PeerTransport>& peers) {
   std::string text;
-  for (const Transport transport : {Transport::node, Transport::mpi, Transport::nccl}) {
+  for (const Transport transport :
+       {Transport::node, Transport::self, Transport::mpi, Transport::nccl}) {
     std::string listed;
     for (const PeerTransport& p : peers) {
       if (p.transport != transport) continue;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
-#include "haloflag/kernels/transports/node/node_pieces.hpp"
+#include "haloflag/kernels/transports/piece_grid_steps.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "runner_factories.hpp"
@@ -22,15 +22,13 @@ constexpr int kMaxBlockThreads = 1024;
 // Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
 // gridDim.x blocks along x share it.
 __global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
-  pack_message_at(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
-                  static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-                  static_cast<int>(gridDim.x * blockDim.x));
+  pack_whole(plan, blockIdx.y, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+             static_cast<int>(gridDim.x * blockDim.x));
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan plan) {
-  unpack_message_from(plan.recvs[blockIdx.y], fields_of(plan), recv_data(plan, blockIdx.y),
-                      static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-                      static_cast<int>(gridDim.x * blockDim.x));
+  unpack_whole(plan, blockIdx.y, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+               static_cast<int>(gridDim.x * blockDim.x));
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {
@@ -59,13 +57,13 @@ __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(Excha
   if (threadIdx.x == 0) release_stream_waits(plan);
 }
 
-__global__ void __launch_bounds__(kMaxBlockThreads) node_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  node_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
+__global__ void __launch_bounds__(kMaxBlockThreads) piece_grid_kernel(ExchangePlan plan, std::uint64_t epoch) {
+  piece_grid_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
-__global__ void __launch_bounds__(kMaxBlockThreads) resident_node_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
   for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_node_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch) !=
+    if (resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch) !=
         BlockStatus::ok) {
       break;
     }
@@ -101,8 +99,8 @@ void load_every_kernel() {
          {kernel_address(pack_kernel), kernel_address(unpack_kernel),
           kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
           kernel_address(stacked_kernel), kernel_address(resident_pack_kernel),
-          kernel_address(resident_unpack_kernel), kernel_address(node_kernel),
-          kernel_address(resident_node_kernel)}) {
+          kernel_address(resident_unpack_kernel), kernel_address(piece_grid_kernel),
+          kernel_address(resident_piece_grid_kernel)}) {
       cudaFuncAttributes attributes{};
       HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     }
@@ -186,16 +184,16 @@ class GpuKernelRunner final : public KernelRunner {
         unpack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.recv_count),
                         threads_of(op), 0, stream>>>(plan_);
         break;
-      case KernelOp::node_pieces:
+      case KernelOp::piece_grid:
         require_stream_residency(StreamKernels::notify);
         if (node_blocks() > 0) {
-          node_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
+          piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
         }
         break;
-      case KernelOp::resident_node:
+      case KernelOp::resident_piece_grid:
         require_stream_residency(StreamKernels::resident);
         if (node_blocks() > 0) {
-          resident_node_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
+          resident_piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::notify_pack:
@@ -289,8 +287,8 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::stacked:
         blocks = stacked_blocks();
         break;
-      case KernelOp::node_pieces:
-      case KernelOp::resident_node:
+      case KernelOp::piece_grid:
+      case KernelOp::resident_piece_grid:
         blocks = node_blocks();
         break;
     }
@@ -301,12 +299,12 @@ class GpuKernelRunner final : public KernelRunner {
     switch (op) {
       case KernelOp::notify_pack:
       case KernelOp::notify_unpack:
-      case KernelOp::node_pieces:
+      case KernelOp::piece_grid:
         require_stream_residency(StreamKernels::notify);
         break;
       case KernelOp::resident_pack:
       case KernelOp::resident_unpack:
-      case KernelOp::resident_node:
+      case KernelOp::resident_piece_grid:
         require_stream_residency(StreamKernels::resident);
         break;
       case KernelOp::stacked:
@@ -345,7 +343,7 @@ class GpuKernelRunner final : public KernelRunner {
   int node_blocks() const { return node_blocks_; }
 
   int threads_of(KernelOp op) const {
-    if (op == KernelOp::node_pieces || op == KernelOp::resident_node) return node_threads();
+    if (op == KernelOp::piece_grid || op == KernelOp::resident_piece_grid) return node_threads();
     if (op == KernelOp::fused_pack || op == KernelOp::fused_unpack) return settings_.fused_threads;
     if (op == KernelOp::stacked) return settings_.stacked_threads;
     return settings_.message_threads;
@@ -385,7 +383,7 @@ class GpuKernelRunner final : public KernelRunner {
         std::max(plan_.pieces.send_pieces, plan_.pieces.recv_pieces);
     if (pieces > 0) {
       const int node_per_sm = blocks_per_multiprocessor(
-          resident ? kernel_address(resident_node_kernel) : kernel_address(node_kernel),
+          resident ? kernel_address(resident_piece_grid_kernel) : kernel_address(piece_grid_kernel),
           settings_.node_threads);
       const std::int64_t node_fit = std::int64_t{node_per_sm} * multiprocessors_ / sharers();
       // What the per-message kernels leave, in node blocks.

@@ -19,7 +19,7 @@ class HostKernelRunner final : public KernelRunner {
       : plan_(plan),
         pack_lane_("host pack lane", settings.host_threads),
         unpack_lane_("host unpack lane", settings.host_threads),
-        node_lane_("host node lane", settings.host_threads) {}
+        pieces_lane_("host node lane", settings.host_threads) {}
 
   void launch(KernelOp op, std::uint64_t epoch) override {
     lane(lane_of(op)).submit(job(op, epoch));
@@ -45,7 +45,7 @@ class HostKernelRunner final : public KernelRunner {
 
  private:
   HostLane& lane(Lane which) {
-    if (which == Lane::node) return node_lane_;
+    if (which == Lane::pieces) return pieces_lane_;
     return which == Lane::pack ? pack_lane_ : unpack_lane_;
   }
 
@@ -106,11 +106,11 @@ class HostKernelRunner final : public KernelRunner {
     };
   }
 
-  static HostLane::Job resident_node_job(const ExchangePlan& plan, const HostThreadGroup block,
+  static HostLane::Job resident_piece_grid_job(const ExchangePlan& plan, const HostThreadGroup block,
                                          std::uint64_t epoch) {
     return [plan, block, epoch](int thread, int threads) {
       for (std::uint64_t e = epoch;; ++e) {
-        if (resident_node_step(block, plan, static_cast<std::uint32_t>(thread),
+        if (resident_piece_grid_step(block, plan, static_cast<std::uint32_t>(thread),
                                static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
           return release_stream_waits(plan);
         }
@@ -128,14 +128,14 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-            pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
+            pack_whole(plan, m, 0, 1);
           });
         };
       case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), 0, 1);
+            unpack_whole(plan, r, 0, 1);
           });
         };
       case KernelOp::notify_pack:
@@ -163,13 +163,13 @@ class HostKernelRunner final : public KernelRunner {
         return resident_unpack_job(plan, block, epoch);
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
-      case KernelOp::node_pieces:
+      case KernelOp::piece_grid:
         return [plan, block, epoch](int thread, int threads) {
-          node_exchange(block, plan, static_cast<std::uint32_t>(thread),
+          piece_grid_exchange(block, plan, static_cast<std::uint32_t>(thread),
                         static_cast<std::uint32_t>(threads), epoch);
         };
-      case KernelOp::resident_node:
-        return resident_node_job(plan, block, epoch);
+      case KernelOp::resident_piece_grid:
+        return resident_piece_grid_job(plan, block, epoch);
     }
     throw KernelError("unknown kernel op");
   }
@@ -177,7 +177,7 @@ class HostKernelRunner final : public KernelRunner {
   ExchangePlan plan_;
   HostLane pack_lane_;
   HostLane unpack_lane_;
-  HostLane node_lane_;
+  HostLane pieces_lane_;
 };
 
 }  // namespace

@@ -17,8 +17,8 @@ std::string_view to_string(KernelOp op) {
     case KernelOp::stacked: return "stacked";
     case KernelOp::resident_pack: return "resident_pack";
     case KernelOp::resident_unpack: return "resident_unpack";
-    case KernelOp::node_pieces: return "node_pieces";
-    case KernelOp::resident_node: return "resident_node";
+    case KernelOp::piece_grid: return "piece_grid";
+    case KernelOp::resident_piece_grid: return "resident_piece_grid";
   }
   return "unknown";
 }

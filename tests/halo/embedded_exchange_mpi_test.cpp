@@ -392,6 +392,50 @@ TEST(EmbeddedExchange, NodeReceiveOutOfTurnIsRefusedAtOnceByItsArrivalCounter) {
   }
 }
 
+// A self receive (the rank is its own neighbour along y and z) waits on its placed word in
+// device memory, which the group copying its send stores: an epoch out of turn is refused at
+// once, and a send never copied ends at the deadline naming the word and the receive.
+TEST(EmbeddedExchange, SelfReceiveWaitsOnItsPlacedWordWithTheDeadline) {
+  SKIP_UNLESS_HOST_BACKEND();
+  GeometrySpec spec;
+  spec.global_size = {8 * haloflag::test::world_size(), 8, 8};
+  spec.ranks = haloflag::test::world_size();
+  spec.divide = RankGrid{haloflag::test::world_size(), 1, 1};
+  spec.periodic = {true, true, true};
+  const Geometry geometry(spec);
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(Backend::host, verifier.field_extent(), verifier.vars());
+  for (const std::uint64_t epoch : {std::uint64_t{3}, std::uint64_t{1}}) {
+    Exchange exchange(geometry, fields.view(), embedded_options(std::chrono::seconds(1)));
+    const DevicePlan plan = exchange.device_plan();
+    std::uint32_t self = 0;
+    while (self < exchange.messages().recvs.size() &&
+           exchange.messages().recvs[self].peer != world_rank()) {
+      ++self;
+    }
+    ASSERT_LT(self, exchange.messages().recvs.size()) << "no message to itself";
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(haloflag::kernels::embedded_unpack(HostThreadGroup{}, plan, self, epoch),
+              haloflag::kernels::BlockStatus::failed);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const auto failure = failure_of([&] { exchange.run(); });
+    ASSERT_TRUE(failure.thrown);
+    const std::string word = "device-side wait on self_placed[" + std::to_string(self) + "]";
+    EXPECT_TRUE(contains(failure.message, word)) << failure.message;
+    if (epoch == 3) {
+      EXPECT_LT(seconds, 0.5);
+      EXPECT_TRUE(contains(failure.message, "refused at once: epoch 3 asked for while the flag "
+                                            "shows 0"))
+          << failure.message;
+    } else {
+      EXPECT_GE(seconds, 0.9);
+      EXPECT_TRUE(contains(failure.message, "(self transport)")) << failure.message;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
 // A real __global__ kernel of ThreadBlockGroups, one block per message, on the GPU backend.
 TEST(EmbeddedExchange, GpuKernelKeepsEveryGhostCellRightWithDoubleBuffering) {
 #if !defined(HALOFLAG_HAVE_GPU)

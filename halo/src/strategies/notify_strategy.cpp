@@ -36,7 +36,7 @@ class NotifyStrategy final : public ExchangeStrategy {
         context_.runner.launch(KernelOp::resident_pack, 1);
         context_.runner.launch(KernelOp::resident_unpack, 1);
       }
-      if (piece_grid_) context_.runner.launch(KernelOp::resident_node, 1);
+      if (piece_grid_) context_.runner.launch(KernelOp::resident_piece_grid, 1);
       resident_running_ = true;
     }
   }
@@ -58,7 +58,7 @@ class NotifyStrategy final : public ExchangeStrategy {
     // Every block has signalled; a launched kernel exits right after its last signal.
     if (strategy_ == Strategy::resident || strategy_ == Strategy::embedded) return true;
     return context_.runner.lane_idle(Lane::pack) && context_.runner.lane_idle(Lane::unpack) &&
-           context_.runner.lane_idle(Lane::node);
+           context_.runner.lane_idle(Lane::pieces);
   }
 
   // The transports name what they wait for; the kernels' lanes are all this adds.
@@ -76,7 +76,7 @@ class NotifyStrategy final : public ExchangeStrategy {
       }
       context_.runner.synchronize(Lane::pack);
       context_.runner.synchronize(Lane::unpack);
-      context_.runner.synchronize(Lane::node);
+      context_.runner.synchronize(Lane::pieces);
     } catch (...) {  // a kernel fault was already reported, or the exchange is being abandoned
     }
   }
@@ -99,14 +99,14 @@ class NotifyStrategy final : public ExchangeStrategy {
                           ", resident unpack " +
                           context_.runner.launch_shape(KernelOp::resident_unpack) + ", "
                     : std::string()) +
-               node_grid_description(KernelOp::resident_node) + "launched once";
+               piece_grid_description(KernelOp::resident_piece_grid) + "launched once";
       default:
         return (message_blocks_
                     ? "pack " + context_.runner.launch_shape(KernelOp::notify_pack) +
                           ", unpack " + context_.runner.launch_shape(KernelOp::notify_unpack) +
                           " on a second stream, "
                     : std::string()) +
-               node_grid_description(KernelOp::node_pieces) + "launched per exchange";
+               piece_grid_description(KernelOp::piece_grid) + "launched per exchange";
     }
   }
 
@@ -119,7 +119,7 @@ class NotifyStrategy final : public ExchangeStrategy {
           context_.runner.launch(KernelOp::notify_pack, epoch);
           context_.runner.launch(KernelOp::notify_unpack, epoch);
         }
-        if (piece_grid_) context_.runner.launch(KernelOp::node_pieces, epoch);
+        if (piece_grid_) context_.runner.launch(KernelOp::piece_grid, epoch);
         break;
       case Strategy::stacked_notify:
         context_.runner.launch(KernelOp::stacked, epoch);
@@ -135,7 +135,7 @@ class NotifyStrategy final : public ExchangeStrategy {
   }
 
   // The piece grid's shape and pieces, for launch_description(); empty without it.
-  std::string node_grid_description(KernelOp op) const {
+  std::string piece_grid_description(KernelOp op) const {
     if (!piece_grid_) return {};
     const kernels::PieceGrid& grid = context_.resources.plan.pieces;
     return "node grid " + context_.runner.launch_shape(op) + " (" +

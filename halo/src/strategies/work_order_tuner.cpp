@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -27,12 +28,15 @@ constexpr std::array<std::array<int, 2>, 4> kNodeShapes = {
 // MPI piece sizes tried beside the given one (0: whole).
 constexpr std::array<std::int64_t, 4> kMpiPieceBytes = {0, 8192, 16384, 65536};
 
-// Whether any rank of comm has a peer over `transport`. The first candidate is always the given
-// order, set up before this is asked.
-bool any_peer_over(const Exchange& exchange, Transport transport, MPI_Comm comm) {
+// Whether any rank of comm has a peer over one of `transports`. The first candidate is always
+// the given order, set up before this is asked.
+bool any_peer_over(const Exchange& exchange, std::initializer_list<Transport> transports,
+                   MPI_Comm comm) {
   int mine = 0;
   for (const PeerTransport& peer : exchange.peer_transports()) {
-    if (peer.transport == transport) mine = 1;
+    if (std::find(transports.begin(), transports.end(), peer.transport) != transports.end()) {
+      mine = 1;
+    }
   }
   int any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
@@ -40,14 +44,15 @@ bool any_peer_over(const Exchange& exchange, Transport transport, MPI_Comm comm)
 }
 
 // The orders that apply, the given one first: the orders of the MPI messages and the piece sizes
-// where some peer is over MPI, and the node grid's shapes where some peer is on the node (the
-// given MPI order with each; the product of both would double the tuning time for little).
+// where some peer is over MPI, and the piece grid's shapes where it moves some messages (node or
+// self peers; the given MPI order with each: the product of both would double the tuning time
+// for little).
 std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers,
-                                  bool node_peers) {
+                                  bool piece_grid) {
   const bool stream_kernels = options.strategy == Strategy::stream_notify ||
                               options.strategy == Strategy::resident;
   WorkOrder given = work_order_of(options);
-  if (node_peers) {
+  if (piece_grid) {
     given.node_piece_bytes = options.advanced.launch.node_piece_bytes;
     given.node_threads = options.advanced.launch.node_threads;
   }
@@ -78,7 +83,7 @@ std::vector<WorkOrder> candidates(const ExchangeOptions& options, bool mpi_peers
     }
   }
   // The stacked grid's blocks are its own (LaunchSettings::stacked_threads).
-  if (node_peers && options.strategy != Strategy::stacked_notify) {
+  if (piece_grid && options.strategy != Strategy::stacked_notify) {
     for (const auto& [piece, threads] : kNodeShapes) {
       WorkOrder order = given;
       order.node_piece_bytes = piece;
@@ -142,8 +147,8 @@ TuningReport tune_work_order(const ExchangeConfig& config, const kernels::FieldS
   std::vector<WorkOrder> orders;
   {
     Exchange given(config, fields, trial);
-    orders = candidates(options, any_peer_over(given, Transport::mpi, options.comm),
-                        any_peer_over(given, Transport::node, options.comm));
+    orders = candidates(options, any_peer_over(given, {Transport::mpi}, options.comm),
+                        any_peer_over(given, {Transport::node, Transport::self}, options.comm));
     report.candidates.push_back({orders.front(), time_exchanges(given, options.comm), ""});
   }
   for (const WorkOrder& order : std::span(orders).subspan(1)) {

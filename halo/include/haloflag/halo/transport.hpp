@@ -5,7 +5,9 @@
 ///   node: peers of this rank's shared-memory node; the sender's GPU writes into the receiver's
 ///         memory and releases its flag, no MPI call and no CPU step per message;
 ///   nccl: NCCL's own transfers of the packed buffers, stream-ordered (Strategy::nccl only: it
-///         has no device route for the kernels of the other strategies).
+///         has no device route for the kernels of the other strategies);
+///   self: a rank's messages to itself (a periodic axis of one rank): its cells copied straight
+///         into its own ghost cells. Chosen for them by every transport but mpi, never asked for.
 #pragma once
 
 #include <string>
@@ -20,6 +22,7 @@ enum class Transport {
   mpi,        ///< mpi for every peer
   node,       ///< node for every peer; a peer off the node is an error naming it
   nccl,       ///< NCCL for every peer: only Strategy::nccl, whose transfers are NCCL's own
+  self,       ///< a rank to itself (PeerTransport only: not a choice parse_transport accepts)
 };
 
 /// Where the node transport puts a receiver's buffers and flags.
@@ -41,14 +44,15 @@ NodeMapping parse_node_mapping(std::string_view name);
 /// How this rank reaches one peer, as the Exchange decided at set-up.
 struct PeerTransport {
   int peer = 0;            ///< rank in the Exchange's communicator
-  Transport transport = Transport::mpi;  ///< mpi, node or nccl
-  /// For node peers, where the peer's messages to this rank land: "device (IPC)", "self",
-  /// "pinned host" (with the reason when IPC was refused) or "shared memory" (host backend).
-  /// For mpi peers "mpi" (with the pieces where messages are cut), for nccl peers "NCCL".
+  Transport transport = Transport::mpi;  ///< mpi, node, nccl or self
+  /// For node peers, where the peer's messages to this rank land: "device (IPC)", "pinned host"
+  /// (with the reason when IPC was refused) or "shared memory" (host backend). For mpi peers
+  /// "mpi" (with the pieces where messages are cut), for nccl peers "NCCL", for the rank itself
+  /// how its cells reach its ghost cells.
   std::string path;
 };
 
-/// "node: 1 (device (IPC)); mpi: 2, 3", or "nccl: 1" under Strategy::nccl
+/// "node: 1 (device (IPC)); self: 0 (...); mpi: 2, 3", or "nccl: 1" under Strategy::nccl
 std::string describe(const std::vector<PeerTransport>& peers);
 
 }  // namespace haloflag::halo

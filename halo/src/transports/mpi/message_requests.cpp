@@ -11,7 +11,7 @@ namespace haloflag::halo::detail {
 MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,
                                  std::byte* recv_buffer, const MessageNames& names,
-                                 std::vector<bool> node_sends, std::vector<bool> node_recvs,
+                                 std::vector<bool> sends_elsewhere, std::vector<bool> recvs_elsewhere,
                                  bool persistent, const PiecedMessages* pieced,
                                  bool partitioned)
     : comm_(comm),
@@ -23,8 +23,8 @@ MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
       send_requests_(messages.sends.size(), MPI_REQUEST_NULL),
       recv_requests_(messages.recvs.size(), MPI_REQUEST_NULL),
       send_posted_(messages.sends.size(), false),
-      node_sends_(std::move(node_sends)),
-      node_recvs_(std::move(node_recvs)),
+      sends_elsewhere_(std::move(sends_elsewhere)),
+      recvs_elsewhere_(std::move(recvs_elsewhere)),
       persistent_(persistent),
       send_active_(messages.sends.size(), false),
       recv_active_(messages.recvs.size(), false),
@@ -187,7 +187,7 @@ std::string MessageRequests::pending() const {
   std::string text;
   if (partitioned_) text += partitioned_->pending();
   for (std::size_t m = 0; m < send_requests_.size(); ++m) {
-    // The strategy names node messages; the partitioned requests their own.
+    // Their own transports name the other messages; the partitioned requests their own.
     if (!over_mpi_send(m) || partitioned_send(m)) continue;
     if (!send_posted_[m]) {
       text += "\n  " + names_->send(m) + ": not posted (not packed yet)";

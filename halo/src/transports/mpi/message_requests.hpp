@@ -23,15 +23,15 @@ namespace haloflag::halo::detail {
 
 class MessageRequests {
  public:
-  // `node_sends` and `node_recvs` mark the messages MPI does not carry: the node transport's,
-  // or under the nccl strategy every one (empty: none). With
+  // `sends_elsewhere` and `recvs_elsewhere` mark the messages MPI does not carry: another
+  // transport's, or under the nccl strategy every one (empty: none). With
   // `persistent`, each MPI message gets a persistent request once (MPI_Send_init,
   // MPI_Recv_init) that every exchange starts (MPI_Start), as Comb's mpi_persistent does.
   // `pieced`: where `messages` (its .wire) come from, which must outlive this; with
   // `partitioned` its cut messages travel as partitioned requests.
   MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
                   std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names,
-                  std::vector<bool> node_sends = {}, std::vector<bool> node_recvs = {},
+                  std::vector<bool> sends_elsewhere = {}, std::vector<bool> recvs_elsewhere = {},
                   bool persistent = false, const PiecedMessages* pieced = nullptr,
                   bool partitioned = false);
   ~MessageRequests();  // cancels and frees whatever is still pending
@@ -40,8 +40,8 @@ class MessageRequests {
 
   std::size_t send_count() const { return send_requests_.size(); }
   std::size_t recv_count() const { return recv_requests_.size(); }
-  bool over_mpi_send(std::size_t m) const { return node_sends_.empty() || !node_sends_[m]; }
-  bool over_mpi_recv(std::size_t r) const { return node_recvs_.empty() || !node_recvs_[r]; }
+  bool over_mpi_send(std::size_t m) const { return sends_elsewhere_.empty() || !sends_elsewhere_[m]; }
+  bool over_mpi_recv(std::size_t r) const { return recvs_elsewhere_.empty() || !recvs_elsewhere_[r]; }
 
   // Posts every receive of fewer than `on_arrival_from_bytes` bytes (0: every receive); the
   // others wait for post_arrived_receive(). Pieces are always posted here: each is small, and
@@ -90,8 +90,8 @@ class MessageRequests {
   std::vector<MPI_Request> send_requests_;
   std::vector<MPI_Request> recv_requests_;
   std::vector<bool> send_posted_;
-  std::vector<bool> node_sends_;
-  std::vector<bool> node_recvs_;
+  std::vector<bool> sends_elsewhere_;
+  std::vector<bool> recvs_elsewhere_;
   bool persistent_ = false;
   // Started and not yet complete: a persistent request stays allocated when it completes.
   std::vector<bool> send_active_;

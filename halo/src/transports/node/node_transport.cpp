@@ -16,6 +16,7 @@
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
+#include "transports/piece_grid_size.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -302,7 +303,8 @@ void NodeTransport::choose_peers(SetUp& s) {
                           " is not on this rank's node (ranks " + ranks_text(s.node_members) +
                           "); use transport auto to reach it over MPI");
     }
-    s.by_node[peer] = on_node && s.options.transport != Transport::mpi;
+    // A rank's messages to itself are the self transport's wherever this one could carry them.
+    s.by_node[peer] = on_node && s.options.transport != Transport::mpi && peer != s.rank;
   }
   // The node peers in order: their index is their place in the device half's peer array.
   for (int peer : s.peers) {
@@ -330,15 +332,11 @@ void NodeTransport::lay_out_region(SetUp& s) {
 }
 
 // GPU: the device region, its IPC handle, and the handles of this rank's node peers. The region
-// is in device memory when every node peer could map it (itself, for a self-peer).
+// is in device memory when every node peer could map it.
 void NodeTransport::place_region(SetUp& s) {
   s.try_device = s.gpu && s.options.advanced.node_mapping == NodeMapping::automatic;
-  std::vector<int> other_node_peers;
-  for (int peer : plan_peers_) {
-    if (peer != s.rank) other_node_peers.push_back(peer);
-  }
   if (s.gpu) {
-    s.sharing = share_device_memory(other_node_peers, s.node_rank_of, s.node_members,
+    s.sharing = share_device_memory(plan_peers_, s.node_rank_of, s.node_members,
                                     s.options.backend, s.try_device && s.peer_count > 0,
                                     s.region_bytes, s.try_device);
   }
@@ -348,7 +346,7 @@ void NodeTransport::place_region(SetUp& s) {
   };
   s.in_device = s.try_device && s.sharing.exported;
   for (int peer : plan_peers_) {
-    if (peer != s.rank && !opened_by(s.node_rank_of[peer], s.node_rank)) s.in_device = false;
+    if (!opened_by(s.node_rank_of[peer], s.node_rank)) s.in_device = false;
   }
   s.host_region_needed = s.peer_count > 0 && !s.in_device;
 }
@@ -544,15 +542,8 @@ void NodeTransport::route_sends(SetUp& s) {
 void NodeTransport::cut_and_upload(SetUp& s) {
   const ExchangeOptions& options = s.options;
   const MessageLayouts& layouts = s.layouts;
-  // A piece gives every thread of the block moving it at least one element: the stacked grid's
-  // blocks are larger than the node grid's.
-  const int threads = options.strategy == Strategy::stacked_notify ? options.advanced.launch.stacked_threads
-                                                                   : options.advanced.launch.node_threads;
-  const std::int64_t piece_bytes =
-      std::max<std::int64_t>(options.advanced.launch.node_piece_bytes,
-                             std::int64_t{threads} * largest_element_bytes(layouts));
-  const NodePieceTable table =
-      cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(), piece_bytes);
+  const NodePieceTable table = cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(),
+                                               piece_grid_piece_bytes(layouts, options));
   std::vector<kernels::NodePeerRoute>& peer_routes = s.peer_routes;
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
     if (s.recv_peer[r] != kernels::kNoNodePeer) {
@@ -575,12 +566,12 @@ void NodeTransport::cut_and_upload(SetUp& s) {
 void NodeTransport::describe_peers(SetUp& s) {
   const DeviceSharing& sharing = s.sharing;
   for (int peer : s.peers) {
+    // The rank itself is described by the transport that carries it when that is not MPI.
+    if (peer == s.rank && s.options.transport != Transport::mpi) continue;
     PeerTransport described{peer, s.by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
     if (s.by_node[peer]) {
       if (!s.gpu) {
         described.path = "shared memory";
-      } else if (peer == s.rank) {
-        described.path = s.in_device ? "device, self" : "pinned host, self";
       } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
         described.path = "pinned host: " + why->second;
       } else {
@@ -603,8 +594,6 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
     const kernels::FieldSet& fields, const std::vector<int>& send_peers,
     const std::map<int, int>& node_rank_of, bool export_fields,
     std::map<int, std::string>& why_not) {
-  int node_rank = 0;
-  MPI_Comm_rank(node_comm_, &node_rank);
   FieldExport mine;
   if (export_fields) {
     mine = export_fields_of(fields);
@@ -618,9 +607,7 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
   for (int peer : send_peers) {
     const int q = node_rank_of.at(peer);
     kernels::FieldSet target{};
-    if (q == node_rank) {
-      target = fields;  // a self-peer places into its own ghost cells
-    } else if (const FieldExport& theirs = exports[static_cast<std::size_t>(q)]; !theirs.valid) {
+    if (const FieldExport& theirs = exports[static_cast<std::size_t>(q)]; !theirs.valid) {
       why_not[peer] = std::string("its fields are not shared: ") + theirs.failure.data();
     } else {
       try {

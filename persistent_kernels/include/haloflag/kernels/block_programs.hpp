@@ -15,7 +15,7 @@
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/transports/mpi/mpi_route.hpp"
-#include "haloflag/kernels/transports/node/node_pieces.hpp"
+#include "haloflag/kernels/transports/piece_grid_steps.hpp"
 #include "haloflag/kernels/transports/routes.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -376,7 +376,7 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
 
 /// The stacked kernel (§4.2) for one block of a cooperative grid of `blocks` blocks:
 ///  1. short MPI sends, each packed and signalled by one block (round robin);
-///  2. the node transport's send pieces (transports/node/node_pieces.hpp), over every block;
+///  2. the piece grid's sends (piece_grid_steps.hpp: node, then self), over every block;
 ///  3. once every short MPI send is signalled (ExchangePlan::short_send_count), long MPI sends,
 ///     in message order: every block packs its share of the message, counts itself in, and goes
 ///     on to the next message; the last block to finish a message signals it. No block waits for
@@ -387,7 +387,7 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
 ///     group i % groups), as a team (unpack_long_by_team). Long receives tend to complete
 ///     together: unpacked one after another by the whole grid, each waits on the previous one's
 ///     relay, while groups reading at once are bound only by the bus.
-///  6. the node transport's receive pieces, over every block.
+///  6. the piece grid's receives (node), over every block.
 /// The grid must be co-resident (cooperative launch): blocks wait on their leader's copies. Every
 /// wait has the plan's deadline. A block whose wait failed (recorded in the control block)
 /// leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
@@ -405,7 +405,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     if (!failed) count_short_send(block, plan, epoch);
   }
   if (!failed) {
-    failed = node_send_pieces(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
+    failed = piece_grid_sends(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
   }
   if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != BlockStatus::ok;
   if (!failed) {
@@ -425,7 +425,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     failed = unpack_long_by_team(block, plan, r, block_index - group.first, group.blocks, epoch,
                                  block_index, failed) != BlockStatus::ok;
   }
-  if (!failed) (void)node_receive_pieces(block, plan, block_index, blocks, epoch);
+  if (!failed) (void)piece_grid_receives(block, plan, block_index, blocks, epoch);
 }
 
 }  // namespace haloflag::kernels

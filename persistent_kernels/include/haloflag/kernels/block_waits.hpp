@@ -1,7 +1,7 @@
 /// @file
 /// How a block of an exchange kernel waits: its leader (member 0) polls one word with the plan's
 /// deadline and abort flag, and every member gets the outcome. Shared by the per-message block
-/// programs (block_programs.hpp) and the node grid (transports/node_pieces.hpp).
+/// programs (block_programs.hpp) and the piece grid (transports/piece_grid_steps.hpp).
 ///
 /// A group type (the ExchangeGroup concept below) provides (all HF_HD):
 ///   int  thread() const;          this member's index, 0 <= thread() < size()

@@ -92,7 +92,8 @@ HF_HD BlockStatus wait_for_start(const Group& group, const ExchangePlan& plan,
 /// message of the node transport goes, once its receiver has said its ghosts are free for the
 /// epoch, straight into the receiver's ghost cells or buffer (docs/design.md, "The node
 /// transport"); the first group of the epoch also tells every node peer that this rank's own
-/// ghosts are free.
+/// ghosts are free. A message of the self transport (a rank's message to itself) is copied
+/// straight into the ghost cells of the receive it pairs with (docs/transports.md, "self").
 /// The fields must hold this epoch's values when it is called (the caller's own barrier).
 /// Returns BlockStatus::ok, or BlockStatus::failed when a wait passed the deadline or the host
 /// aborted (recorded as "pack_start[0]", or "node_ghosts_free[peer]"; nothing was packed), or at
@@ -112,6 +113,10 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
   // The embedded Exchange never stores kStopEpoch; anything but ready ends the caller's kernel.
   if (detail::wait_for_start(group, internal, epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
+  }
+  if (const SelfSendRoute* self = self_send(internal, message)) {
+    place_self_message(group, internal, *self, message, epoch);
+    return BlockStatus::ok;
   }
   const NodeSendRoute* route = node_send(internal, message);
   if (route == nullptr) {
@@ -136,7 +141,9 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
 /// epoch (the host's exchange ends when every unpack_done shows the epoch, and only then
 /// reuses the receive buffer). A message of the node transport is waited for on its peer's
 /// arrival word in this rank's memory (from a peer this rank sends nothing to, only after the
-/// exchange's start, pack_start: the group then tells it this rank's ghosts are free).
+/// exchange's start, pack_start: the group then tells it this rank's ghosts are free). A
+/// receive of the self transport has nothing to unpack: its group waits until the group of the
+/// send filling it has copied it (recorded as "self_placed[message]" on failure or out of turn).
 /// Returns BlockStatus::ok, or BlockStatus::failed when the wait passed the deadline or the host
 /// aborted (recorded as "unpack_ready[message]" or "node_arrival[peer]"; nothing was unpacked),
 /// or at once when `epoch` is neither the exchange the message's flag is on nor the next one
@@ -148,6 +155,11 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                                   std::uint32_t message, std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
+  if (self_recv(internal, message)) {
+    // Its send's group stores the epoch into a word in this GPU's memory once the copy is in.
+    return detail::wait_in_turn(group, internal, &internal.routes.self->placed[message].epoch,
+                                internal.routes.self->placed_id, message, epoch, 1, message);
+  }
   const NodeRecvRoute* route = node_recv(internal, message);
   if (route == nullptr) {
     if (detail::wait_in_turn(group, internal, internal.unpack_ready.word(message),

@@ -17,19 +17,19 @@ enum class KernelOp {
   stacked,             ///< one cooperative grid: pack and unpack with grid barriers (§4.2)
   resident_pack,       ///< notify_pack for every epoch until stopped, waiting on pack_start
   resident_unpack,     ///< notify_unpack for every epoch until stopped
-  node_pieces,         ///< the node transport's grid for one epoch (transports/node_pieces.hpp)
-  resident_node,       ///< node_pieces for every epoch until stopped, waiting on pack_start
+  piece_grid,          ///< the piece grid for one epoch (transports/piece_grid_steps.hpp)
+  resident_piece_grid, ///< piece_grid for every epoch until stopped, waiting on pack_start
 };
 
 /// Three lanes: the pack lane carries the pack work and the non-flag unpacks that follow it in
 /// order; the unpack lane carries the flag-driven unpack kernels that run beside the pack ones;
-/// the node lane carries the node transport's grid beside both.
-enum class Lane { pack = 0, unpack = 1, node = 2 };
+/// the pieces lane carries the piece grid (the node and self transports' pieces) beside both.
+enum class Lane { pack = 0, unpack = 1, pieces = 2 };
 inline constexpr int kLaneCount = 3;  ///< Number of lanes.
 
 /// The lane `op` runs on.
 constexpr Lane lane_of(KernelOp op) {
-  if (op == KernelOp::node_pieces || op == KernelOp::resident_node) return Lane::node;
+  if (op == KernelOp::piece_grid || op == KernelOp::resident_piece_grid) return Lane::pieces;
   return op == KernelOp::notify_unpack || op == KernelOp::resident_unpack ? Lane::unpack
                                                                           : Lane::pack;
 }
@@ -39,7 +39,7 @@ std::string_view to_string(KernelOp op);
 
 /// The lane's name.
 constexpr std::string_view to_string(Lane lane) {
-  return lane == Lane::pack ? "pack" : lane == Lane::unpack ? "unpack" : "node";
+  return lane == Lane::pack ? "pack" : lane == Lane::unpack ? "unpack" : "pieces";
 }
 
 }  // namespace haloflag::kernels

@@ -25,6 +25,7 @@ namespace haloflag::kernels {
 inline constexpr std::uint64_t kStopEpoch = std::numeric_limits<std::uint64_t>::max();
 
 struct NodePlan;  // the node transport's route table (transports/node/node_route.hpp)
+struct SelfPlan;  // the self transport's (transports/self/self_route.hpp)
 
 /// The device routes by kind (docs/design.md, "Transports and strategies"): each transport with a
 /// device half uploads its own table to device-readable memory and points the plan at it; null
@@ -33,10 +34,12 @@ struct NodePlan;  // the node transport's route table (transports/node/node_rout
 /// dispatch (transports/routes.hpp) and each transport's own device code look inside a table.
 struct RouteTables {
   const NodePlan* node = nullptr;  ///< node peers: pieces straight into the peer's memory
+  const SelfPlan* self = nullptr;  ///< the rank itself: its cells into its own ghost cells
 };
 
 /// The piece grid: the grid that moves, in pieces and with no CPU step, the messages of every
-/// transport whose route works that way (node), whatever the strategy.
+/// transport whose route works that way (node, self), whatever the strategy
+/// (transports/piece_grid_steps.hpp).
 struct PieceGrid {
   std::uint32_t send_pieces = 0;  ///< send pieces per epoch, every such transport's
   std::uint32_t recv_pieces = 0;  ///< receive pieces per epoch

@@ -1,19 +1,17 @@
 /// @file
-/// What a block of the node grid does for one epoch (docs/design.md, "The node transport"):
-/// written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
-/// threads alike.
+/// The node transport's share of the piece grid (docs/design.md, "The node transport"), run in
+/// the order of transports/piece_grid_steps.hpp: written once over a group (block_waits.hpp),
+/// run by the GPU kernels and the host backend's threads alike.
 ///
-///  1. start: block 0 sees the exchange start (host flag or the caller's stream), tells every
-///     node sender that this rank's ghost cells may take the epoch (ghosts_free), and relays the
-///     start in device memory to the other blocks;
+///  1. at the start (piece_grid_start), this rank tells every node sender that its ghost cells
+///     may take the epoch (ghosts_free);
 ///  2. send pieces i = block, block + blocks, ...: wait until the receiver's ghosts are free
 ///     (a word in this rank's memory), gather the piece from this rank's cells and store it into
 ///     the receiver's ghost cells or buffer, fence, count it in; the block completing a peer's
 ///     count stores the epoch into that peer's arrival word;
 ///  3. receive pieces likewise: wait for the peer's arrival (this rank's memory), unpack the
 ///     piece from this rank's buffer unless the peer placed it directly, count it in.
-/// The block completing the epoch's count of pieces stores node_done for the CPU, and counts one
-/// unit towards the stream's exchange_done.
+/// Every piece is counted in the piece grid's work (piece_grid.hpp).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +19,7 @@
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_times.hpp"
+#include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/piece_grid.hpp"
 #include "haloflag/kernels/transports/node/node_route.hpp"
@@ -67,41 +66,6 @@ HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot)
 }
 
 namespace detail {
-
-/// Elements [first, end) of a message moved by one group from `source` cells of `from` to the
-/// `target` cells of `to` (direct), or to `buffer`, the message's start in the receiver's buffer
-/// (buffer order). Thread t moves elements first + t + k * size, all loads of a round before its
-/// stores (pack_unpack.hpp). The receiver's cells are addressed through its own strides.
-template <ExchangeGroup Group>
-HF_HD void move_elements(const Group& group, const MessageLayout& source, const FieldSet& from,
-                         std::uint32_t first, std::uint32_t end, const MessageLayout& target,
-                         const FieldSet* to, std::byte* buffer) {
-  const auto cells = static_cast<std::uint32_t>(source.cells_per_variable());
-  const FieldSide from_side{&source, &from, cells};
-  const int from_alignment = smaller(source.alignment, trusted_alignment(from));
-  const auto lane = static_cast<std::uint32_t>(group.thread());
-  const auto size = static_cast<std::uint32_t>(group.size());
-  if (to != nullptr) {
-    move_elements_between(from_side, FieldSide{&target, to, cells}, source,
-                          smaller(from_alignment, trusted_alignment(*to)), first, lane, end, size);
-  } else {
-    move_elements_between(from_side, BufferSide{buffer}, source,
-                          smaller(from_alignment, target.alignment), first, lane, end, size);
-  }
-}
-
-/// Elements [first, end) of a receive unpacked from `buffer`, the message's start, into
-/// `layout`'s cells of `to`.
-template <ExchangeGroup Group>
-HF_HD void unpack_elements(const Group& group, const MessageLayout& layout, const FieldSet& to,
-                           std::uint32_t first, std::uint32_t end, const std::byte* buffer) {
-  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
-  move_elements_between(BufferSide{const_cast<std::byte*>(buffer)},
-                        FieldSide{&layout, &to, cells}, layout,
-                        smaller(layout.alignment, trusted_alignment(to)), first,
-                        static_cast<std::uint32_t>(group.thread()), end,
-                        static_cast<std::uint32_t>(group.size()));
-}
 
 /// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
 /// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
@@ -217,27 +181,6 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
   return ok;
 }
 
-/// Step 1 for the resident node grid: block 0 watches the host's pack_start, announces this
-/// rank's ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait
-/// on the relay in device memory.
-template <ExchangeGroup Group>
-HF_HD BlockStatus node_start(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                             std::uint64_t epoch) {
-  if (block != 0) {
-    return leader_wait_word(group, plan.pieces.start_relay, plan.pack_start.array_id, 0, epoch,
-                            plan.control, block, notify::AbortReads::none);
-  }
-  const BlockStatus status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, block);
-  if (group.thread() == 0) {
-    if (status == BlockStatus::ok) announce_ghosts_free(plan, epoch);
-    notify::store_release_system(plan.pieces.start_relay,
-                                 status == BlockStatus::failed
-                                     ? kStopEpoch
-                                     : notify::load_relaxed_system(plan.pack_start.word(0)));
-  }
-  return status;
-}
-
 /// Step 2: block `block` of `blocks` moves its send pieces.
 template <ExchangeGroup Group>
 HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
@@ -296,32 +239,6 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     }
   }
   return BlockStatus::ok;
-}
-
-/// One epoch of a launched node grid (stream_notify): the launch is the start.
-template <ExchangeGroup Group>
-HF_HD void node_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                         std::uint32_t blocks, std::uint64_t epoch) {
-  if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
-  if (node_send_pieces(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
-  (void)node_receive_pieces(group, plan, block, blocks, epoch);
-}
-
-/// One epoch of the resident node grid; anything but ok ends the kernel. A block whose wait
-/// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
-/// there for the next exchange leave at once instead of at their deadline.
-template <ExchangeGroup Group>
-HF_HD BlockStatus resident_node_step(const Group& group, const ExchangePlan& plan,
-                                     std::uint32_t block, std::uint32_t blocks,
-                                     std::uint64_t epoch) {
-  BlockStatus status = node_start(group, plan, block, epoch);
-  if (status != BlockStatus::ok) return status;
-  status = node_send_pieces(group, plan, block, blocks, epoch);
-  if (status == BlockStatus::ok) status = node_receive_pieces(group, plan, block, blocks, epoch);
-  if (status == BlockStatus::failed && group.thread() == 0) {
-    notify::store_release_system(plan.pieces.start_relay, kStopEpoch);
-  }
-  return status;
 }
 
 }  // namespace haloflag::kernels

@@ -1,0 +1,147 @@
+#include "transports/self/self_transport.hpp"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/notify/flag_line.hpp"
+#include "transports/piece_grid_size.hpp"
+
+namespace haloflag::halo::detail {
+
+bool self_transport_carries_self(const ExchangeOptions& options) {
+  return options.transport != Transport::mpi;
+}
+
+SelfTransport::SelfTransport(int rank, const RankMessages& messages,
+                             const ExchangeOptions& options, ExchangeResources& resources,
+                             TimelineRecorder& timeline, const MessageNames& names)
+    : resources_(resources),
+      timeline_(timeline),
+      names_(names),
+      rank_(rank),
+      on_gpu_(options.backend != notify::Backend::host) {
+  pair_messages(rank, messages);
+  if (any()) upload(options);
+}
+
+// Send m to this rank fills the first unpaired receive from this rank with its tag, as MPI would
+// match them; the pair must agree on bytes and elements.
+void SelfTransport::pair_messages(int rank, const RankMessages& messages) {
+  const MessageLayouts& layouts = resources_.layouts;
+  recv_of_send_.assign(messages.sends.size(), kernels::kNotSelf);
+  send_of_recv_.assign(messages.recvs.size(), kernels::kNotSelf);
+  for (std::size_t m = 0; m < messages.sends.size(); ++m) {
+    const Message& send = messages.sends[m];
+    if (send.peer != rank) continue;
+    std::size_t r = 0;
+    while (r < messages.recvs.size() &&
+           (messages.recvs[r].peer != rank || messages.recvs[r].tag != send.tag ||
+            send_of_recv_[r] != kernels::kNotSelf)) {
+      ++r;
+    }
+    if (r == messages.recvs.size()) {
+      throw ConfigError("self transport: " + names_.send(m) + " has no receive from rank " +
+                        std::to_string(rank) + " with tag " + std::to_string(send.tag));
+    }
+    if (messages.recvs[r].bytes != send.bytes ||
+        layouts.recvs[r].element_count() != layouts.sends[m].element_count()) {
+      throw ConfigError("self transport: " + names_.send(m) + " has " +
+                        std::to_string(send.bytes) + " bytes, " + names_.recv(r) + " " +
+                        std::to_string(messages.recvs[r].bytes));
+    }
+    recv_of_send_[m] = static_cast<std::uint32_t>(r);
+    send_of_recv_[r] = static_cast<std::uint32_t>(m);
+    sends_.push_back(m);
+    recvs_.push_back(r);
+  }
+  for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
+    if (messages.recvs[r].peer == rank && send_of_recv_[r] == kernels::kNotSelf) {
+      throw ConfigError("self transport: " + names_.recv(r) + " has no send to rank " +
+                        std::to_string(rank) + " with tag " +
+                        std::to_string(messages.recvs[r].tag));
+    }
+  }
+  std::sort(recvs_.begin(), recvs_.end());
+}
+
+// The sends' routes and pieces, the receives' pairs and the placed words, in one allocation of
+// device memory, then the table itself there too: the kernels' plan points at it.
+void SelfTransport::upload(const ExchangeOptions& options) {
+  const MessageLayouts& layouts = resources_.layouts;
+  const std::int64_t piece_elements = std::max<std::int64_t>(
+      1, piece_grid_piece_bytes(layouts, options) / std::max(1, largest_element_bytes(layouts)));
+  std::vector<kernels::SelfSendRoute> routes(recv_of_send_.size());
+  std::vector<kernels::SelfPiece> pieces;
+  for (const std::size_t m : sends_) {
+    routes[m].recv = recv_of_send_[m];
+    const std::int64_t elements = layouts.sends[m].element_count();
+    for (std::int64_t first = 0; first < elements; first += piece_elements) {
+      pieces.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(first),
+                        static_cast<std::uint32_t>(std::min(piece_elements, elements - first))});
+      ++routes[m].pieces;
+    }
+  }
+  std::size_t bytes = 0;
+  const auto place = [&](std::size_t size) {
+    const std::size_t at = (bytes + sizeof(notify::FlagLine) - 1) / sizeof(notify::FlagLine) *
+                           sizeof(notify::FlagLine);
+    bytes = at + size;
+    return at;
+  };
+  const std::size_t routes_at = place(sizeof(kernels::SelfSendRoute) * routes.size());
+  const std::size_t pairs_at = place(sizeof(std::uint32_t) * send_of_recv_.size());
+  const std::size_t pieces_at = place(sizeof(kernels::SelfPiece) * pieces.size());
+  const std::size_t placed_at = place(sizeof(notify::FlagLine) * send_of_recv_.size());
+  const std::size_t table_at = place(sizeof(kernels::SelfPlan));
+  memory_ = kernels::DeviceMemory(options.backend, bytes);  // zero-filled: nothing placed yet
+  auto* base = static_cast<std::byte*>(memory_.data());
+  const auto upload_items = [&](const auto& items, std::size_t at) {
+    using Item = typename std::decay_t<decltype(items)>::value_type;
+    memory_.copy_from_host(items.data(), sizeof(Item) * items.size(), at);
+    return reinterpret_cast<const Item*>(base + at);
+  };
+  plan_.sends = upload_items(routes, routes_at);
+  plan_.send_of_recv = upload_items(send_of_recv_, pairs_at);
+  plan_.pieces = upload_items(pieces, pieces_at);
+  plan_.piece_count = static_cast<std::uint32_t>(pieces.size());
+  plan_.placed = reinterpret_cast<notify::FlagLine*>(base + placed_at);
+  plan_.placed_id = resources_.control.register_array("self_placed");
+  route_table_ = upload_items(std::vector<kernels::SelfPlan>{plan_}, table_at);
+}
+
+PeerTransport SelfTransport::description() const {
+  return {rank_, Transport::self,
+          on_gpu_ ? "cells copied into its own ghost cells on its GPU"
+                  : "cells copied into its own ghost cells"};
+}
+
+bool SelfTransport::progress(std::uint64_t epoch) {
+  kernels_signal_ = true;
+  if (done_unseen_ && resources_.pieces_done->test(0, epoch)) {
+    done_unseen_ = false;
+    for (const std::size_t m : sends_) timeline_.send_ready_seen(m);
+    for (const std::size_t r : recvs_) timeline_.unpack_done_seen(r);
+  }
+  return !done_unseen_;
+}
+
+void SelfTransport::send_packed(std::uint64_t) {
+  for (const std::size_t m : sends_) timeline_.send_posted(m);
+}
+
+std::string SelfTransport::pending(std::uint64_t epoch) const {
+  // Under a bulk strategy the pack kernel places them: the strategy names it.
+  if (!kernels_signal_ || !done_unseen_) return {};
+  // The GPU alone knows which pieces are in: name every self message.
+  std::string text = "\n  pieces_done[0] = " + std::to_string(resources_.pieces_done->value(0)) +
+                     ", waiting for " + std::to_string(epoch) + ": not every self message is in";
+  for (const std::size_t m : sends_) {
+    text += "\n  " + names_.send(m) + " into " + names_.recv(recv_of_send_[m]) +
+            ": self transport, not confirmed";
+  }
+  return text;
+}
+
+}  // namespace haloflag::halo::detail

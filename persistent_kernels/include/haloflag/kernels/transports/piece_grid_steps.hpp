@@ -1,0 +1,91 @@
+/// @file
+/// The piece grid's program (docs/design.md, "Transports and strategies"): the one place that
+/// knows which transports move pieces, and in which order a block takes them in one epoch:
+///  1. start: block 0 sees the exchange start (host flag or the caller's stream), tells every
+///     node sender that this rank's ghost cells may take the epoch, and relays the start in
+///     device memory to the other blocks;
+///  2. node send pieces, first: a peer waits on them;
+///  3. self pieces: nobody waits on them, and they fill the time the node receives would spend
+///     waiting for their arrival;
+///  4. node receive pieces.
+/// Written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
+/// threads alike; the stacked kernel calls the send and receive steps between its own.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/kernels/block_waits.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/transports/node/node_pieces.hpp"
+#include "haloflag/kernels/transports/self/self_pieces.hpp"
+#include "haloflag/notify/portability.hpp"
+#include "haloflag/notify/system_atomics.hpp"
+
+namespace haloflag::kernels {
+
+/// Steps 2 and 3 for block `block` of `blocks`.
+template <ExchangeGroup Group>
+HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
+                                   std::uint32_t block, std::uint32_t blocks,
+                                   std::uint64_t epoch) {
+  const BlockStatus status = node_send_pieces(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::ok) self_pieces(group, plan, block, blocks, epoch);
+  return status;
+}
+
+/// Step 4.
+template <ExchangeGroup Group>
+HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& plan,
+                                      std::uint32_t block, std::uint32_t blocks,
+                                      std::uint64_t epoch) {
+  return node_receive_pieces(group, plan, block, blocks, epoch);
+}
+
+/// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's
+/// ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait on the
+/// relay in device memory.
+template <ExchangeGroup Group>
+HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
+                                   std::uint32_t block, std::uint64_t epoch) {
+  if (block != 0) {
+    return leader_wait_word(group, plan.pieces.start_relay, plan.pack_start.array_id, 0, epoch,
+                            plan.control, block, notify::AbortReads::none);
+  }
+  const BlockStatus status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, block);
+  if (group.thread() == 0) {
+    if (status == BlockStatus::ok) announce_ghosts_free(plan, epoch);
+    notify::store_release_system(plan.pieces.start_relay,
+                                 status == BlockStatus::failed
+                                     ? kStopEpoch
+                                     : notify::load_relaxed_system(plan.pack_start.word(0)));
+  }
+  return status;
+}
+
+/// One epoch of a launched piece grid (stream_notify): the launch is the start.
+template <ExchangeGroup Group>
+HF_HD void piece_grid_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
+                               std::uint32_t blocks, std::uint64_t epoch) {
+  if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
+  if (piece_grid_sends(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
+  (void)piece_grid_receives(group, plan, block, blocks, epoch);
+}
+
+/// One epoch of the resident piece grid; anything but ok ends the kernel. A block whose wait
+/// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
+/// there for the next exchange leave at once instead of at their deadline.
+template <ExchangeGroup Group>
+HF_HD BlockStatus resident_piece_grid_step(const Group& group, const ExchangePlan& plan,
+                                           std::uint32_t block, std::uint32_t blocks,
+                                           std::uint64_t epoch) {
+  BlockStatus status = piece_grid_start(group, plan, block, epoch);
+  if (status != BlockStatus::ok) return status;
+  status = piece_grid_sends(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::ok) status = piece_grid_receives(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::failed && group.thread() == 0) {
+    notify::store_release_system(plan.pieces.start_relay, kStopEpoch);
+  }
+  return status;
+}
+
+}  // namespace haloflag::kernels
