@@ -161,9 +161,13 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   result.launch_description = exchange.launch_description();
   result.mpi_piece_bytes = exchange.mpi_piece_bytes();
   result.tuning = exchange.tuning();
+  // A rank's messages to itself (the self transport) stay on its GPU as the node transport's do,
+  // and the model times them alike: they count as node links.
   int links[2] = {0, 0};  // node, mpi
   for (const halo::PeerTransport& peer : exchange.peer_transports()) {
-    ++links[peer.transport == halo::Transport::node ? 0 : 1];
+    const bool on_gpus =
+        peer.transport == halo::Transport::node || peer.transport == halo::Transport::self;
+    ++links[on_gpus ? 0 : 1];
   }
   MPI_Allreduce(MPI_IN_PLACE, links, 2, MPI_INT, MPI_SUM, settings.comm);
   result.node_links = links[0];

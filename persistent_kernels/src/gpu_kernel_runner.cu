@@ -22,13 +22,15 @@ constexpr int kMaxBlockThreads = 1024;
 // Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
 // gridDim.x blocks along x share it.
 __global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
-  pack_whole(plan, blockIdx.y, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-             static_cast<int>(gridDim.x * blockDim.x));
+  pack_message_at(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
+                  static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                  static_cast<int>(gridDim.x * blockDim.x));
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) unpack_kernel(ExchangePlan plan) {
-  unpack_whole(plan, blockIdx.y, static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
-               static_cast<int>(gridDim.x * blockDim.x));
+  unpack_message_from(plan.recvs[blockIdx.y], fields_of(plan), recv_data(plan, blockIdx.y),
+                      static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
+                      static_cast<int>(gridDim.x * blockDim.x));
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) notify_pack_kernel(ExchangePlan plan, std::uint64_t epoch) {

@@ -128,14 +128,14 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-            pack_whole(plan, m, 0, 1);
+            pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
           });
         };
       case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            unpack_whole(plan, r, 0, 1);
+            unpack_message_from(plan.recvs[r], fields_of(plan), recv_data(plan, r), 0, 1);
           });
         };
       case KernelOp::notify_pack:

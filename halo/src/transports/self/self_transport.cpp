@@ -5,10 +5,18 @@
 #include <type_traits>
 
 #include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/strategy.hpp"
 #include "haloflag/notify/flag_line.hpp"
 #include "transports/piece_grid_size.hpp"
 
 namespace haloflag::halo::detail {
+namespace {
+
+// Every array and buffer starts on a boundary that suits any element type and keeps the
+// buffers' rows apart.
+constexpr std::size_t kBufferAlignment = 256;
+
+}  // namespace
 
 bool self_transport_carries_self(const ExchangeOptions& options) {
   return options.transport != Transport::mpi;
@@ -66,44 +74,57 @@ void SelfTransport::pair_messages(int rank, const RankMessages& messages) {
   std::sort(recvs_.begin(), recvs_.end());
 }
 
-// The sends' routes and pieces, the receives' pairs and the placed words, in one allocation of
-// device memory, then the table itself there too: the kernels' plan points at it.
+// The sends' routes and pieces, the receives' routes and the placed words, and for the bulk
+// strategies a buffer per self send, in one allocation of device memory; then the table itself
+// there too: the kernels' plan points at it.
 void SelfTransport::upload(const ExchangeOptions& options) {
   const MessageLayouts& layouts = resources_.layouts;
   const std::int64_t piece_elements = std::max<std::int64_t>(
       1, piece_grid_piece_bytes(layouts, options) / std::max(1, largest_element_bytes(layouts)));
-  std::vector<kernels::SelfSendRoute> routes(recv_of_send_.size());
+  std::vector<kernels::SelfSendRoute> sends(recv_of_send_.size());
+  std::vector<kernels::SelfRecvRoute> recvs(send_of_recv_.size());
   std::vector<kernels::SelfPiece> pieces;
   for (const std::size_t m : sends_) {
-    routes[m].recv = recv_of_send_[m];
+    sends[m].recv = recv_of_send_[m];
+    recvs[recv_of_send_[m]].send = static_cast<std::uint32_t>(m);
     const std::int64_t elements = layouts.sends[m].element_count();
     for (std::int64_t first = 0; first < elements; first += piece_elements) {
       pieces.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(first),
                         static_cast<std::uint32_t>(std::min(piece_elements, elements - first))});
-      ++routes[m].pieces;
+      ++sends[m].pieces;
     }
   }
   std::size_t bytes = 0;
   const auto place = [&](std::size_t size) {
-    const std::size_t at = (bytes + sizeof(notify::FlagLine) - 1) / sizeof(notify::FlagLine) *
-                           sizeof(notify::FlagLine);
+    const std::size_t at = (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
     bytes = at + size;
     return at;
   };
-  const std::size_t routes_at = place(sizeof(kernels::SelfSendRoute) * routes.size());
-  const std::size_t pairs_at = place(sizeof(std::uint32_t) * send_of_recv_.size());
+  // Only the bulk strategies' kernels pack whole messages into a buffer.
+  std::vector<std::size_t> buffer_at(sends.size(), 0);
+  if (!uses_flags(options.strategy)) {
+    for (const std::size_t m : sends_) buffer_at[m] = place(layouts.sends[m].bytes());
+  }
+  const std::size_t sends_at = place(sizeof(kernels::SelfSendRoute) * sends.size());
+  const std::size_t recvs_at = place(sizeof(kernels::SelfRecvRoute) * recvs.size());
   const std::size_t pieces_at = place(sizeof(kernels::SelfPiece) * pieces.size());
-  const std::size_t placed_at = place(sizeof(notify::FlagLine) * send_of_recv_.size());
+  const std::size_t placed_at = place(sizeof(notify::FlagLine) * recvs.size());
   const std::size_t table_at = place(sizeof(kernels::SelfPlan));
   memory_ = kernels::DeviceMemory(options.backend, bytes);  // zero-filled: nothing placed yet
   auto* base = static_cast<std::byte*>(memory_.data());
+  if (!uses_flags(options.strategy)) {
+    for (const std::size_t m : sends_) {
+      sends[m].buffer = base + buffer_at[m];
+      recvs[recv_of_send_[m]].buffer = sends[m].buffer;
+    }
+  }
   const auto upload_items = [&](const auto& items, std::size_t at) {
     using Item = typename std::decay_t<decltype(items)>::value_type;
     memory_.copy_from_host(items.data(), sizeof(Item) * items.size(), at);
     return reinterpret_cast<const Item*>(base + at);
   };
-  plan_.sends = upload_items(routes, routes_at);
-  plan_.send_of_recv = upload_items(send_of_recv_, pairs_at);
+  plan_.sends = upload_items(sends, sends_at);
+  plan_.recvs = upload_items(recvs, recvs_at);
   plan_.pieces = upload_items(pieces, pieces_at);
   plan_.piece_count = static_cast<std::uint32_t>(pieces.size());
   plan_.placed = reinterpret_cast<notify::FlagLine*>(base + placed_at);

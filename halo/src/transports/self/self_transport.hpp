@@ -1,10 +1,11 @@
 // Internal: the self transport (docs/transports.md, "self"): a rank's messages to itself, as on
 // a periodic axis of one rank. At set-up it pairs each send to the rank with the receive of the
 // same tag, cuts the sends into the piece grid's pieces and uploads the device half
-// (kernels::SelfPlan). During exchanges its messages take no flag, no buffer and no MPI call:
-// the GPU copies the cells into the ghost cells, the CPU learns they are done from the piece
-// grid's pieces_done (flag strategies) or from the end of the pack kernel (bulk strategies), and
-// since a rank's own exchanges follow each other there is no flow control either.
+// (kernels::SelfPlan). During exchanges its messages take no flag and no MPI call: the GPU
+// copies the cells straight into the ghost cells (the bulk strategies' kernels through a buffer
+// of the rank's own, as every message of theirs), the CPU learns they are done from the piece
+// grid's pieces_done (flag strategies) or from the end of the unpack kernel (bulk strategies),
+// and since a rank's own exchanges follow each other there is no flow control either.
 #pragma once
 
 #include <cstddef>
@@ -55,7 +56,7 @@ class SelfTransport final : public HostTransport {
 
   bool progress(std::uint64_t epoch) override;
 
-  // Bulk strategies: the pack kernel copied every self message into place.
+  // Bulk strategies: the rank's own pack kernel fills the buffers its unpack kernel reads.
   bool receivers_ready(std::uint64_t) const override { return true; }
   void send_packed(std::uint64_t epoch) override;
   bool delivered(std::uint64_t) override { return true; }

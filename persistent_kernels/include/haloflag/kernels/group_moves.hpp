@@ -15,6 +15,18 @@
 
 namespace haloflag::kernels::detail {
 
+/// One send piece of the piece grid, where the transport carrying it says it goes: elements
+/// [first, end) of send `message`, into the `target` cells of `to`, or into `buffer` (the
+/// message's start) when `to` is null.
+struct SendPiece {
+  std::uint32_t message = 0;
+  std::uint32_t first = 0;
+  std::uint32_t end = 0;
+  const MessageLayout* target = nullptr;
+  const FieldSet* to = nullptr;
+  std::byte* buffer = nullptr;
+};
+
 /// Elements [first, end) of a message moved by one group from `source` cells of `from` to the
 /// `target` cells of `to`, or to `buffer`, the message's start in a buffer (buffer order), when
 /// `to` is null. Thread t moves elements first + t + k * size, all loads of a round before its

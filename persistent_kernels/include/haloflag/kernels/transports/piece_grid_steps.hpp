@@ -6,7 +6,8 @@
 ///     device memory to the other blocks;
 ///  2. node send pieces, first: a peer waits on them;
 ///  3. self pieces: nobody waits on them, and they fill the time the node receives would spend
-///     waiting for their arrival;
+///     waiting for their arrival. They continue the node's count of send pieces, so that a
+///     grid of a block per send piece (the launched grid) gives each block one piece;
 ///  4. node receive pieces.
 /// Written once over a group (block_waits.hpp), run by the GPU kernels and the host backend's
 /// threads alike; the stacked kernel calls the send and receive steps between its own.
@@ -16,6 +17,8 @@
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/device_times.hpp"
+#include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/transports/node/node_pieces.hpp"
 #include "haloflag/kernels/transports/self/self_pieces.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -23,14 +26,45 @@
 
 namespace haloflag::kernels {
 
-/// Steps 2 and 3 for block `block` of `blocks`.
+/// Steps 2 and 3 for block `block` of `blocks`: the send pieces of every transport in one count,
+/// the node's first, and block b takes pieces b, b + blocks, ... (the launched grid has a block
+/// per send piece). Each transport says where its piece goes and counts it once moved; the move
+/// itself is written once here, so that the kernels hold the registers of one mover.
 template <ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
-  const BlockStatus status = node_send_pieces(group, plan, block, blocks, epoch);
-  if (status == BlockStatus::ok) self_pieces(group, plan, block, blocks, epoch);
-  return status;
+  if (block == 0 && relay_ghosts_free(group, plan, epoch) != BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
+  const std::uint32_t node_pieces =
+      plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
+  const std::uint32_t pieces = node_pieces + self_piece_count(plan);
+  for (std::uint32_t i = block; i < pieces; i += blocks) {
+    detail::SendPiece piece;
+    if (i < node_pieces) {
+      const BlockStatus status = node_send_piece(group, plan, i, block, epoch, piece);
+      if (status != BlockStatus::ok) return status;
+    } else {
+      piece = self_send_piece(plan, i - node_pieces);
+    }
+    if (group.thread() == 0 && piece.first == 0) {
+      stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
+    }
+    detail::move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first,
+                          piece.end, *piece.target, piece.to, piece.buffer);
+    group.sync();
+    if (group.thread() == 0) {
+      // Traces: each piece's block stamps when its part is out; the last one stays.
+      stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
+      if (i < node_pieces) {
+        node_send_piece_moved(plan, piece, epoch);
+      } else {
+        self_send_piece_moved(plan, piece, epoch);
+      }
+    }
+  }
+  return BlockStatus::ok;
 }
 
 /// Step 4.

@@ -9,45 +9,27 @@
 #include <cstdint>
 
 #include "haloflag/kernels/detail/exchange_plan.hpp"
-#include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/transports/mpi/mpi_route.hpp"
 #include "haloflag/kernels/transports/node/node_route.hpp"
-#include "haloflag/kernels/transports/self/self_pieces.hpp"
 #include "haloflag/kernels/transports/self/self_route.hpp"
 #include "haloflag/notify/portability.hpp"
 
 namespace haloflag::kernels {
 
 /// Where send `message` is packed whole: the receiver's buffer (node: the bulk strategies and
-/// the embedded API) or this rank's send buffer (mpi). Not for self sends, which have none.
+/// the embedded API), the rank's own buffer for it (self: the bulk strategies) or this rank's
+/// send buffer (mpi).
 HF_HD inline std::byte* send_data(const ExchangePlan& plan, std::uint32_t message) {
-  const NodeSendRoute* route = node_send(plan, message);
-  return route != nullptr ? route->target_buffer : mpi_send_place(plan, message);
+  if (const NodeSendRoute* node = node_send(plan, message)) return node->target_buffer;
+  if (const SelfSendRoute* self = self_send(plan, message)) return self->buffer;
+  return mpi_send_place(plan, message);
 }
 
 /// Where receive `message` is unpacked from whole.
 HF_HD inline const std::byte* recv_data(const ExchangePlan& plan, std::uint32_t message) {
-  const NodeRecvRoute* route = node_recv(plan, message);
-  return route != nullptr ? route->data : mpi_recv_place(plan, message);
-}
-
-/// A bulk pack kernel's share of send `message` (thread `thread` of `threads`): packed into
-/// send_data(), or for self copied straight into the ghost cells of its receive.
-HF_HD inline void pack_whole(const ExchangePlan& plan, std::uint32_t message, int thread,
-                             int threads) {
-  if (const SelfSendRoute* self = self_send(plan, message)) {
-    return copy_self_message_at(plan, *self, message, thread, threads);
-  }
-  pack_message_at(plan.sends[message], fields_of(plan), send_data(plan, message), thread,
-                  threads);
-}
-
-/// A bulk unpack kernel's share of receive `message`: nothing for self, whose send filled it.
-HF_HD inline void unpack_whole(const ExchangePlan& plan, std::uint32_t message, int thread,
-                               int threads) {
-  if (self_recv(plan, message)) return;
-  unpack_message_from(plan.recvs[message], fields_of(plan), recv_data(plan, message), thread,
-                      threads);
+  if (const NodeRecvRoute* node = node_recv(plan, message)) return node->data;
+  if (const SelfRecvRoute* self = self_recv(plan, message)) return self->buffer;
+  return mpi_recv_place(plan, message);
 }
 
 /// Whether the piece grid moves send `message` (its per-message block has nothing to do).
@@ -57,7 +39,7 @@ HF_HD inline bool send_in_pieces(const ExchangePlan& plan, std::uint32_t message
 
 /// Whether the piece grid moves receive `message`.
 HF_HD inline bool recv_in_pieces(const ExchangePlan& plan, std::uint32_t message) {
-  return node_recv(plan, message) != nullptr || self_recv(plan, message);
+  return node_recv(plan, message) != nullptr || self_recv(plan, message) != nullptr;
 }
 
 }  // namespace haloflag::kernels

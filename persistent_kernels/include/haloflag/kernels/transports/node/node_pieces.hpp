@@ -181,26 +181,39 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
   return ok;
 }
 
-/// Step 2: block `block` of `blocks` moves its send pieces.
+/// Step 2, before block 0's first send piece: the relays of the ghosts_free words that lie in
+/// pinned host memory.
 template <ExchangeGroup Group>
-HF_HD BlockStatus node_send_pieces(const Group& group, const ExchangePlan& plan,
-                                   std::uint32_t block, std::uint32_t blocks,
-                                   std::uint64_t epoch) {
+HF_HD BlockStatus relay_ghosts_free(const Group& group, const ExchangePlan& plan,
+                                    std::uint64_t epoch) {
   if (plan.routes.node == nullptr) return BlockStatus::ok;
+  const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, false) : 1;
+  return group.from_leader(ok) == 0 ? BlockStatus::failed : BlockStatus::ok;
+}
+
+/// Step 2 for node send piece `i`: waits until its receiver's ghosts are free for the epoch,
+/// then says where the piece goes (the receiver's ghost cells, or its buffer).
+template <ExchangeGroup Group>
+HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, std::uint32_t i,
+                                  std::uint32_t waiter, std::uint64_t epoch,
+                                  detail::SendPiece& out) {
   const NodePlan& node = *plan.routes.node;
-  if (block == 0) {
-    const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, false) : 1;
-    if (group.from_leader(ok) == 0) return BlockStatus::failed;
-  }
-  for (std::uint32_t i = block; i < node.send_piece_count; i += blocks) {
-    const NodePiece piece = node.send_pieces[i];
-    const detail::GhostsFree free =
-        detail::wait_ghosts_free(group, plan, piece.peer, epoch, block, true);
-    if (free.status != BlockStatus::ok) return free.status;
-    move_send_part(group, plan, piece.message, piece.first, piece.first + piece.count, 1,
-                   free.direct, epoch);
-  }
+  const NodePiece piece = node.send_pieces[i];
+  const detail::GhostsFree free =
+      detail::wait_ghosts_free(group, plan, piece.peer, epoch, waiter, true);
+  if (free.status != BlockStatus::ok) return free.status;
+  const NodeSendRoute& route = node.sends[piece.message];
+  out = {piece.message, piece.first, piece.first + piece.count, &route.target,
+         free.direct ? &node.peers[route.peer].target_fields : nullptr, route.target_buffer};
   return BlockStatus::ok;
+}
+
+/// After the group moved node send piece `piece` (thread 0): count it towards the receiver's
+/// arrival.
+HF_HD inline void node_send_piece_moved(const ExchangePlan& plan, const detail::SendPiece& piece,
+                                        std::uint64_t epoch) {
+  detail::count_sent_pieces(plan, plan.routes.node->sends[piece.message], 1,
+                            piece.end - piece.first, epoch);
 }
 
 /// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces

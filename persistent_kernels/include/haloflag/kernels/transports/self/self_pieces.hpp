@@ -1,7 +1,7 @@
 /// @file
 /// What the self transport's device half does (self_route.hpp): copy a send's cells into the
-/// ghost cells of the receive it pairs with, by pieces over the piece grid's blocks, whole by one
-/// embedded group, or whole by the threads of a bulk pack kernel.
+/// ghost cells of the receive it pairs with, by pieces over the piece grid's blocks, or whole by
+/// one embedded group.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,6 @@
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/group_moves.hpp"
-#include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/piece_grid.hpp"
 #include "haloflag/kernels/transports/self/self_route.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -19,8 +18,16 @@
 namespace haloflag::kernels {
 namespace detail {
 
-/// Elements [first, end) of self send `message` copied by `group` into its receive's cells,
-/// then the group's barrier; thread 0 stamps the traces and fences, so that whatever count or
+/// The fields of the exchange in progress, by their entry in the plan's field bank, in device
+/// memory: the piece grid's plan is always an Exchange's, which has one. A pointer that might be
+/// the kernel's own plan.fields would make the compiler copy the whole plan into each thread's
+/// local memory.
+HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
+  return plan.field_bank + *static_cast<const volatile std::uint32_t*>(plan.field_slot);
+}
+
+/// Elements [first, end) of self send `message` copied by an embedded group into its receive's
+/// cells, then the group's barrier; thread 0 stamps the traces and fences, so that whatever count or
 /// word it writes next publishes the copy.
 template <ExchangeGroup Group>
 HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
@@ -28,12 +35,12 @@ HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uin
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
+  // The caller's plan may have no field bank (DevicePlan::with_fields).
   const FieldSet& fields = fields_of(plan);
   move_elements(group, plan.sends[message], fields, first, end, plan.recvs[recv], &fields,
                 nullptr);
   group.sync();
   if (group.thread() == 0) {
-    // Traces: each piece's block stamps when its part is in place; the last one stays.
     stamp_device_time(plan.times.send_slot(message, SendTime::packed));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::unpacked));
@@ -43,20 +50,29 @@ HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uin
 
 }  // namespace detail
 
-/// The piece grid's self work: block `block` of `blocks` copies self pieces block,
-/// block + blocks, ... and counts each in the grid's work. Nothing waits: the rank's own cells
-/// are ready at the start, and its ghost cells free.
-template <ExchangeGroup Group>
-HF_HD void self_pieces(const Group& group, const ExchangePlan& plan, std::uint32_t block,
-                       std::uint32_t blocks, std::uint64_t epoch) {
-  const SelfPlan* self = plan.routes.self;
-  if (self == nullptr) return;
-  for (std::uint32_t i = block; i < self->piece_count; i += blocks) {
-    const SelfPiece piece = self->pieces[i];
-    detail::copy_self_part(group, plan, piece.send, self->sends[piece.send].recv, piece.first,
-                           piece.first + piece.count);
-    if (group.thread() == 0) count_piece_work(plan, epoch, 1);
-  }
+/// The self pieces of the piece grid's count of send pieces.
+HF_HD inline std::uint32_t self_piece_count(const ExchangePlan& plan) {
+  return plan.routes.self != nullptr ? plan.routes.self->piece_count : 0;
+}
+
+/// Where self piece `j` goes: this rank's own ghost cells of the receive it fills. Nothing to
+/// wait for: the rank's own cells are ready at the start, and its ghost cells free.
+HF_HD inline detail::SendPiece self_send_piece(const ExchangePlan& plan, std::uint32_t j) {
+  const SelfPlan& self = *plan.routes.self;
+  const SelfPiece piece = self.pieces[j];
+  return {piece.send,  piece.first, piece.first + piece.count,
+          &plan.recvs[self.sends[piece.send].recv], detail::banked_fields(plan), nullptr};
+}
+
+/// After the group copied self piece `piece` (thread 0): traces, then the fence that publishes
+/// the copy with the grid's count of its work.
+HF_HD inline void self_send_piece_moved(const ExchangePlan& plan,
+                                        const detail::SendPiece& piece, std::uint64_t epoch) {
+  const std::uint32_t recv = plan.routes.self->sends[piece.message].recv;
+  stamp_device_time(plan.times.recv_slot(recv, RecvTime::ready_seen));
+  stamp_device_time(plan.times.recv_slot(recv, RecvTime::unpacked));
+  notify::fence_release_system();
+  count_piece_work(plan, epoch, 1);
 }
 
 /// An embedded group's self send `message`, whole: copied, then its receive's placed word
@@ -71,21 +87,6 @@ HF_HD void place_self_message(const Group& group, const ExchangePlan& plan,
     notify::store_release_system(&plan.routes.self->placed[route.recv].epoch, epoch);
     count_piece_work(plan, epoch, route.pieces);
   }
-}
-
-/// A bulk pack kernel's threads copy self send `message` whole: thread `thread` of `threads`,
-/// spread over the message as pack_message_at spreads them.
-HF_HD inline void copy_self_message_at(const ExchangePlan& plan, const SelfSendRoute& route,
-                                       std::uint32_t message, int thread, int threads) {
-  const MessageLayout& source = plan.sends[message];
-  const MessageLayout& target = plan.recvs[route.recv];
-  const FieldSet& fields = fields_of(plan);
-  const auto cells = static_cast<std::uint32_t>(source.cells_per_variable());
-  detail::move_elements_between(
-      detail::FieldSide{&source, &fields, cells}, detail::FieldSide{&target, &fields, cells},
-      source, detail::smaller(source.alignment, detail::trusted_alignment(fields)), 0,
-      detail::first_element(source, thread, threads),
-      static_cast<std::uint32_t>(source.element_count()), static_cast<std::uint32_t>(threads));
 }
 
 }  // namespace haloflag::kernels

@@ -1,11 +1,14 @@
 /// @file
 /// The device half of the self transport (docs/transports.md, "self"): a rank's messages to
 /// itself, as on a periodic axis of one rank. Each send is copied from this rank's cells straight
-/// into the ghost cells of the receive it pairs with, on this rank's GPU: no buffer, no flag
-/// to another rank, no flow control (the rank's own exchanges follow each other in order).
+/// into the ghost cells of the receive it pairs with, on this rank's GPU: no flag to another
+/// rank, no flow control (the rank's own exchanges follow each other in order), and no buffer
+/// but the bulk strategies' own.
 ///   - the piece grid copies the sends in pieces and counts them with its other work;
-///   - a bulk strategy's pack kernel copies each send whole, and its unpack kernel skips the
-///     receive;
+///   - a bulk strategy's kernels pack each send into a buffer of the rank's own and unpack the
+///     receive from it, as they do every message: a copy straight from cells to cells in the
+///     fused pack kernel raised its registers from 48 to 64 with spills, which every message
+///     of every exchange paid;
 ///   - an embedded group copies a send whole and stores the epoch into its receive's placed
 ///     word, which the group handed that receive waits on.
 /// Trivially copyable plain views: the plan points kernels at this table (RouteTables::self).
@@ -28,6 +31,13 @@ inline constexpr std::uint32_t kNotSelf = std::numeric_limits<std::uint32_t>::ma
 struct SelfSendRoute {
   std::uint32_t recv = kNotSelf;  ///< the receive whose ghost cells it fills
   std::uint32_t pieces = 0;       ///< its pieces in the piece grid
+  std::byte* buffer = nullptr;    ///< bulk strategies: where the pack kernel packs it
+};
+
+/// A receive of this rank; send == kNotSelf: another transport carries it.
+struct SelfRecvRoute {
+  std::uint32_t send = kNotSelf;      ///< the send filling it
+  const std::byte* buffer = nullptr;  ///< bulk strategies: its send's buffer, unpacked from
 };
 
 /// Elements [first, first + count) of a self send, in buffer order.
@@ -40,7 +50,7 @@ struct SelfPiece {
 /// The self transport's route table, in device memory, as is everything it points to.
 struct SelfPlan {
   const SelfSendRoute* sends = nullptr;  ///< [send_count]
-  const std::uint32_t* send_of_recv = nullptr;  ///< [recv_count]: the send filling it, or kNotSelf
+  const SelfRecvRoute* recvs = nullptr;  ///< [recv_count]
   const SelfPiece* pieces = nullptr;  ///< in send order
   std::uint32_t piece_count = 0;  ///< entries of pieces
   /// [recv_count] in device memory, the embedded API's: the last epoch whose send was copied
@@ -50,6 +60,7 @@ struct SelfPlan {
 };
 
 static_assert(std::is_trivially_copyable_v<SelfSendRoute>);
+static_assert(std::is_trivially_copyable_v<SelfRecvRoute>);
 static_assert(std::is_trivially_copyable_v<SelfPiece>);
 static_assert(std::is_trivially_copyable_v<SelfPlan>);
 
@@ -60,10 +71,11 @@ HF_HD inline const SelfSendRoute* self_send(const ExchangePlan& plan, std::uint3
   return &self->sends[message];
 }
 
-/// Whether receive `message` is filled by one of this rank's own sends.
-HF_HD inline bool self_recv(const ExchangePlan& plan, std::uint32_t message) {
+/// The self route of receive `message` (one of this rank's own sends fills it), or null.
+HF_HD inline const SelfRecvRoute* self_recv(const ExchangePlan& plan, std::uint32_t message) {
   const SelfPlan* self = plan.routes.self;
-  return self != nullptr && self->send_of_recv[message] != kNotSelf;
+  if (self == nullptr || self->recvs[message].send == kNotSelf) return nullptr;
+  return &self->recvs[message];
 }
 
 }  // namespace haloflag::kernels
