@@ -16,11 +16,13 @@
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
 #include "test_transport.hpp"
+#include "verified_runs.hpp"
 
 namespace {
 
 using namespace haloflag::halo;
 using haloflag::test::contains;
+using haloflag::test::run_verified;
 using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
@@ -41,22 +43,6 @@ ExchangeOptions options_for(Strategy strategy, Transport transport) {
   options.timeout = std::chrono::seconds(20);
   options.transport = transport;
   return options;
-}
-
-// Runs `exchanges` exchanges and returns the first wrong ghost cell's report ("" if none).
-std::string run_verified(Exchange& exchange, DeviceFields& fields, const ExchangeVerifier& verifier,
-                         int exchanges) {
-  HostField host(verifier.field_extent(), verifier.vars());
-  for (int i = 0; i < exchanges; ++i) {
-    const std::uint64_t epoch = exchange.epoch() + 1;
-    verifier.fill(host, epoch);
-    fields.upload(host);
-    exchange.run();
-    fields.download(host);
-    const std::string report = verifier.check_all(host, epoch);
-    if (!report.empty()) return report;
-  }
-  return {};
 }
 
 // One host, split into nodes of 2 ranks: peers of the same pair are node peers, the others mpi,
@@ -84,7 +70,9 @@ TEST(NodeTransport, NodesOfTwoRanksMixBothTransportsInOneExchange) {
         EXPECT_FALSE(peer.path.empty());
       }
     }
-    if (world_size() > 1) EXPECT_TRUE(node_peer) << "rank " << world_rank() << " has no peer on its node";
+    if (world_size() > 1) {
+      EXPECT_TRUE(node_peer) << "rank " << world_rank() << " has no peer on its node";
+    }
     EXPECT_EQ(run_verified(exchange, fields, verifier, 6), "")
         << to_string(strategy) << ", rank " << world_rank() << ": " << describe(exchange.peer_transports());
   }

@@ -19,11 +19,13 @@
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
 #include "test_transport.hpp"
+#include "verified_runs.hpp"
 
 namespace {
 
 using namespace haloflag::halo;
 using haloflag::test::contains;
+using haloflag::test::run_verified;
 using haloflag::test::test_backend;
 using haloflag::test::world_rank;
 using haloflag::test::world_size;
@@ -48,23 +50,6 @@ ExchangeOptions options_for(Strategy strategy, Transport transport, MPI_Comm com
   options.transport = transport;
   options.comm = comm;
   return options;
-}
-
-// Runs `exchanges` exchanges on fields filled anew each time; the first wrong ghost cell's
-// report, or "".
-std::string run_verified(Exchange& exchange, DeviceFields& fields,
-                         const ExchangeVerifier& verifier, int exchanges) {
-  HostField host(verifier.field_extent(), verifier.vars());
-  for (int i = 0; i < exchanges; ++i) {
-    const std::uint64_t epoch = exchange.epoch() + 1;
-    verifier.fill(host, epoch);
-    fields.upload(host);
-    exchange.run();
-    fields.download(host);
-    const std::string report = verifier.check_all(host, epoch);
-    if (!report.empty()) return report;
-  }
-  return {};
 }
 
 // How the exchange reaches `peer`; fails the test when the peer is not listed.

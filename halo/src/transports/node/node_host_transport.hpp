@@ -14,6 +14,7 @@
 #include "message_names.hpp"
 #include "timeline_recorder.hpp"
 #include "transports/host_transport.hpp"
+#include "transports/piece_grid_watch.hpp"
 #include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
@@ -28,7 +29,7 @@ class NodeHostTransport final : public HostTransport {
   bool carries_send(std::size_t m) const override { return node_.node_send(m); }
   bool carries_recv(std::size_t r) const override { return node_.node_recv(r); }
 
-  void start(std::uint64_t) override { done_unseen_ = true; }
+  void start(std::uint64_t) override { grid_.start(); }
   std::string pending(std::uint64_t epoch) const override;
 
   bool progress(std::uint64_t epoch) override;
@@ -43,13 +44,9 @@ class NodeHostTransport final : public HostTransport {
   std::string unarrived_receives(std::uint64_t epoch) const;
 
   NodeTransport& node_;
-  ExchangeResources& resources_;
   TimelineRecorder& timeline_;
   const MessageNames& names_;
-  std::vector<std::size_t> sends_;  // the node sends and receives, by index
-  std::vector<std::size_t> recvs_;
-  bool done_unseen_ = false;       // pieces_done has not shown the exchange yet
-  bool kernels_signal_ = false;    // a flag strategy drives it
+  PieceGridWatch grid_;  // the node sends and receives, and pieces_done
 };
 
 }  // namespace haloflag::halo::detail

@@ -29,8 +29,10 @@ SelfTransport::SelfTransport(int rank, const RankMessages& messages,
       timeline_(timeline),
       names_(names),
       rank_(rank),
-      on_gpu_(options.backend != notify::Backend::host) {
+      on_gpu_(options.backend != notify::Backend::host),
+      grid_(resources, timeline) {
   pair_messages(rank, messages);
+  grid_.watch(sends_, recvs_);
   if (any()) upload(options);
 }
 
@@ -138,25 +140,17 @@ PeerTransport SelfTransport::description() const {
                   : "cells copied into its own ghost cells"};
 }
 
-bool SelfTransport::progress(std::uint64_t epoch) {
-  kernels_signal_ = true;
-  if (done_unseen_ && resources_.pieces_done->test(0, epoch)) {
-    done_unseen_ = false;
-    for (const std::size_t m : sends_) timeline_.send_ready_seen(m);
-    for (const std::size_t r : recvs_) timeline_.unpack_done_seen(r);
-  }
-  return !done_unseen_;
-}
+bool SelfTransport::progress(std::uint64_t epoch) { return grid_.progress(epoch); }
 
 void SelfTransport::send_packed(std::uint64_t) {
   for (const std::size_t m : sends_) timeline_.send_posted(m);
 }
 
 std::string SelfTransport::pending(std::uint64_t epoch) const {
-  // Under a bulk strategy the pack kernel places them: the strategy names it.
-  if (!kernels_signal_ || !done_unseen_) return {};
+  // Under a bulk strategy the kernels move them: the strategy names those.
+  if (!grid_.waiting()) return {};
   // The GPU alone knows which pieces are in: name every self message.
-  std::string text = "\n  pieces_done[0] = " + std::to_string(resources_.pieces_done->value(0)) +
+  std::string text = "\n  pieces_done[0] = " + std::to_string(grid_.done_value()) +
                      ", waiting for " + std::to_string(epoch) + ": not every self message is in";
   for (const std::size_t m : sends_) {
     text += "\n  " + names_.send(m) + " into " + names_.recv(recv_of_send_[m]) +

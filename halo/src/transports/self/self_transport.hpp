@@ -23,6 +23,7 @@
 #include "message_names.hpp"
 #include "timeline_recorder.hpp"
 #include "transports/host_transport.hpp"
+#include "transports/piece_grid_watch.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -51,7 +52,7 @@ class SelfTransport final : public HostTransport {
   bool carries_send(std::size_t m) const override { return recv_of_send_[m] != kernels::kNotSelf; }
   bool carries_recv(std::size_t r) const override { return send_of_recv_[r] != kernels::kNotSelf; }
 
-  void start(std::uint64_t) override { done_unseen_ = true; }
+  void start(std::uint64_t) override { grid_.start(); }
   std::string pending(std::uint64_t epoch) const override;
 
   bool progress(std::uint64_t epoch) override;
@@ -75,8 +76,7 @@ class SelfTransport final : public HostTransport {
   std::vector<std::size_t> recvs_;
   int rank_ = 0;
   bool on_gpu_ = false;
-  bool done_unseen_ = false;  // pieces_done has not shown the exchange yet
-  bool kernels_signal_ = false;  // a flag strategy drives it
+  PieceGridWatch grid_;  // pieces_done, for the flag strategies
   kernels::DeviceMemory memory_;  // the route table and everything it points to
   kernels::SelfPlan plan_;        // host copy of the table
   const kernels::SelfPlan* route_table_ = nullptr;
