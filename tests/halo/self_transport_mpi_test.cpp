@@ -11,6 +11,7 @@
 #include <string>
 
 #include "exchange_failure.hpp"
+#include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/device_fields.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/exchange.hpp"
@@ -116,6 +117,30 @@ TEST(SelfTransport, TransportMpiCarriesARanksMessagesToItselfOverMpi) {
     EXPECT_EQ(transport_of(exchange, world_rank()), Transport::mpi);
     EXPECT_EQ(run_verified(exchange, fields, verifier, 4), "") << to_string(strategy);
   }
+}
+
+// A rank whose send to itself has no receive of its tag (a stale config) fails at set-up,
+// before any exchange, naming the message: the peer handshake finds it first, as for any peer
+// (the self transport pairs the messages again, and would refuse them too).
+TEST(SelfTransport, ASendToItselfWithoutItsReceiveFailsAtSetUpNamingTheTag) {
+  SKIP_WITHOUT_BACKEND();
+  ExchangeConfig config = make_exchange_config(slab(world_size()));
+  RankMessages& mine = config.rank_messages.at(static_cast<std::size_t>(world_rank()));
+  for (Message& send : mine.sends) {
+    if (send.peer != world_rank()) continue;
+    send.tag = 9999;
+    break;
+  }
+  DeviceFields fields(test_backend(), mine.field_extent.value(), config.data.value().vars);
+  std::string message;
+  try {
+    Exchange exchange(config, fields.view(),
+                      options_for(Strategy::stream_notify, Transport::automatic, MPI_COMM_WORLD));
+  } catch (const ExchangeError& error) {
+    message = error.what();
+  }
+  EXPECT_TRUE(contains(message, "rank " + std::to_string(world_rank()))) << message;
+  EXPECT_TRUE(contains(message, "9999")) << message;
 }
 
 TEST(SelfTransport, IsNotATransportToAskFor) {
