@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/strategy.hpp"
@@ -32,7 +33,6 @@ SelfTransport::SelfTransport(int rank, const RankMessages& messages,
       on_gpu_(options.backend != notify::Backend::host),
       grid_(resources, timeline) {
   pair_messages(rank, messages);
-  grid_.watch(sends_, recvs_);
   if (any()) upload(options);
 }
 
@@ -42,6 +42,8 @@ void SelfTransport::pair_messages(int rank, const RankMessages& messages) {
   const MessageLayouts& layouts = resources_.layouts;
   recv_of_send_.assign(messages.sends.size(), kernels::kNotSelf);
   send_of_recv_.assign(messages.recvs.size(), kernels::kNotSelf);
+  std::vector<std::size_t> sends;
+  std::vector<std::size_t> recvs;
   for (std::size_t m = 0; m < messages.sends.size(); ++m) {
     const Message& send = messages.sends[m];
     if (send.peer != rank) continue;
@@ -63,8 +65,8 @@ void SelfTransport::pair_messages(int rank, const RankMessages& messages) {
     }
     recv_of_send_[m] = static_cast<std::uint32_t>(r);
     send_of_recv_[r] = static_cast<std::uint32_t>(m);
-    sends_.push_back(m);
-    recvs_.push_back(r);
+    sends.push_back(m);
+    recvs.push_back(r);
   }
   for (std::size_t r = 0; r < messages.recvs.size(); ++r) {
     if (messages.recvs[r].peer == rank && send_of_recv_[r] == kernels::kNotSelf) {
@@ -73,7 +75,8 @@ void SelfTransport::pair_messages(int rank, const RankMessages& messages) {
                         std::to_string(messages.recvs[r].tag));
     }
   }
-  std::sort(recvs_.begin(), recvs_.end());
+  std::sort(recvs.begin(), recvs.end());
+  grid_.watch(std::move(sends), std::move(recvs));
 }
 
 // The sends' routes and pieces, the receives' routes and the placed words, and for the bulk
@@ -86,7 +89,7 @@ void SelfTransport::upload(const ExchangeOptions& options) {
   std::vector<kernels::SelfSendRoute> sends(recv_of_send_.size());
   std::vector<kernels::SelfRecvRoute> recvs(send_of_recv_.size());
   std::vector<kernels::SelfPiece> pieces;
-  for (const std::size_t m : sends_) {
+  for (const std::size_t m : grid_.sends()) {
     sends[m].recv = recv_of_send_[m];
     recvs[recv_of_send_[m]].send = static_cast<std::uint32_t>(m);
     const std::int64_t elements = layouts.sends[m].element_count();
@@ -105,7 +108,7 @@ void SelfTransport::upload(const ExchangeOptions& options) {
   // Only the bulk strategies' kernels pack whole messages into a buffer.
   std::vector<std::size_t> buffer_at(sends.size(), 0);
   if (!uses_flags(options.strategy)) {
-    for (const std::size_t m : sends_) buffer_at[m] = place(layouts.sends[m].bytes());
+    for (const std::size_t m : grid_.sends()) buffer_at[m] = place(layouts.sends[m].bytes());
   }
   const std::size_t sends_at = place(sizeof(kernels::SelfSendRoute) * sends.size());
   const std::size_t recvs_at = place(sizeof(kernels::SelfRecvRoute) * recvs.size());
@@ -115,7 +118,7 @@ void SelfTransport::upload(const ExchangeOptions& options) {
   memory_ = kernels::DeviceMemory(options.backend, bytes);  // zero-filled: nothing placed yet
   auto* base = static_cast<std::byte*>(memory_.data());
   if (!uses_flags(options.strategy)) {
-    for (const std::size_t m : sends_) {
+    for (const std::size_t m : grid_.sends()) {
       sends[m].buffer = base + buffer_at[m];
       recvs[recv_of_send_[m]].buffer = sends[m].buffer;
     }
@@ -143,7 +146,7 @@ PeerTransport SelfTransport::description() const {
 bool SelfTransport::progress(std::uint64_t epoch) { return grid_.progress(epoch); }
 
 void SelfTransport::send_packed(std::uint64_t) {
-  for (const std::size_t m : sends_) timeline_.send_posted(m);
+  for (const std::size_t m : grid_.sends()) timeline_.send_posted(m);
 }
 
 std::string SelfTransport::pending(std::uint64_t epoch) const {
@@ -152,7 +155,7 @@ std::string SelfTransport::pending(std::uint64_t epoch) const {
   // The GPU alone knows which pieces are in: name every self message.
   std::string text = "\n  pieces_done[0] = " + std::to_string(grid_.done_value()) +
                      ", waiting for " + std::to_string(epoch) + ": not every self message is in";
-  for (const std::size_t m : sends_) {
+  for (const std::size_t m : grid_.sends()) {
     text += "\n  " + names_.send(m) + " into " + names_.recv(recv_of_send_[m]) +
             ": self transport, not confirmed";
   }

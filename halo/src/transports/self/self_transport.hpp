@@ -39,7 +39,7 @@ class SelfTransport final : public HostTransport {
                 ExchangeResources& resources, TimelineRecorder& timeline,
                 const MessageNames& names);
 
-  bool any() const { return !sends_.empty(); }
+  bool any() const { return !grid_.sends().empty(); }
   // The device half's route table, in device memory; null when the rank sends itself nothing.
   const kernels::SelfPlan* route_table() const { return route_table_; }
   // Its pieces per epoch: its share of the piece grid's work (all of them sends).
@@ -72,11 +72,9 @@ class SelfTransport final : public HostTransport {
   const MessageNames& names_;
   std::vector<std::uint32_t> recv_of_send_;  // [sends]: the receive it fills, or kNotSelf
   std::vector<std::uint32_t> send_of_recv_;  // [recvs]: the send filling it, or kNotSelf
-  std::vector<std::size_t> sends_;           // the self sends and receives, by index
-  std::vector<std::size_t> recvs_;
   int rank_ = 0;
   bool on_gpu_ = false;
-  PieceGridWatch grid_;  // pieces_done, for the flag strategies
+  PieceGridWatch grid_;  // the self sends and receives by index, and pieces_done
   kernels::DeviceMemory memory_;  // the route table and everything it points to
   kernels::SelfPlan plan_;        // host copy of the table
   const kernels::SelfPlan* route_table_ = nullptr;
