@@ -341,7 +341,7 @@ class GpuKernelRunner final : public KernelRunner {
 
   int node_threads() const { return settings_.node_threads; }
 
-  // The node grid's blocks (resolved by require_stream_residency); 0 without node pieces.
+  // The piece grid's blocks (resolved by require_stream_residency); 0 without pieces.
   int node_blocks() const { return node_blocks_; }
 
   int threads_of(KernelOp op) const {
@@ -357,9 +357,9 @@ class GpuKernelRunner final : public KernelRunner {
 
   enum class StreamKernels { notify, resident };
 
-  // The pack and unpack kernels of one exchange and the node grid run side by side and wait on
+  // The pack and unpack kernels of one exchange and the piece grid run side by side and wait on
   // each other through MPI and the peers: every block of all three must be resident at once.
-  // The node grid takes one block per piece (or LaunchSettings::node_blocks) of the room the
+  // The piece grid takes one block per piece (or LaunchSettings::node_blocks) of the room the
   // per-message kernels leave.
   void require_stream_residency(StreamKernels kernels) {
     if (stream_residency_checked_) return;
@@ -392,7 +392,7 @@ class GpuKernelRunner final : public KernelRunner {
       const std::int64_t room = fit == 0 ? 0 : node_fit * (fit - asked) / fit;
       const std::int64_t wanted = settings_.node_blocks > 0 ? settings_.node_blocks : pieces;
       if (room < 1 || (settings_.node_blocks > 0 && wanted > room)) {
-        throw CoResidencyError(strategy + "'s node grid needs " +
+        throw CoResidencyError(strategy + "'s piece grid needs " +
                                std::to_string(settings_.node_blocks > 0 ? wanted : 1) +
                                " blocks of " + std::to_string(settings_.node_threads) +
                                " threads beside " + message_blocks + "; GPU " +

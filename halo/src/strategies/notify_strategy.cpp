@@ -3,7 +3,7 @@
 // embedded the caller's own kernel packs and unpacks) and then starts every transport (MPI posts
 // its receives), so the GPU packs while the CPU posts; progress() steps every transport (MPI
 // sends each message as soon as its send_ready flag shows the epoch and hands each completed
-// receive to the GPU; the node grid's messages take no CPU step) and the exchange is done when
+// receive to the GPU; the piece grid's messages take no CPU step) and the exchange is done when
 // all of them are and the launched kernels have ended.
 #include <stdexcept>
 #include <string>
@@ -138,7 +138,7 @@ class NotifyStrategy final : public ExchangeStrategy {
   std::string piece_grid_description(KernelOp op) const {
     if (!piece_grid_) return {};
     const kernels::PieceGrid& grid = context_.resources.plan.pieces;
-    return "node grid " + context_.runner.launch_shape(op) + " (" +
+    return "piece grid " + context_.runner.launch_shape(op) + " (" +
            std::to_string(grid.send_pieces) + " send and " +
            std::to_string(grid.recv_pieces) + " receive pieces), ";
   }

@@ -21,7 +21,7 @@ namespace {
 constexpr int kWarmUpExchanges = 3;
 constexpr int kTimedExchanges = 20;
 
-// The node grid's piece sizes and block sizes tried beside the given ones.
+// The piece grid's piece sizes and block sizes tried beside the given ones.
 constexpr std::array<std::array<int, 2>, 4> kNodeShapes = {
     {{2048, 256}, {4096, 256}, {8192, 512}, {16384, 512}}};
 
