@@ -257,15 +257,15 @@ class ExchangeSetUp {
         parts_.transports.push_back(std::move(self));
       }
     }
-    std::vector<bool> sends_in_pieces(parts_.messages.sends.size());
-    std::vector<bool> recvs_in_pieces(parts_.messages.recvs.size());
-    for (std::size_t m = 0; m < sends_in_pieces.size(); ++m) {
-      sends_in_pieces[m] = node.node_send(m) || (self_ != nullptr && self_->carries_send(m));
+    sends_in_pieces_.assign(parts_.messages.sends.size(), false);
+    recvs_in_pieces_.assign(parts_.messages.recvs.size(), false);
+    for (std::size_t m = 0; m < sends_in_pieces_.size(); ++m) {
+      sends_in_pieces_[m] = node.node_send(m) || (self_ != nullptr && self_->carries_send(m));
     }
-    for (std::size_t r = 0; r < recvs_in_pieces.size(); ++r) {
-      recvs_in_pieces[r] = node.node_recv(r) || (self_ != nullptr && self_->carries_recv(r));
+    for (std::size_t r = 0; r < recvs_in_pieces_.size(); ++r) {
+      recvs_in_pieces_[r] = node.node_recv(r) || (self_ != nullptr && self_->carries_recv(r));
     }
-    resources.count_message_blocks(sends_in_pieces, recvs_in_pieces);
+    resources.count_message_blocks(sends_in_pieces_, recvs_in_pieces_);
   }
 
   // Once the plan is complete (piece routes included): the kernel runner copies it, and
@@ -306,7 +306,7 @@ class ExchangeSetUp {
   }
 
   // The transports with device routes, each where it carries a message: self (made with the
-  // piece routes), node, then mpi for whatever no other carries.
+  // piece routes), node, then mpi for whatever the piece grid does not carry.
   void add_device_route_transports() {
     const ExchangeOptions& options = parts_.options;
     const RankMessages& messages = parts_.messages;
@@ -317,26 +317,11 @@ class ExchangeSetUp {
           node, resources, *parts_.timeline, *parts_.names, messages.sends.size(),
           messages.recvs.size()));
     }
-    std::vector<bool> sends_elsewhere(messages.sends.size());
-    std::vector<bool> recvs_elsewhere(messages.recvs.size());
-    bool over_mpi = false;
-    for (std::size_t m = 0; m < sends_elsewhere.size(); ++m) {
-      for (const auto& transport : parts_.transports) {
-        sends_elsewhere[m] = sends_elsewhere[m] || transport->carries_send(m);
-      }
-      over_mpi = over_mpi || !sends_elsewhere[m];
-    }
-    for (std::size_t r = 0; r < recvs_elsewhere.size(); ++r) {
-      for (const auto& transport : parts_.transports) {
-        recvs_elsewhere[r] = recvs_elsewhere[r] || transport->carries_recv(r);
-      }
-      over_mpi = over_mpi || !recvs_elsewhere[r];
-    }
-    if (!over_mpi) return;
+    // MPI carries what the piece grid does not: the messages of the per-message blocks.
+    if (!resources.plan.message_blocks) return;
     auto requests = std::make_unique<MessageRequests>(
         parts_.comm, parts_.pieced.wire, resources.layouts, resources.send_buffer_host(),
-        resources.recv_buffer_host(), *parts_.names, std::move(sends_elsewhere),
-        std::move(recvs_elsewhere),
+        resources.recv_buffer_host(), *parts_.names, sends_in_pieces_, recvs_in_pieces_,
         options.advanced.persistent_requests, &parts_.pieced,
         piece_transfer_ == PieceTransfer::partitioned);
     MpiWorkOrder order;
@@ -448,6 +433,9 @@ class ExchangeSetUp {
   const ExchangeConfig& config_;
   NodeRanks node_ranks_;  // the ranks of the communicator on this rank's node, its GPU's sharers
   const SelfTransport* self_ = nullptr;  // in parts_.transports, where the rank sends itself
+  // route_pieces: the messages the piece grid's transports (node, self) carry.
+  std::vector<bool> sends_in_pieces_;
+  std::vector<bool> recvs_in_pieces_;
   std::set<int> mpi_peers_;  // the peers MPI carries
   PieceTransfer piece_transfer_ = PieceTransfer::point_to_point;  // resolved
   PeerSpans peer_spans_;  // nccl: each peer's span of the buffers

@@ -106,12 +106,12 @@ class HostKernelRunner final : public KernelRunner {
     };
   }
 
-  static HostLane::Job resident_piece_grid_job(const ExchangePlan& plan, const HostThreadGroup block,
-                                         std::uint64_t epoch) {
+  static HostLane::Job resident_piece_grid_job(const ExchangePlan& plan,
+                                               const HostThreadGroup block, std::uint64_t epoch) {
     return [plan, block, epoch](int thread, int threads) {
       for (std::uint64_t e = epoch;; ++e) {
         if (resident_piece_grid_step(block, plan, static_cast<std::uint32_t>(thread),
-                               static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
+                                     static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
           return release_stream_waits(plan);
         }
       }
@@ -166,7 +166,7 @@ class HostKernelRunner final : public KernelRunner {
       case KernelOp::piece_grid:
         return [plan, block, epoch](int thread, int threads) {
           piece_grid_exchange(block, plan, static_cast<std::uint32_t>(thread),
-                        static_cast<std::uint32_t>(threads), epoch);
+                              static_cast<std::uint32_t>(threads), epoch);
         };
       case KernelOp::resident_piece_grid:
         return resident_piece_grid_job(plan, block, epoch);

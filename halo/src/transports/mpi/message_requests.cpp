@@ -11,7 +11,8 @@ namespace haloflag::halo::detail {
 MessageRequests::MessageRequests(MPI_Comm comm, const RankMessages& messages,
                                  const MessageLayouts& layouts, std::byte* send_buffer,
                                  std::byte* recv_buffer, const MessageNames& names,
-                                 std::vector<bool> sends_elsewhere, std::vector<bool> recvs_elsewhere,
+                                 std::vector<bool> sends_elsewhere,
+                                 std::vector<bool> recvs_elsewhere,
                                  bool persistent, const PiecedMessages* pieced,
                                  bool partitioned)
     : comm_(comm),

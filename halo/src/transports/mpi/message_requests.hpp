@@ -31,7 +31,8 @@ class MessageRequests {
   // `partitioned` its cut messages travel as partitioned requests.
   MessageRequests(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
                   std::byte* send_buffer, std::byte* recv_buffer, const MessageNames& names,
-                  std::vector<bool> sends_elsewhere = {}, std::vector<bool> recvs_elsewhere = {},
+                  std::vector<bool> sends_elsewhere = {},
+                  std::vector<bool> recvs_elsewhere = {},
                   bool persistent = false, const PiecedMessages* pieced = nullptr,
                   bool partitioned = false);
   ~MessageRequests();  // cancels and frees whatever is still pending
@@ -40,8 +41,12 @@ class MessageRequests {
 
   std::size_t send_count() const { return send_requests_.size(); }
   std::size_t recv_count() const { return recv_requests_.size(); }
-  bool over_mpi_send(std::size_t m) const { return sends_elsewhere_.empty() || !sends_elsewhere_[m]; }
-  bool over_mpi_recv(std::size_t r) const { return recvs_elsewhere_.empty() || !recvs_elsewhere_[r]; }
+  bool over_mpi_send(std::size_t m) const {
+    return sends_elsewhere_.empty() || !sends_elsewhere_[m];
+  }
+  bool over_mpi_recv(std::size_t r) const {
+    return recvs_elsewhere_.empty() || !recvs_elsewhere_[r];
+  }
 
   // Posts every receive of fewer than `on_arrival_from_bytes` bytes (0: every receive); the
   // others wait for post_arrived_receive(). Pieces are always posted here: each is small, and

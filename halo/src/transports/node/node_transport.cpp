@@ -17,6 +17,7 @@
 #include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
 #include "transports/piece_grid_size.hpp"
+#include "transports/route_table_memory.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -542,8 +543,9 @@ void NodeTransport::route_sends(SetUp& s) {
 void NodeTransport::cut_and_upload(SetUp& s) {
   const ExchangeOptions& options = s.options;
   const MessageLayouts& layouts = s.layouts;
-  const NodePieceTable table = cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(),
-                                               piece_grid_piece_bytes(layouts, options));
+  const NodePieceTable table =
+      cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(),
+                      piece_grid_piece_bytes(layouts, options));
   std::vector<kernels::NodePeerRoute>& peer_routes = s.peer_routes;
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
     if (s.recv_peer[r] != kernels::kNoNodePeer) {
@@ -656,36 +658,28 @@ void NodeTransport::upload_plan(notify::Backend backend,
   plan_.announced = line(n);
 
   // One allocation for the arrays, each at an offset suited to every element type.
-  std::size_t bytes = 0;
-  const auto place = [&](std::size_t size) {
-    const std::size_t at = (bytes + 63) / 64 * 64;
-    bytes = at + size;
-    return at;
-  };
-  const std::size_t peers_at = place(sizeof(kernels::NodePeerRoute) * routes.size());
-  const std::size_t sends_at = place(sizeof(kernels::NodeSendRoute) * send_routes_.size());
-  const std::size_t recvs_at = place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
-  const std::size_t send_pieces_at = place(sizeof(kernels::NodePiece) * table.send_pieces.size());
-  const std::size_t recv_pieces_at = place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
-  const std::size_t table_at = place(sizeof(kernels::NodePlan));
-  plan_memory_ = kernels::DeviceMemory(backend, std::max<std::size_t>(bytes, 1));
-  const auto upload = [&](const auto& items, std::size_t at) {
-    using Item = typename std::decay_t<decltype(items)>::value_type;
-    plan_memory_.copy_from_host(items.data(), sizeof(Item) * items.size(), at);
-    return reinterpret_cast<const Item*>(static_cast<std::byte*>(plan_memory_.data()) + at);
-  };
-  plan_.peers = upload(routes, peers_at);
-  plan_.sends = upload(send_routes_, sends_at);
-  plan_.recvs = upload(recv_routes_, recvs_at);
-  plan_.send_pieces = upload(table.send_pieces, send_pieces_at);
-  plan_.recv_pieces = upload(table.recv_pieces, recv_pieces_at);
+  RouteTableLayout layout(64);
+  const std::size_t peers_at = layout.place(sizeof(kernels::NodePeerRoute) * routes.size());
+  const std::size_t sends_at = layout.place(sizeof(kernels::NodeSendRoute) * send_routes_.size());
+  const std::size_t recvs_at = layout.place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
+  const std::size_t send_pieces_at =
+      layout.place(sizeof(kernels::NodePiece) * table.send_pieces.size());
+  const std::size_t recv_pieces_at =
+      layout.place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
+  const std::size_t table_at = layout.place(sizeof(kernels::NodePlan));
+  plan_memory_ = kernels::DeviceMemory(backend, layout.bytes());
+  plan_.peers = upload_at(plan_memory_, routes, peers_at);
+  plan_.sends = upload_at(plan_memory_, send_routes_, sends_at);
+  plan_.recvs = upload_at(plan_memory_, recv_routes_, recvs_at);
+  plan_.send_pieces = upload_at(plan_memory_, table.send_pieces, send_pieces_at);
+  plan_.recv_pieces = upload_at(plan_memory_, table.recv_pieces, recv_pieces_at);
   plan_.peer_count = static_cast<std::uint32_t>(routes.size());
   plan_.send_piece_count = static_cast<std::uint32_t>(table.send_pieces.size());
   plan_.recv_piece_count = static_cast<std::uint32_t>(table.recv_pieces.size());
   plan_.arrival_id = arrival_id_;
   plan_.ghosts_free_id = ghosts_free_id_;
   // The table itself goes to the device too: the kernels' plan points at it (RouteTables).
-  route_table_ = upload(std::vector<kernels::NodePlan>{plan_}, table_at);
+  route_table_ = upload_at(plan_memory_, std::vector<kernels::NodePlan>{plan_}, table_at);
 }
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {

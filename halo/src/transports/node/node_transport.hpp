@@ -10,8 +10,8 @@
 //   - each rank's first FieldSet is exported too (GPU backends), so that its senders place
 //     their pieces straight into its ghost cells (direct placement).
 // A rank's messages to itself are never this transport's: the self transport carries them
-// unless every message goes over MPI. For the bulk strategies, whose CPU sequences the kernels, the segments also hold a CPU-to-CPU
-// mailbox per node receive (arrived, unpacked).
+// unless every message goes over MPI. For the bulk strategies, whose CPU sequences the
+// kernels, the segments also hold a CPU-to-CPU mailbox per node receive (arrived, unpacked).
 #pragma once
 
 #include <mpi.h>

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/notify/flag_line.hpp"
 #include "transports/piece_grid_size.hpp"
+#include "transports/route_table_memory.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -99,42 +99,35 @@ void SelfTransport::upload(const ExchangeOptions& options) {
       ++sends[m].pieces;
     }
   }
-  std::size_t bytes = 0;
-  const auto place = [&](std::size_t size) {
-    const std::size_t at = (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-    bytes = at + size;
-    return at;
-  };
+  RouteTableLayout layout(kBufferAlignment);
   // Only the bulk strategies' kernels pack whole messages into a buffer.
+  const bool bulk = !uses_flags(options.strategy);
   std::vector<std::size_t> buffer_at(sends.size(), 0);
-  if (!uses_flags(options.strategy)) {
-    for (const std::size_t m : grid_.sends()) buffer_at[m] = place(layouts.sends[m].bytes());
+  if (bulk) {
+    for (const std::size_t m : grid_.sends()) {
+      buffer_at[m] = layout.place(static_cast<std::size_t>(layouts.sends[m].bytes()));
+    }
   }
-  const std::size_t sends_at = place(sizeof(kernels::SelfSendRoute) * sends.size());
-  const std::size_t recvs_at = place(sizeof(kernels::SelfRecvRoute) * recvs.size());
-  const std::size_t pieces_at = place(sizeof(kernels::SelfPiece) * pieces.size());
-  const std::size_t placed_at = place(sizeof(notify::FlagLine) * recvs.size());
-  const std::size_t table_at = place(sizeof(kernels::SelfPlan));
-  memory_ = kernels::DeviceMemory(options.backend, bytes);  // zero-filled: nothing placed yet
+  const std::size_t sends_at = layout.place(sizeof(kernels::SelfSendRoute) * sends.size());
+  const std::size_t recvs_at = layout.place(sizeof(kernels::SelfRecvRoute) * recvs.size());
+  const std::size_t pieces_at = layout.place(sizeof(kernels::SelfPiece) * pieces.size());
+  const std::size_t placed_at = layout.place(sizeof(notify::FlagLine) * recvs.size());
+  const std::size_t table_at = layout.place(sizeof(kernels::SelfPlan));
+  memory_ = kernels::DeviceMemory(options.backend, layout.bytes());  // zero-filled: none placed
   auto* base = static_cast<std::byte*>(memory_.data());
-  if (!uses_flags(options.strategy)) {
+  if (bulk) {
     for (const std::size_t m : grid_.sends()) {
       sends[m].buffer = base + buffer_at[m];
       recvs[recv_of_send_[m]].buffer = sends[m].buffer;
     }
   }
-  const auto upload_items = [&](const auto& items, std::size_t at) {
-    using Item = typename std::decay_t<decltype(items)>::value_type;
-    memory_.copy_from_host(items.data(), sizeof(Item) * items.size(), at);
-    return reinterpret_cast<const Item*>(base + at);
-  };
-  plan_.sends = upload_items(sends, sends_at);
-  plan_.recvs = upload_items(recvs, recvs_at);
-  plan_.pieces = upload_items(pieces, pieces_at);
+  plan_.sends = upload_at(memory_, sends, sends_at);
+  plan_.recvs = upload_at(memory_, recvs, recvs_at);
+  plan_.pieces = upload_at(memory_, pieces, pieces_at);
   plan_.piece_count = static_cast<std::uint32_t>(pieces.size());
   plan_.placed = reinterpret_cast<notify::FlagLine*>(base + placed_at);
   plan_.placed_id = resources_.control.register_array("self_placed");
-  route_table_ = upload_items(std::vector<kernels::SelfPlan>{plan_}, table_at);
+  route_table_ = upload_at(memory_, std::vector<kernels::SelfPlan>{plan_}, table_at);
 }
 
 PeerTransport SelfTransport::description() const {

@@ -27,8 +27,8 @@ HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
 }
 
 /// Elements [first, end) of self send `message` copied by an embedded group into its receive's
-/// cells, then the group's barrier; thread 0 stamps the traces and fences, so that whatever count or
-/// word it writes next publishes the copy.
+/// cells, then the group's barrier; thread 0 stamps the traces and fences, so that whatever
+/// count or word it writes next publishes the copy.
 template <ExchangeGroup Group>
 HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t recv, std::uint32_t first, std::uint32_t end) {
