@@ -59,6 +59,32 @@ class Exchange::Impl {
     progress_.publish(next);
   }
 
+  // The caller's kernel started exchanges up to `last` itself (embedded_exchange_start): the CPU
+  // side follows them to `last`, and finish() waits for it.
+  void started_on_device(std::uint64_t last) {
+    progress_.check_usable("started_on_device()");
+    progress_.throw_if_aborted_idle();
+    if (parts_.options.strategy != Strategy::embedded) {
+      throw ExchangeError(ErrorKind::usage, prefix() + "started_on_device(): only Strategy::embedded's kernel "
+                          "starts exchanges itself (haloflag/kernels/embedded_exchange.hpp)");
+    }
+    if (parts_.resources->plan.message_blocks) {
+      std::string over_mpi;
+      for (const PeerTransport& peer : parts_.peers) {
+        if (peer.transport == Transport::mpi) over_mpi += " " + std::to_string(peer.peer);
+      }
+      throw ExchangeError(ErrorKind::config, prefix() + "started_on_device(): peers over MPI (" +
+                          over_mpi.substr(1) + ") need the host's start() and finish() for "
+                          "each exchange; a kernel starts its exchanges itself only with every "
+                          "peer over node or self");
+    }
+    if (last < epoch()) {
+      throw ExchangeError(ErrorKind::usage, prefix() + "started_on_device(" + std::to_string(last) +
+                          "): exchange " + std::to_string(epoch()) + " was started already");
+    }
+    progress_.publish(last);
+  }
+
   void wait(notify::WorkStream stream) {
     progress_.check_usable("wait(stream)");
     check_stream_form("wait(stream)", stream);
@@ -225,6 +251,7 @@ void Exchange::start(notify::WorkStream stream, const kernels::FieldSet& fields)
 void Exchange::wait(notify::WorkStream stream) { impl().wait(stream); }
 bool Exchange::progress() { return impl().progress(); }
 void Exchange::finish() { impl().finish(); }
+void Exchange::started_on_device(std::uint64_t last) { impl().started_on_device(last); }
 void Exchange::run() {
   impl().start(nullptr);
   impl().finish();

@@ -100,7 +100,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                   sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
                                            layouts.recvs.size() + layouts.sends.size())),
       send_buffer_free(control, 1, notify::FlagWriter::host, "send_buffer_free"),
-      exchange_done(options.backend, 2 * sizeof(notify::FlagLine)),
+      exchange_done(options.backend, 3 * sizeof(notify::FlagLine)),
       field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
                                       sizeof(std::uint32_t)) {
   control.set_poll_backoff(options.advanced.poll_backoff);
@@ -133,6 +133,8 @@ void ExchangeResources::point_plan_at_memory(const kernels::FieldSet& fields) {
   auto* done_lines = static_cast<notify::FlagLine*>(exchange_done.data());
   plan.messages_counted = &done_lines[0].epoch;
   plan.exchange_done = &done_lines[1].epoch;
+  plan.device_epoch = &done_lines[2].epoch;
+  plan.device_epoch_id = control.register_array("device_epoch");
   // Until the piece grid's transports take some, every send goes over MPI.
   plan.send_buffer_free = send_buffer_free.device_view();
   plan.send_buffer = device_sends.data() != nullptr

@@ -129,6 +129,13 @@ class Exchange {
   bool progress();
   /// Blocks until every started exchange completes (calling progress).
   void finish();
+  /// Strategy::embedded with every peer over node or self: the caller's kernel has started, or
+  /// will start, exchanges up to `last` itself (haloflag/kernels/embedded_exchange.hpp), with no
+  /// start() per exchange. epoch() becomes `last`; finish() then waits (each exchange at most the
+  /// timeout) until the kernel's exchanges are done and throws ExchangeError naming any failure
+  /// the kernel recorded. Throws ConfigError when a peer is over MPI (its messages need start()
+  /// and finish() per exchange), and of kind usage for another strategy or `last` < epoch().
+  void started_on_device(std::uint64_t last);
   /// start() then finish().
   void run();
   /// Ends this rank's exchange: raises the abort flag that every wait reads (the kernels stop

@@ -154,6 +154,12 @@ struct ExchangePlan {
   /// goes through the send buffer (every one moves through the piece grid).
   notify::FlagArrayView send_buffer_free;
 
+  /// [1] in device memory: the last exchange the caller's kernel started itself
+  /// (embedded_exchange_start, haloflag/kernels/embedded_exchange.hpp); failure records name it
+  /// device_epoch[0] (array device_epoch_id).
+  std::uint64_t* device_epoch = nullptr;
+  std::uint32_t device_epoch_id = 0;
+
   /// Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
 };

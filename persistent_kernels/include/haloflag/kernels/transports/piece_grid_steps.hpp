@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
@@ -26,11 +27,38 @@
 
 namespace haloflag::kernels {
 
+/// Where the grid's self pieces go. The launched grids name the exchange's fields in the field
+/// bank (device memory), and every piece takes the one mover.
+struct SelfIntoBank {};
+/// The embedded call's plan has no field bank: its self pieces go into plan.fields() through the
+/// embedded API's own copy (copy_self_part), which names the fields once for both sides. A
+/// pointer to them carried beside the node's into the one mover may be the kernel's parameter,
+/// and the compiler then copied the whole plan (about 1 KiB) into each thread's local memory.
+struct SelfIntoPlanFields {};
+
+namespace detail {
+
+/// The group moves `piece` where its transport said, with the traces' stamps.
+template <ExchangeGroup Group>
+HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const SendPiece& piece) {
+  if (group.thread() == 0 && piece.first == 0) {
+    stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
+  }
+  move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
+                *piece.target, piece.to, piece.buffer);
+  group.sync();
+  // Traces: each piece's block stamps when its part is out; the last one stays.
+  if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
+}
+
+}  // namespace detail
+
 /// Steps 2 and 3 for block `block` of `blocks`: the send pieces of every transport in one count,
 /// the node's first, and block b takes pieces b, b + blocks, ... (the launched grid has a block
 /// per send piece). Each transport says where its piece goes and counts it once moved; the move
-/// itself is written once here, so that the kernels hold the registers of one mover.
-template <ExchangeGroup Group>
+/// itself is written once here (with SelfIntoPlanFields the self pieces take the embedded
+/// API's copy), so that the launched kernels hold the registers of one mover.
+template <class SelfTarget = SelfIntoBank, ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
@@ -45,18 +73,17 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
     if (i < node_pieces) {
       const BlockStatus status = node_send_piece(group, plan, i, block, epoch, piece);
       if (status != BlockStatus::ok) return status;
+    } else if constexpr (std::is_same_v<SelfTarget, SelfIntoPlanFields>) {
+      const SelfPiece self = plan.routes.self->pieces[i - node_pieces];
+      detail::copy_self_part(group, plan, self.send, plan.routes.self->sends[self.send].recv,
+                             self.first, self.first + self.count);
+      if (group.thread() == 0) count_piece_work(plan, epoch, 1);
+      continue;
     } else {
-      piece = self_send_piece(plan, i - node_pieces);
+      piece = self_send_piece(plan, i - node_pieces, detail::banked_fields(plan));
     }
-    if (group.thread() == 0 && piece.first == 0) {
-      stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
-    }
-    detail::move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first,
-                          piece.end, *piece.target, piece.to, piece.buffer);
-    group.sync();
+    detail::move_send_piece(group, plan, piece);
     if (group.thread() == 0) {
-      // Traces: each piece's block stamps when its part is out; the last one stays.
-      stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
       if (i < node_pieces) {
         node_send_piece_moved(plan, piece, epoch);
       } else {

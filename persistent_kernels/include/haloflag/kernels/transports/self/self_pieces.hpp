@@ -22,7 +22,9 @@ namespace detail {
 /// memory: the piece grid's plan is always an Exchange's, which has one. A pointer that might be
 /// the kernel's own plan.fields would make the compiler copy the whole plan into each thread's
 /// local memory.
+/// Null without self messages, which then costs the grid no read of the slot.
 HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
+  if (plan.routes.self == nullptr) return nullptr;
   return plan.field_bank + *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
@@ -55,13 +57,15 @@ HF_HD inline std::uint32_t self_piece_count(const ExchangePlan& plan) {
   return plan.routes.self != nullptr ? plan.routes.self->piece_count : 0;
 }
 
-/// Where self piece `j` goes: this rank's own ghost cells of the receive it fills. Nothing to
-/// wait for: the rank's own cells are ready at the start, and its ghost cells free.
-HF_HD inline detail::SendPiece self_send_piece(const ExchangePlan& plan, std::uint32_t j) {
+/// Where self piece `j` goes: the ghost cells of `fields` (the exchange's own) of the receive it
+/// fills. Nothing to wait for: the rank's own cells are ready at the start, and its ghost cells
+/// free.
+HF_HD inline detail::SendPiece self_send_piece(const ExchangePlan& plan, std::uint32_t j,
+                                               const FieldSet* fields) {
   const SelfPlan& self = *plan.routes.self;
   const SelfPiece piece = self.pieces[j];
   return {piece.send,  piece.first, piece.first + piece.count,
-          &plan.recvs[self.sends[piece.send].recv], detail::banked_fields(plan), nullptr};
+          &plan.recvs[self.sends[piece.send].recv], fields, nullptr};
 }
 
 /// After the group copied self piece `piece` (thread 0): traces, then the fence that publishes

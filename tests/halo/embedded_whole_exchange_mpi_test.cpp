@@ -1,0 +1,212 @@
+// The whole exchange started from inside the caller's kernel (haloflag/kernels/
+// embedded_exchange.hpp) on the host backend: a team of threads stands for the kernel's grid,
+// thread t being block t of T, and runs embedded_exchange_start and _finish for every epoch with
+// no host call in between; every ghost cell is checked after each epoch, double buffered. Then
+// the device epoch's checks (an epoch out of turn refused at once), and the refusal of peers over
+// MPI.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <array>
+#include <barrier>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "exchange_failure.hpp"
+#include "haloflag/halo/device_fields.hpp"
+#include "haloflag/halo/errors.hpp"
+#include "haloflag/halo/exchange.hpp"
+#include "haloflag/halo/exchange_verifier.hpp"
+#include "haloflag/halo/host_field.hpp"
+#include "haloflag/kernels/embedded_exchange.hpp"
+#include "haloflag/kernels/host_groups.hpp"
+#include "mpi_world.hpp"
+#include "test_backend.hpp"
+#include "test_transport.hpp"
+
+namespace {
+
+using namespace haloflag::halo;
+using haloflag::kernels::BlockStatus;
+using haloflag::kernels::DevicePlan;
+using haloflag::kernels::HostTeamGroup;
+using haloflag::kernels::HostThreadGroup;
+using haloflag::notify::Backend;
+using haloflag::test::contains;
+using haloflag::test::failure_of;
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
+
+constexpr int kBlocks = 3;  // the "grid": threads, each a block
+constexpr int kEpochs = 12;
+
+#define SKIP_UNLESS_HOST_BACKEND()                                                    \
+  do {                                                                                \
+    if (haloflag::test::test_backend() != Backend::host) {                            \
+      GTEST_SKIP() << "the std::thread kernel needs the host backend; this run tests " \
+                   << haloflag::notify::to_string(haloflag::test::test_backend());    \
+    }                                                                                 \
+  } while (0)
+
+// 26 neighbours, periodic, the ranks along x: each rank is its own neighbour along y and z, and
+// its x neighbours are node peers (one host).
+Geometry slab() {
+  GeometrySpec spec;
+  spec.global_size = {6 * world_size(), 7, 5};
+  spec.ranks = world_size();
+  spec.divide = RankGrid{world_size(), 1, 1};
+  spec.periodic = {true, true, true};
+  spec.vars = 2;
+  return Geometry(spec);
+}
+
+ExchangeOptions embedded_options() {
+  ExchangeOptions options;
+  options.strategy = Strategy::embedded;
+  options.backend = Backend::host;
+  options.timeout = std::chrono::seconds(30);
+  return options;
+}
+
+// Two fields, exchanged in turn (epoch e on field e % 2), each filled with its epoch's values by
+// block 0 before the grid's barrier, as a stencil sweep would write it.
+struct TwoFields {
+  explicit TwoFields(const ExchangeVerifier& verifier)
+      : device{DeviceFields(Backend::host, verifier.field_extent(), verifier.vars()),
+               DeviceFields(Backend::host, verifier.field_extent(), verifier.vars())},
+        host{HostField(verifier.field_extent(), verifier.vars()),
+             HostField(verifier.field_extent(), verifier.vars())} {}
+  std::array<DeviceFields, 2> device;
+  std::array<HostField, 2> host;
+};
+
+struct GridOutcome {
+  bool failed = false;
+  int epochs_done = 0;
+  int wrong_epochs = 0;
+  std::string first_report;
+};
+
+// The "kernel": kBlocks threads run epochs first .. first + count - 1, each started and finished
+// from inside, with a barrier before start (the fields are written) and after finish (every
+// ghost cell is in); thread 0 then checks every ghost cell.
+GridOutcome run_grid(const DevicePlan& original, const ExchangeVerifier& verifier,
+                     TwoFields& fields, std::uint64_t first, int count) {
+  GridOutcome outcome;
+  std::barrier<> barrier(kBlocks);
+  std::array<int, 2> slots{};
+  auto body = [&](int b) {
+    const HostTeamGroup grid{&barrier, &slots, b, kBlocks};
+    const HostThreadGroup block;
+    const auto index = static_cast<std::uint32_t>(b);
+    for (int i = 0; i < count; ++i) {
+      const std::uint64_t epoch = first + static_cast<std::uint64_t>(i);
+      const auto f = static_cast<std::size_t>(epoch % 2);
+      const DevicePlan plan = original.with_fields(fields.device[f].view());
+      if (b == 0) {
+        verifier.fill(fields.host[f], epoch);
+        fields.device[f].upload(fields.host[f]);
+      }
+      grid.sync();
+      BlockStatus status =
+          haloflag::kernels::embedded_exchange_start(block, plan, index, kBlocks, epoch);
+      if (status == BlockStatus::ok) {
+        status = haloflag::kernels::embedded_exchange_finish(block, plan, index, kBlocks, epoch);
+      }
+      if (haloflag::kernels::embedded_failed(grid, plan)) {
+        if (b == 0) outcome.failed = true;
+        return;
+      }
+      if (b == 0) {
+        fields.device[f].download(fields.host[f]);
+        const std::string report = verifier.check_all(fields.host[f], epoch);
+        if (!report.empty() && outcome.wrong_epochs++ == 0) outcome.first_report = report;
+        outcome.epochs_done = i + 1;
+      }
+      grid.sync();
+    }
+  };
+  std::vector<std::jthread> team;
+  for (int b = 0; b < kBlocks; ++b) team.emplace_back(body, b);
+  team.clear();  // joins
+  return outcome;
+}
+
+TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  Exchange exchange(geometry, fields.device[0].view(), embedded_options());
+  bool self = false;
+  for (const PeerTransport& peer : exchange.peer_transports()) {
+    EXPECT_NE(peer.transport, Transport::mpi) << describe(exchange.peer_transports());
+    self = self || peer.transport == Transport::self;
+  }
+  EXPECT_TRUE(self) << describe(exchange.peer_transports());
+  const GridOutcome outcome = run_grid(exchange.device_plan(), verifier, fields, 1, kEpochs);
+  // The host's only calls: how far the kernel went, then the end.
+  exchange.started_on_device(kEpochs);
+  exchange.finish();
+  EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));
+  EXPECT_FALSE(outcome.failed);
+  EXPECT_EQ(outcome.epochs_done, kEpochs);
+  EXPECT_EQ(outcome.wrong_epochs, 0)
+      << "rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
+      << " epochs wrong; first: " << outcome.first_report;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// An epoch out of turn (one skipped, or 0) is refused at once by every block, recorded as
+// device_epoch[0], and the host's finish reports it.
+TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  for (const std::uint64_t wrong : {std::uint64_t{2}, std::uint64_t{0}}) {
+    Exchange exchange(geometry, fields.device[0].view(), embedded_options());
+    const DevicePlan plan = exchange.device_plan();
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(haloflag::kernels::embedded_exchange_start(HostThreadGroup{}, plan, 0, 1, wrong),
+              BlockStatus::failed);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+              1.0);
+    const auto failure = failure_of([&] {
+      exchange.started_on_device(1);
+      exchange.finish();
+    });
+    ASSERT_TRUE(failure.thrown);
+    EXPECT_TRUE(contains(failure.message, "device-side wait on device_epoch[0] refused at once: "
+                                          "epoch " + std::to_string(wrong) +
+                                              " asked for while the flag shows 0"))
+        << failure.message;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// Peers over MPI need the host per exchange: started_on_device refuses them, naming them.
+TEST(EmbeddedWholeExchange, PeersOverMpiAreRefused) {
+  SKIP_UNLESS_HOST_BACKEND();
+  if (world_size() < 2) GTEST_SKIP() << "one rank has no peer over MPI";
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  ExchangeOptions options = embedded_options();
+  options.transport = Transport::mpi;
+  Exchange exchange(geometry, fields.device[0].view(), options);
+  std::string message;
+  try {
+    exchange.started_on_device(1);
+  } catch (const ExchangeError& error) {
+    message = error.what();
+    EXPECT_EQ(error.kind(), haloflag::ErrorKind::config);
+  }
+  EXPECT_TRUE(contains(message, "peers over MPI")) << message;
+  EXPECT_TRUE(contains(message, "start() and finish()")) << message;
+}
+
+}  // namespace
