@@ -2,6 +2,7 @@
 // kernel of the conventional and stream variants, and the resident kernel as a cooperative
 // launch that is checked for co-residency first (a grid barrier with a block that is not
 // resident never returns). Each kernel is compiled for float and for double fields.
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -29,18 +30,28 @@ __global__ void __launch_bounds__(kMaxThreads)
             static_cast<std::int64_t>(gridDim.x) * blockDim.x);
 }
 
-template <class Real>
+// kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form (resident_iterations).
+template <class Real, bool kWholeExchange>
 __global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_iterations(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x,
-                            gridDim.x, launch);
+  (void)resident_iterations<kWholeExchange>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{},
+                                            blockIdx.x, gridDim.x, launch);
 }
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated, and load_gpu_kernels() only takes its address (the link found none).
 template __global__ void owned_sweep_kernel<float>(StencilKind, SweepFields<float>, hk::Box);
 template __global__ void owned_sweep_kernel<double>(StencilKind, SweepFields<double>, hk::Box);
-template __global__ void resident_kernel<float>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, false>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, false>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, true>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, true>(ResidentLaunch<double>);
+
+// The resident kernel of `whole_exchange`'s form.
+template <class Real>
+const void* resident_kernel_of(bool whole_exchange) {
+  return whole_exchange ? reinterpret_cast<const void*>(resident_kernel<Real, true>)
+                        : reinterpret_cast<const void*>(resident_kernel<Real, false>);
+}
 
 void check_threads(int threads) {
   if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
@@ -54,8 +65,9 @@ void check_threads(int threads) {
 void load_gpu_kernels() {
   for (const void* kernel : {reinterpret_cast<const void*>(owned_sweep_kernel<float>),
                              reinterpret_cast<const void*>(owned_sweep_kernel<double>),
-                             reinterpret_cast<const void*>(resident_kernel<float>),
-                             reinterpret_cast<const void*>(resident_kernel<double>)}) {
+                             resident_kernel_of<float>(false), resident_kernel_of<float>(true),
+                             resident_kernel_of<double>(false),
+                             resident_kernel_of<double>(true)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }
@@ -130,9 +142,14 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
       throw std::runtime_error("the resident Jacobi kernel needs cooperative launches; GPU " +
                                std::to_string(device_) + " does not support them");
     }
+    // The form is the launch's choice: both must fit.
     int per_sm = 0;
-    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, reinterpret_cast<const void*>(resident_kernel<Real>), threads_, 0));
+    for (const bool whole : {false, true}) {
+      int fits = 0;
+      HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &fits, resident_kernel_of<Real>(whole), threads_, 0));
+      per_sm = whole ? std::min(per_sm, fits) : fits;
+    }
     const int fit = per_sm * sms_;
     blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : sms_;
     if (blocks_ > fit || fit == 0) {
@@ -150,7 +167,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
     HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
-    HF_GPU_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(resident_kernel<Real>),
+    HF_GPU_CHECK(cudaLaunchCooperativeKernel(resident_kernel_of<Real>(launch.whole_exchange),
                                              dim3(static_cast<unsigned>(blocks_)),
                                              dim3(static_cast<unsigned>(threads_)), arguments, 0,
                                              stream_.get()));

@@ -41,11 +41,13 @@ class HostResidentKernel final : public ResidentKernel<Real> {
     for (int member = 0; member < threads_; ++member) {
       team_.emplace_back([this, launch, member] {
         const hk::HostTeamGroup grid{barrier_.get(), &slots_, member, threads_};
-        completed_[static_cast<std::size_t>(member)] =
-            resident_iterations(hk::HostThreadGroup{}, grid, static_cast<std::uint32_t>(member),
-                                static_cast<std::uint32_t>(threads_), launch)
-                ? 1
-                : 0;
+        const auto index = static_cast<std::uint32_t>(member);
+        const auto blocks = static_cast<std::uint32_t>(threads_);
+        const bool completed =
+            launch.whole_exchange
+                ? resident_iterations<true>(hk::HostThreadGroup{}, grid, index, blocks, launch)
+                : resident_iterations<false>(hk::HostThreadGroup{}, grid, index, blocks, launch);
+        completed_[static_cast<std::size_t>(member)] = completed ? 1 : 0;
       });
     }
   }

@@ -4,11 +4,14 @@
 // Per iteration (the epoch of iteration i is first_epoch + i):
 //   1. the grid updates the boundary layer (it reads the ghost cells the last iteration
 //      unpacked);  grid barrier
-//   2. each send message is packed and signalled by one block (round robin over blocks): the
-//      host posts it to MPI as soon as its flag is up
+//   2. with every peer over node or self, the grid starts the exchange itself, split by pieces
+//      over every block (embedded_exchange_start); else each send message is packed and
+//      signalled by one block (round robin over blocks), and the host posts it to MPI as soon
+//      as its flag is up
 //   3. the grid updates the interior while the messages fly
-//   4. each receive message is awaited and unpacked by one block (round robin) into the ghost
-//      cells of the buffer just written
+//   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
+//      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just
+//      written
 //   5. grid barrier, which also tells every block whether any wait failed: then all return
 //   6. the buffers swap roles
 #pragma once
@@ -17,13 +20,16 @@
 
 #include "box_sweep.hpp"
 #include "haloflag/kernels/embedded_api.hpp"
+#include "haloflag/kernels/embedded_exchange.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "resident_launch.hpp"
 
 namespace jacobi3d {
 
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
-template <class Real, class Block, class Grid>
+// kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), a compile-time
+// choice so that a GPU kernel holds the registers of one form only.
+template <bool kWholeExchange, class Real, class Block, class Grid>
 HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32_t block_index,
                                std::uint32_t blocks, const ResidentLaunch<Real>& launch) {
   namespace hk = haloflag::kernels;
@@ -44,12 +50,22 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
-    for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
-      failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
-    }
-    sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
-    for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
-      failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
+    if constexpr (kWholeExchange) {
+      failed = hk::embedded_exchange_start(block, plan, block_index, blocks, epoch) !=
+               hk::BlockStatus::ok;
+      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      if (!failed) {
+        failed = hk::embedded_exchange_finish(block, plan, block_index, blocks, epoch) !=
+                 hk::BlockStatus::ok;
+      }
+    } else {
+      for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
+        failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
+      }
+      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
+        failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
+      }
     }
     if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts are complete
   }

@@ -1,6 +1,8 @@
 // The resident variant: one kernel runs every iteration, packing and unpacking the halo itself
-// through the embedded exchange (halo::Strategy::embedded), while this thread drives the
-// exchange's host side: start() and finish() once per iteration, concurrently with the kernel.
+// through the embedded exchange (halo::Strategy::embedded). With every peer over node or self the
+// kernel starts each exchange itself and this thread only follows it to the last one; else this
+// thread drives the exchange's host side, start() and finish() once per iteration, concurrently
+// with the kernel.
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -27,6 +29,10 @@ class ResidentJacobi final : public JacobiVariant {
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
     const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
+    whole_exchange_ = true;
+    for (const hh::PeerTransport& peer : exchange_->peer_transports()) {
+      whole_exchange_ = whole_exchange_ && peer.transport != hh::Transport::mpi;
+    }
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
@@ -60,14 +66,22 @@ class ResidentJacobi final : public JacobiVariant {
     launch.first_in = fields_.current();
     launch.iterations = iterations;
     launch.first_epoch = exchange_->epoch() + 1;
+    launch.whole_exchange = whole_exchange_;
 
     kernel_->launch(launch);
     running_ = true;
     std::exception_ptr host_error;
     try {
-      for (int step = 0; step < iterations; ++step) {
-        exchange_->start();
+      if (whole_exchange_) {
+        // The kernel starts every exchange itself: the host only follows it to the last one.
+        exchange_->started_on_device(launch.first_epoch + static_cast<std::uint64_t>(iterations) -
+                                     1);
         exchange_->finish();
+      } else {
+        for (int step = 0; step < iterations; ++step) {
+          exchange_->start();
+          exchange_->finish();
+        }
       }
     } catch (...) {
       host_error = std::current_exception();
@@ -89,7 +103,9 @@ class ResidentJacobi final : public JacobiVariant {
   hh::HostField current() const override { return fields_.download_current(); }
 
   std::string launch_description() const override {
-    return kernel_->describe() + "; exchange embedded in the kernel";
+    return kernel_->describe() +
+           (whole_exchange_ ? "; each exchange started by the kernel and split over its grid"
+                            : "; each message packed and unpacked by one block of the kernel");
   }
 
  private:
@@ -99,6 +115,7 @@ class ResidentJacobi final : public JacobiVariant {
   std::unique_ptr<hh::Exchange> exchange_;
   std::unique_ptr<ResidentKernel<Real>> kernel_;  // destroyed first: it reads the exchange's memory
   bool running_ = false;
+  bool whole_exchange_ = false;  // every peer over node or self (ResidentLaunch::whole_exchange)
 };
 
 }  // namespace

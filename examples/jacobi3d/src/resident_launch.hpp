@@ -24,6 +24,10 @@ struct ResidentLaunch {
   int first_in;               // the buffer the first iteration reads
   int iterations;
   std::uint64_t first_epoch;  // exchange epoch of the first iteration (Exchange::epoch() + 1)
+  // Every peer over node or self: the kernel starts each exchange itself and splits it over the
+  // whole grid (haloflag/kernels/embedded_exchange.hpp); else one block per message, with the
+  // host's start() and finish() per iteration.
+  bool whole_exchange;
 };
 
 static_assert(std::is_trivially_copyable_v<ResidentLaunch<float>>);
