@@ -74,8 +74,8 @@ struct ExchangeResources {
   kernels::DeviceMemory piece_grid_counters;
   // Stream-ordered exchanges: host -> device, the previous epoch's MPI sends completed.
   notify::FlagArray send_buffer_free;
-  // device memory: plan.messages_counted, plan.exchange_done, then plan.device_epoch (one line
-  // each)
+  // device memory, one line each: plan.messages_counted, plan.exchange_done, plan.device_epoch,
+  // then plan.control.device_failed
   kernels::DeviceMemory exchange_done;
   // device memory: the FieldSets of start(fields), kMaxFieldSets of them, then plan.field_slot
   kernels::DeviceMemory field_bank;

@@ -65,6 +65,9 @@ HF_HD inline void record_wait_failure(const WaitControl& control, Side side, Wai
                                       std::uint64_t waited_ns, std::uint32_t waiter) {
   WaitFailureRecord& record = control.words->failure[static_cast<std::uint32_t>(side)];
   if (!claim_same_side(&record.claimed)) return;
+  if (side == Side::device && control.device_failed != nullptr) {
+    store_release_same_side(control.device_failed, 1);
+  }
   record.expected_epoch = expected;
   record.last_seen = last_seen;
   record.waited_ns = waited_ns;

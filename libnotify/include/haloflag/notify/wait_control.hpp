@@ -45,6 +45,11 @@ struct WaitControl {
   /// read across the bus; many blocks polling back to back slow the host's own memory traffic
   /// (MPI copies included), so waits trade a little latency for far fewer reads.
   std::uint32_t poll_backoff_ns = 0;
+  /// Device side only: a word in the GPU's own memory that the first device-side failure sets
+  /// beside its record. A grid that asks each iteration whether a wait failed reads it there
+  /// instead of the record's line in pinned host memory, a read across the bus on the path of
+  /// every iteration. Null: the record alone.
+  std::uint64_t* device_failed = nullptr;
 };
 
 }  // namespace haloflag::notify

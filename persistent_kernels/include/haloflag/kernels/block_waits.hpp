@@ -74,6 +74,9 @@ HF_HD BlockStatus leader_wait(const Group& group, const notify::FlagArrayView& f
 /// True once some device-side wait has failed: lets every block of a grid leave together. The
 /// device record's `claimed` is the GPU's own word (claim_same_side), read at its scope.
 HF_HD inline bool device_wait_failed(const notify::WaitControl& control) {
+  if (control.device_failed != nullptr) {
+    return notify::load_relaxed_same_side(control.device_failed) != 0;
+  }
   const auto& record = control.words->failure[static_cast<std::uint32_t>(notify::Side::device)];
   return notify::load_relaxed_same_side(&record.claimed) != 0;
 }
