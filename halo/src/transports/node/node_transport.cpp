@@ -641,15 +641,16 @@ void NodeTransport::upload_plan(notify::Backend backend,
                                 const std::vector<kernels::NodePeerRoute>& peers,
                                 const NodePieceTable& table, bool relay_host_words) {
   if (!any()) return;
-  // Counters, each on its own line: a pieces_sent per peer, announced, then the relays of the
-  // words in pinned host memory, two per peer.
+  // Counters, each on its own line: a pieces_sent per peer, announced, the relays of the words
+  // in pinned host memory (two per peer), then a pieces_unpacked per peer.
   const std::size_t n = peers.size();
-  counters_ = kernels::DeviceMemory(backend, kLine * (3 * n + 1));
+  counters_ = kernels::DeviceMemory(backend, kLine * (4 * n + 1));
   auto* lines = static_cast<std::byte*>(counters_.data());
   const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
   std::vector<kernels::NodePeerRoute> routes = peers;
   for (std::size_t i = 0; i < n; ++i) {
     routes[i].pieces_sent = line(i);
+    routes[i].pieces_unpacked = line(3 * n + 1 + i);
     if (relay_host_words) {
       routes[i].ghosts_free_relay = line(n + 1 + 2 * i);
       routes[i].arrival_relay = line(n + 2 + 2 * i);

@@ -14,9 +14,10 @@
 /// where `block` is the block's group (ThreadBlockGroup, or HostThreadGroup on the host
 /// backend), `b` its index in the grid and `blocks` the grid's blocks. The exchange is cut into
 /// the piece grid's pieces (transports/piece_grid_steps.hpp) and split over every block: block b
-/// moves pieces b, b + blocks, ... The plan keeps the epoch in device memory: block 0 advances it
-/// and announces to every node peer that this rank's ghost cells may take the epoch; an epoch out
-/// of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's deadline
+/// moves pieces b, b + blocks, ... Every node piece goes through the receiver's buffer, which the
+/// receiver's blocks unpack and then free for the next epoch at once (block 0 announces the
+/// first epoch of a run). The plan keeps the epoch in device memory: block 0 advances it; an
+/// epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's deadline
 /// and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a grid
 /// leave together after a failure). The host starts nothing: it tells the
 /// Exchange how far the kernel went (halo::Exchange::started_on_device) and finish() then waits
@@ -60,7 +61,8 @@ HF_HD BlockStatus device_epoch_in_turn(const Group& group, const ExchangePlan& p
 }  // namespace detail
 
 /// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
-/// device epoch and tells every node peer that this rank's ghosts are free, then moves the
+/// device epoch and, unless the previous whole exchange freed them already, tells every node
+/// peer that this rank's buffers are free, then moves the
 /// block's send pieces (node peers' after their ghosts are free; the rank's own at once).
 /// Returns BlockStatus::ok, or BlockStatus::failed (recorded; every member returns the same).
 template <ExchangeGroup Group>
@@ -72,8 +74,13 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     return BlockStatus::failed;
   }
   if (block == 0 && group.thread() == 0) {
+    // After a whole exchange of this kernel's, its receivers freed their buffers for this one
+    // as they unpacked (node_pieces.hpp, free_buffer_early): announcing again would only put a
+    // system-scope fence before block 0's first piece.
+    const bool freed_already =
+        epoch > 1 && notify::load_relaxed_same_side(internal.device_epoch) + 1 == epoch;
     notify::store_release_same_side(internal.device_epoch, epoch);
-    announce_ghosts_free(internal, epoch);
+    if (!freed_already) announce_ghosts_free(internal, epoch);
   }
   // The caller's plan has no field bank (DevicePlan): its own fields are plan.fields().
   return piece_grid_sends<SelfIntoPlanFields>(group, internal, block, blocks, epoch) ==

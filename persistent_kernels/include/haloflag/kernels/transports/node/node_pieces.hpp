@@ -67,6 +67,15 @@ HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot)
 
 namespace detail {
 
+/// The plan's wait control for a word in this GPU's own memory: no pause between polls. The
+/// pause thins out reads across the bus to pinned host memory; a poll of the GPU's own memory
+/// is served by its cache, and a pause there only delays seeing the peer's store.
+HF_HD inline notify::WaitControl own_memory_polls(const notify::WaitControl& control) {
+  notify::WaitControl polls = control;
+  polls.poll_backoff_ns = 0;
+  return polls;
+}
+
 /// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
 /// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
 struct GhostsFree {
@@ -84,11 +93,13 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
+  // The words are in pinned host memory only where there is a relay (the fallback).
+  const bool own_memory = relayed || peer.ghosts_free_relay == nullptr;
   int outcome = 0;  // BlockStatus * 2 + direct
   if (group.thread() == 0) {
-    const notify::WaitOutcome waited =
-        notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
-                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
+    const notify::WaitOutcome waited = notify::wait_word(
+        word, plan.routes.node->ghosts_free_id, peer_index, ghosts_free_word(epoch, 0),
+        own_memory ? own_memory_polls(plan.control) : plan.control, notify::Side::device, waiter);
     const std::uint64_t seen = notify::load_relaxed_system(word);
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * 2;
@@ -134,6 +145,20 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
     stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
   }
+}
+
+/// After a block unpacked a piece from peer `p`'s buffer (thread 0). Where the caller's kernel
+/// picks its fields (embedded: every epoch is buffered), the peer writes only into this rank's
+/// buffer, never its ghost cells, so the buffer is free for the next epoch once every piece of
+/// this one is out of it: the block completing the count announces it then, an iteration ahead
+/// of the start, and the peer's next sends find it free instead of waiting a trip for it.
+HF_HD inline void free_buffer_early(const ExchangePlan& plan, std::uint32_t p,
+                                    std::uint64_t epoch) {
+  if (plan.field_slot != nullptr) return;  // the launched grids announce their slot at the start
+  const NodePeerRoute& peer = plan.routes.node->peers[p];
+  if (peer.pieces_unpacked == nullptr) return;
+  const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked);
+  if ((before + 1) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1);
 }
 
 }  // namespace detail
@@ -234,10 +259,12 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     const NodePeerRoute& peer = node.peers[piece.peer];
     const bool direct = placed_directly(peer, slot);
     if (direct && j != peer.first_recv_piece) continue;
+    // The relay, or the word itself where it is in this GPU's memory.
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
-    const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
-                                                arrival_target(peer, epoch), plan.control, block);
+    const BlockStatus status =
+        leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
+                         detail::own_memory_polls(plan.control), block);
     if (status != BlockStatus::ok) return status;
     if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
     if (!direct) {
@@ -247,7 +274,10 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
       group.sync();
     }
     if (group.thread() == 0) {
-      if (!direct) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
+      if (!direct) {
+        stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
+        detail::free_buffer_early(plan, piece.peer, epoch);
+      }
       count_piece_work(plan, epoch, direct ? peer.pieces_in : 1);
     }
   }

@@ -53,6 +53,10 @@ struct NodePeerRoute {
   /// This rank's device memory: its pieces to the peer moved so far (pieces_out per epoch). The
   /// block completing an epoch's count stores the arrival.
   std::uint64_t* pieces_sent = nullptr;
+  /// This rank's device memory: the peer's pieces unpacked from this rank's buffer so far
+  /// (pieces_in per epoch), counted where the caller's kernel picks its fields (embedded): the
+  /// block completing an epoch's count frees the buffer for the next one at once.
+  std::uint64_t* pieces_unpacked = nullptr;
   /// Where this rank's words are in pinned host memory (the fallback), the node grid's block 0
   /// alone polls them and copies what it saw here, in device memory, for the other blocks: GPU
   /// reads of host memory are served one after another, and a grid polling them starves.
