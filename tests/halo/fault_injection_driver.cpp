@@ -8,7 +8,10 @@
 // exchange and leaves the process at once, as a crash would (no MPI_Finalize, no destructors,
 // nothing sent): with std::_Exit(3), or killed by SIGKILL. Each other rank prints the outcome of
 // that exchange, every line prefixed by "[rank R] " so that lines of different ranks can be
-// told apart. On a GPU it then drops the Exchange (which stops its kernels and closes its
+// told apart. Strategy::embedded runs each exchange as the whole exchange from a kernel of the
+// test's own (whole_exchange_kernel.hpp) that starts it itself, the host calling only
+// started_on_device and finish(); the dying rank dies while that kernel runs exchange N (every
+// peer must be over node or self). On a GPU it then drops the Exchange (which stops its kernels and closes its
 // mappings of the dead rank's memory) and runs a kernel, to show that its GPU is still usable.
 // Then the survivors meet on a communicator made before the crash and one of them ends the job
 // with MPI_Abort (MPI_Finalize would wait for the dead rank forever). Whether the survivors get
@@ -18,6 +21,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -36,6 +40,7 @@
 #include "haloflag/notify/device_clock_offset.hpp"
 #include "test_backend.hpp"
 #include "test_transport.hpp"
+#include "whole_exchange_kernel.hpp"
 
 namespace {
 
@@ -100,11 +105,46 @@ void print_as_rank(int rank, const std::string& text) {
   std::fflush(stderr);
 }
 
+// One exchange: run(), or for Strategy::embedded the test's kernel starting it from the GPU.
+void run_exchange(Exchange& exchange, const ExchangeOptions& options) {
+  if (options.strategy != Strategy::embedded) {
+    exchange.run();
+    return;
+  }
+  const std::uint64_t epoch = exchange.epoch() + 1;
+  exchange.started_on_device(epoch);
+  haloflag::test::WholeExchangeKernel kernel(options.backend, exchange.device_plan(), epoch, 1);
+  exchange.finish();  // throws on a failed wait; the kernel's own waits end by then
+  if (!kernel.wait()) {
+    throw ExchangeError(haloflag::ErrorKind::peer,
+                        "the whole-exchange kernel stopped on a failed wait, but exchange " +
+                            std::to_string(epoch) + " finished on the host");
+  }
+}
+
+// The dying rank's last act: it starts exchange `number` (for embedded, its kernel runs it).
+void start_and_die(Exchange& exchange, const ExchangeOptions& options, const Arguments& arguments,
+                   int rank) {
+  if (options.strategy == Strategy::embedded) {
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    exchange.started_on_device(epoch);
+    // Left running: the process ends under it.
+    (void)new haloflag::test::WholeExchangeKernel(options.backend, exchange.device_plan(), epoch,
+                                                  1);
+  } else {
+    exchange.start();
+  }
+  print_as_rank(rank, std::string(arguments.killed ? "is killed" : "exits") +
+                          " in the middle of exchange " + std::to_string(arguments.exchange));
+  if (arguments.killed) std::raise(SIGKILL);
+  std::_Exit(kCrashExitCode);
+}
+
 // The survivors' part after the crash: the outcome of the exchange the dying rank left.
-std::string survive(Exchange& exchange, int number) {
+std::string survive(Exchange& exchange, const ExchangeOptions& options, int number) {
   const auto started = std::chrono::steady_clock::now();
   try {
-    exchange.run();
+    run_exchange(exchange, options);
   } catch (const ExchangeError& error) {
     const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - started;
     char seconds[32];
@@ -175,24 +215,18 @@ int main(int argc, char** argv) {
     for (int number = 1; number < arguments.exchange; ++number) {
       verifier.fill(host, exchange.epoch() + 1);
       fields.upload(host);
-      exchange.run();
+      run_exchange(exchange, options);
       fields.download(host);
       const std::string wrong = verifier.check(host, exchange.epoch());
       if (!wrong.empty()) throw ExchangeError(haloflag::ErrorKind::peer, "exchange " + std::to_string(number) + ": " + wrong);
     }
-    if (dies) {
-      exchange.start();
-      print_as_rank(rank, std::string(arguments.killed ? "is killed" : "exits") +
-                              " in the middle of exchange " + std::to_string(arguments.exchange));
-      if (arguments.killed) std::raise(SIGKILL);
-      std::_Exit(kCrashExitCode);
-    }
-    outcome = survive(exchange, arguments.exchange);
+    if (dies) start_and_die(exchange, options, arguments, rank);
+    outcome = survive(exchange, options, arguments.exchange);
     // Over the node transport the dead rank's kernels may have delivered that exchange before
     // it died (its CPU takes no part): the next one, which it never starts, must fail.
     if (outcome.ends_with("completed")) {
       print_as_rank(rank, outcome);
-      outcome = survive(exchange, arguments.exchange + 1);
+      outcome = survive(exchange, options, arguments.exchange + 1);
     }
   } catch (const std::exception& error) {
     outcome = std::string("failed before the crash: ") + error.what();

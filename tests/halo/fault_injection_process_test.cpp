@@ -181,6 +181,36 @@ INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy,
                            return std::string(to_string(param.param));
                          });
 
+// Strategy::embedded's whole exchange, started by the kernels themselves with no host call per
+// exchange: the dying rank's process ends while its kernel runs exchange 3, and each survivor's
+// kernel (3 ranks on one node: node and self peers) must end at its deadline, its finish()
+// naming the dead rank's messages. Over MPI the whole exchange is refused, so that job skips.
+TEST(EmbeddedWholeExchange, PeerDyingInsideTheKernelLeavesEverySurvivorWithADeadlineError) {
+  if (test_backend_name() != "host") {
+    GTEST_SKIP() << "3 ranks on the host backend only (PeerDeathOnTheGpu covers GPU backends)";
+  }
+  if (const char* transport = std::getenv("HALOFLAG_TEST_TRANSPORT");
+      transport != nullptr && std::string(transport) == "mpi") {
+    GTEST_SKIP() << "the whole exchange from the kernel needs node and self peers, not MPI";
+  }
+  const KeepGoingOption& keep_going = keep_going_option();
+  if (keep_going.option.empty()) GTEST_SKIP() << keep_going.why_not;
+  constexpr int kRanks = 3;
+  const JobResult job = run_job(kRanks, keep_going.option, Strategy::embedded);
+  const std::string output = job.run.out + job.run.err;
+  EXPECT_NE(job.run.exit_code, 0) << output;
+  EXPECT_LT(job.seconds, kTimeoutSeconds + kJobOverhead) << output;
+  EXPECT_NE(text_of_rank(output, kDyingRank).find("exits in the middle of exchange 3"),
+            std::string::npos)
+      << output;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    if (rank != kDyingRank) {
+      expect_deadline_error_naming_the_dead_rank(output, rank, Strategy::embedded);
+    }
+  }
+  fs::remove_all(kScratch);
+}
+
 // The survivor on its own GPU, the dead peer's memory mapped (transport auto: over the node
 // transport with its direct placement where the GPUs allow it).
 struct GpuDeath {
@@ -241,7 +271,9 @@ INSTANTIATE_TEST_SUITE_P(Deaths, PeerDeathOnTheGpu,
                          testing::Values(GpuDeath{Strategy::resident, "exit"},
                                          GpuDeath{Strategy::resident, "kill"},
                                          GpuDeath{Strategy::stream_notify, "exit"},
-                                         GpuDeath{Strategy::stacked_notify, "kill"}),
+                                         GpuDeath{Strategy::stacked_notify, "kill"},
+                                         GpuDeath{Strategy::embedded, "exit"},
+                                         GpuDeath{Strategy::embedded, "kill"}),
                          [](const testing::TestParamInfo<GpuDeath>& param) {
                            return std::string(to_string(param.param.strategy)) + "_" +
                                   param.param.how;
