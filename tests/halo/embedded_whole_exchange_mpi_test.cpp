@@ -2,8 +2,9 @@
 // embedded_exchange.hpp) on the host backend: a team of threads stands for the kernel's grid,
 // thread t being block t of T, and runs embedded_exchange_start and _finish for every epoch with
 // no host call in between; every ghost cell is checked after each epoch, double buffered. Then
-// the device epoch's checks (an epoch out of turn refused at once), and the refusal of peers over
-// MPI.
+// the device epoch's checks (an epoch out of turn refused at once), an abort from the host
+// stopping the kernel, and the refusal of peers over MPI. With HALOFLAG_TEST_BACKEND=cuda|hip
+// (the GPU jobs) a cooperative GPU grid runs verified exchanges and the abort case.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -26,6 +27,7 @@
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
 #include "test_transport.hpp"
+#include "whole_exchange_kernel.hpp"
 
 namespace {
 
@@ -186,6 +188,83 @@ TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
         << failure.message;
     MPI_Barrier(MPI_COMM_WORLD);
   }
+}
+
+// The backend of the GPU jobs (HALOFLAG_TEST_BACKEND), or the host backend.
+ExchangeOptions embedded_options_on(Backend backend) {
+  ExchangeOptions options = embedded_options();
+  options.backend = backend;
+  return options;
+}
+
+// On a GPU backend the real grid (whole_exchange_kernel.cu, a cooperative kernel): many
+// exchanges with no host step, then one more after new values, every ghost cell checked after
+// each; the host calls only started_on_device and finish().
+TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
+#if !defined(HALOFLAG_HAVE_GPU)
+  GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
+#else
+  const Backend backend = haloflag::test::test_backend();
+  if (backend == Backend::host) {
+    GTEST_SKIP() << "HALOFLAG_TEST_BACKEND names no GPU backend "
+                    "(halo_embedded_whole_exchange_<gpu>_np* run this)";
+  }
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
+  HostField host(verifier.field_extent(), verifier.vars());
+  Exchange exchange(geometry, fields.view(), embedded_options_on(backend));
+  std::uint64_t last = 0;
+  for (const std::uint32_t count : {static_cast<std::uint32_t>(kEpochs), 1u}) {
+    const std::uint64_t first = last + 1;
+    last += count;
+    if (first == 1) {
+      verifier.fill(host, last);
+    } else {
+      verifier.refresh(host, last);  // the ghost cells keep the old values until exchanged
+    }
+    fields.upload(host);
+    exchange.started_on_device(last);
+    haloflag::test::WholeExchangeKernel kernel(backend, exchange.device_plan(), first, count);
+    exchange.finish();
+    EXPECT_TRUE(kernel.wait()) << "exchanges " << first << " to " << last;
+    fields.download(host);
+    const std::string report = verifier.check_all(host, last);
+    EXPECT_TRUE(report.empty()) << "rank " << world_rank() << ", exchanges " << first << " to "
+                                << last << ": " << report;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+// An abort from the host ends the kernel within an exchange, though every wait of it succeeds
+// (every rank aborts, so no peer is left waiting): the kernel stops long before the deadline and
+// finish() names the abort. On the test's backend: the team of threads, or the GPU grid.
+TEST(EmbeddedWholeExchange, AbortFromTheHostStopsTheKernel) {
+  const Backend backend = haloflag::test::test_backend();
+#if !defined(HALOFLAG_HAVE_GPU)
+  if (backend != Backend::host) GTEST_SKIP() << "no GPU backend compiled in";
+#endif
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
+  ExchangeOptions options = embedded_options_on(backend);
+  options.timeout = std::chrono::seconds(20);
+  Exchange exchange(geometry, fields.view(), options);
+  constexpr std::uint32_t kMany = 100'000'000;  // far more than run before the abort
+  exchange.started_on_device(kMany);
+  haloflag::test::WholeExchangeKernel kernel(backend, exchange.device_plan(), 1, kMany);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto aborted = std::chrono::steady_clock::now();
+  exchange.abort("the test aborts");
+  EXPECT_FALSE(kernel.wait()) << "the kernel ran every exchange";
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - aborted).count();
+  EXPECT_LT(seconds, 5.0) << "the kernel stopped at its deadline, not at the abort";
+  const auto failure = failure_of([&] { exchange.finish(); });
+  ASSERT_TRUE(failure.thrown);
+  EXPECT_TRUE(contains(failure.message, "the test aborts")) << failure.message;
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 // Peers over MPI need the host per exchange: started_on_device refuses them, naming them.

@@ -58,6 +58,24 @@ HF_HD BlockStatus device_epoch_in_turn(const Group& group, const ExchangePlan& p
   return static_cast<BlockStatus>(group.from_leader(status));
 }
 
+/// The host's abort (Exchange::abort, or a failure the host saw) ends the caller's kernel within
+/// one exchange even where no wait of it would read the flag: the grid's last block, which moves
+/// a piece only when there are more pieces than blocks, reads it across the bus once per
+/// exchange while the other blocks move theirs.
+template <ExchangeGroup Group>
+HF_HD BlockStatus host_abort_seen(const Group& group, const ExchangePlan& plan,
+                                  std::uint32_t block, std::uint32_t blocks, std::uint64_t epoch) {
+  if (block + 1 != blocks) return BlockStatus::ok;
+  int status = static_cast<int>(BlockStatus::ok);
+  if (group.thread() == 0 && notify::abort_raised(plan.control)) {
+    notify::record_wait_failure(plan.control, notify::Side::device, notify::WaitOutcome::aborted,
+                                plan.device_epoch_id, 0, epoch,
+                                notify::load_relaxed_same_side(plan.device_epoch), 0, block);
+    status = static_cast<int>(BlockStatus::failed);
+  }
+  return static_cast<BlockStatus>(group.from_leader(status));
+}
+
 }  // namespace detail
 
 /// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
@@ -70,7 +88,8 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
                                           std::uint32_t block, std::uint32_t blocks,
                                           std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok) {
+  if (detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok ||
+      detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
   if (block == 0 && group.thread() == 0) {
