@@ -67,15 +67,6 @@ HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot)
 
 namespace detail {
 
-/// The plan's wait control for a word in this GPU's own memory: no pause between polls. The
-/// pause thins out reads across the bus to pinned host memory; a poll of the GPU's own memory
-/// is served by its cache, and a pause there only delays seeing the peer's store.
-HF_HD inline notify::WaitControl own_memory_polls(const notify::WaitControl& control) {
-  notify::WaitControl polls = control;
-  polls.poll_backoff_ns = 0;
-  return polls;
-}
-
 /// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
 /// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
 struct GhostsFree {
@@ -93,13 +84,11 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
-  // The words are in pinned host memory only where there is a relay (the fallback).
-  const bool own_memory = relayed || peer.ghosts_free_relay == nullptr;
   int outcome = 0;  // BlockStatus * 2 + direct
   if (group.thread() == 0) {
-    const notify::WaitOutcome waited = notify::wait_word(
-        word, plan.routes.node->ghosts_free_id, peer_index, ghosts_free_word(epoch, 0),
-        own_memory ? own_memory_polls(plan.control) : plan.control, notify::Side::device, waiter);
+    const notify::WaitOutcome waited =
+        notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
+                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
     const std::uint64_t seen = notify::load_relaxed_system(word);
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * 2;
@@ -259,12 +248,10 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     const NodePeerRoute& peer = node.peers[piece.peer];
     const bool direct = placed_directly(peer, slot);
     if (direct && j != peer.first_recv_piece) continue;
-    // The relay, or the word itself where it is in this GPU's memory.
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
-    const BlockStatus status =
-        leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
-                         detail::own_memory_polls(plan.control), block);
+    const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
+                                                arrival_target(peer, epoch), plan.control, block);
     if (status != BlockStatus::ok) return status;
     if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
     if (!direct) {
