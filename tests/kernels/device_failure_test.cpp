@@ -43,6 +43,19 @@ TEST(DeviceFailureMirror, TheFirstDeviceFailureSetsItAndTheGridReadsIt) {
   EXPECT_EQ(block.failure(hn::Side::device)->waiter, 3u);
 }
 
+// A waiter that loses the claim to another (which has claimed the record but not yet gone
+// further) still finds the mirror set when it asks at once. Seen on one H100 under MPS: blocks
+// whose waits failed read the mirror before the winner had set it.
+TEST(DeviceFailureMirror, AWaiterThatLosesTheClaimStillSeesIt) {
+  hn::ControlBlock block(hn::Backend::host, 1s);
+  std::uint64_t mirror = 0;
+  hn::WaitControl control = block.device_control();
+  control.device_failed = &mirror;
+  control.words->failure[static_cast<std::uint32_t>(hn::Side::device)].claimed = 1;
+  fail_a_wait(control, hn::Side::device, /*waiter=*/5);
+  EXPECT_TRUE(device_wait_failed(control));
+}
+
 TEST(DeviceFailureMirror, AHostFailureLeavesItAlone) {
   hn::ControlBlock block(hn::Backend::host, 1s);
   std::uint64_t mirror = 0;

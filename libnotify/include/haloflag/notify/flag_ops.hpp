@@ -64,10 +64,12 @@ HF_HD inline void record_wait_failure(const WaitControl& control, Side side, Wai
                                       std::uint64_t expected, std::uint64_t last_seen,
                                       std::uint64_t waited_ns, std::uint32_t waiter) {
   WaitFailureRecord& record = control.words->failure[static_cast<std::uint32_t>(side)];
-  if (!claim_same_side(&record.claimed)) return;
+  // Every failing device waiter sets the mirror before it tries to claim the record: one that
+  // loses the claim asks at once whether a wait failed, and the winner may not have set it yet.
   if (side == Side::device && control.device_failed != nullptr) {
     store_release_same_side(control.device_failed, 1);
   }
+  if (!claim_same_side(&record.claimed)) return;
   record.expected_epoch = expected;
   record.last_seen = last_seen;
   record.waited_ns = waited_ns;
