@@ -143,6 +143,16 @@ void expect_deadline_error_naming_the_dead_rank(const std::string& output, int r
   EXPECT_TRUE(std::regex_search(text, missing)) << "rank " << r << ":\n" << text;
 }
 
+// A job whose rank 1 exited in exchange 3: it ends non-zero within the deadline and the job's
+// start-up, and the dying rank said where it died.
+void expect_job_ended_after_the_exit(const JobResult& job, const std::string& output) {
+  EXPECT_NE(job.run.exit_code, 0) << output;
+  EXPECT_LT(job.seconds, kTimeoutSeconds + kJobOverhead) << output;
+  EXPECT_NE(text_of_rank(output, kDyingRank).find("exits in the middle of exchange 3"),
+            std::string::npos)
+      << output;
+}
+
 class EveryStrategy : public testing::TestWithParam<Strategy> {
  protected:
   void TearDown() override { fs::remove_all(kScratch); }
@@ -150,12 +160,7 @@ class EveryStrategy : public testing::TestWithParam<Strategy> {
 
 TEST_P(EveryStrategy, RankExitingMidExchangeEndsTheJobUnderTheLaunchersDefaultPolicy) {
   const JobResult job = run_job(2, "", GetParam());
-  const std::string output = job.run.out + job.run.err;
-  EXPECT_NE(job.run.exit_code, 0) << output;
-  EXPECT_LT(job.seconds, kTimeoutSeconds + kJobOverhead) << output;
-  EXPECT_NE(text_of_rank(output, kDyingRank).find("exits in the middle of exchange 3"),
-            std::string::npos)
-      << output;
+  expect_job_ended_after_the_exit(job, job.run.out + job.run.err);
 }
 
 TEST_P(EveryStrategy, RankExitingMidExchangeLeavesEverySurvivorWithADeadlineErrorNamingIt) {
@@ -198,11 +203,7 @@ TEST(EmbeddedWholeExchange, PeerDyingInsideTheKernelLeavesEverySurvivorWithADead
   constexpr int kRanks = 3;
   const JobResult job = run_job(kRanks, keep_going.option, Strategy::embedded);
   const std::string output = job.run.out + job.run.err;
-  EXPECT_NE(job.run.exit_code, 0) << output;
-  EXPECT_LT(job.seconds, kTimeoutSeconds + kJobOverhead) << output;
-  EXPECT_NE(text_of_rank(output, kDyingRank).find("exits in the middle of exchange 3"),
-            std::string::npos)
-      << output;
+  expect_job_ended_after_the_exit(job, output);
   for (int rank = 0; rank < kRanks; ++rank) {
     if (rank != kDyingRank) {
       expect_deadline_error_naming_the_dead_rank(output, rank, Strategy::embedded);
