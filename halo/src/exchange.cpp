@@ -78,11 +78,24 @@ class Exchange::Impl {
                           "each exchange; a kernel starts its exchanges itself only with every "
                           "peer over node or self");
     }
+    if (parts_.rank_over_mpi >= 0) {
+      // This rank's peers are all on its node, but a rank its kernel waits on, directly or
+      // through others, is driven by the host per exchange: refused alike on every rank.
+      throw ExchangeError(ErrorKind::config, prefix() + "started_on_device(): rank " +
+                          std::to_string(parts_.rank_over_mpi) + " has peers over MPI, which "
+                          "need the host's start() and finish() for each exchange; a kernel "
+                          "starts its exchanges itself only where every rank's peers are over "
+                          "node or self");
+    }
     if (last < epoch()) {
       throw ExchangeError(ErrorKind::usage, prefix() + "started_on_device(" + std::to_string(last) +
                           "): exchange " + std::to_string(epoch()) + " was started already");
     }
     progress_.publish(last);
+  }
+
+  bool can_start_on_device() const {
+    return parts_.options.strategy == Strategy::embedded && parts_.rank_over_mpi < 0;
   }
 
   void wait(notify::WorkStream stream) {
@@ -252,6 +265,7 @@ void Exchange::wait(notify::WorkStream stream) { impl().wait(stream); }
 bool Exchange::progress() { return impl().progress(); }
 void Exchange::finish() { impl().finish(); }
 void Exchange::started_on_device(std::uint64_t last) { impl().started_on_device(last); }
+bool Exchange::can_start_on_device() const { return impl().can_start_on_device(); }
 void Exchange::run() {
   impl().start(nullptr);
   impl().finish();

@@ -267,6 +267,40 @@ TEST(EmbeddedWholeExchange, AbortFromTheHostStopsTheKernel) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Nodes of 2 ranks along an x that is not periodic: rank 0's only other peer is rank 1, on its
+// node, but rank 1 has rank 2 over MPI. Every rank must refuse alike, naming a rank with MPI
+// peers (rank 0 starting its kernel would wait on a rank that the host drives per exchange).
+TEST(EmbeddedWholeExchange, EveryRankRefusesWhenAnyRankHasPeersOverMpi) {
+  SKIP_UNLESS_HOST_BACKEND();
+  if (world_size() < 4) GTEST_SKIP() << "two nodes of 2 ranks need 4 ranks";
+  const haloflag::test::NodeSizeForTest nodes_of_two(2);
+  GeometrySpec spec;
+  spec.global_size = {4 * world_size(), 5, 5};
+  spec.ranks = world_size();
+  spec.divide = RankGrid{world_size(), 1, 1};
+  spec.periodic = {false, true, true};
+  const Geometry geometry(spec);
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  Exchange exchange(geometry, fields.device[0].view(), embedded_options());
+  EXPECT_FALSE(exchange.can_start_on_device());
+  std::string message;
+  try {
+    exchange.started_on_device(1);
+  } catch (const ExchangeError& error) {
+    message = error.what();
+    EXPECT_EQ(error.kind(), haloflag::ErrorKind::config);
+  }
+  EXPECT_TRUE(contains(message, "over MPI")) << message;
+  // The end ranks' only neighbours share their node; the highest rank with an MPI peer is the
+  // one before the last.
+  if (world_rank() == 0 || world_rank() == world_size() - 1) {
+    EXPECT_TRUE(contains(message, "rank " + std::to_string(world_size() - 2) +
+                                      " has peers over MPI"))
+        << message;
+  }
+}
+
 // Peers over MPI need the host per exchange: started_on_device refuses them, naming them.
 TEST(EmbeddedWholeExchange, PeersOverMpiAreRefused) {
   SKIP_UNLESS_HOST_BACKEND();

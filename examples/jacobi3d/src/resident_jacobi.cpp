@@ -1,8 +1,8 @@
 // The resident variant: one kernel runs every iteration, packing and unpacking the halo itself
-// through the embedded exchange (halo::Strategy::embedded). With every peer over node or self the
-// kernel starts each exchange itself and this thread only follows it to the last one; else this
-// thread drives the exchange's host side, start() and finish() once per iteration, concurrently
-// with the kernel.
+// through the embedded exchange (halo::Strategy::embedded). With every rank's peers over node or
+// self the kernel starts each exchange itself and this thread only follows it to the last one;
+// else this thread drives the exchange's host side, start() and finish() once per iteration,
+// concurrently with the kernel.
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -29,10 +29,8 @@ class ResidentJacobi final : public JacobiVariant {
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
     const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
-    whole_exchange_ = true;
-    for (const hh::PeerTransport& peer : exchange_->peer_transports()) {
-      whole_exchange_ = whole_exchange_ && peer.transport != hh::Transport::mpi;
-    }
+    // Every rank takes the same form: the Exchange agreed at set-up whether any has MPI peers.
+    whole_exchange_ = exchange_->can_start_on_device();
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
@@ -115,7 +113,8 @@ class ResidentJacobi final : public JacobiVariant {
   std::unique_ptr<hh::Exchange> exchange_;
   std::unique_ptr<ResidentKernel<Real>> kernel_;  // destroyed first: it reads the exchange's memory
   bool running_ = false;
-  bool whole_exchange_ = false;  // every peer over node or self (ResidentLaunch::whole_exchange)
+  // Every rank's peers over node or self (ResidentLaunch::whole_exchange).
+  bool whole_exchange_ = false;
 };
 
 }  // namespace

@@ -133,9 +133,13 @@ class Exchange {
   /// will start, exchanges up to `last` itself (haloflag/kernels/embedded_exchange.hpp), with no
   /// start() per exchange. epoch() becomes `last`; finish() then waits (each exchange at most the
   /// timeout) until the kernel's exchanges are done and throws ExchangeError naming any failure
-  /// the kernel recorded. Throws ConfigError when a peer is over MPI (its messages need start()
-  /// and finish() per exchange), and of kind usage for another strategy or `last` < epoch().
+  /// the kernel recorded. Throws ConfigError when this rank, or any rank of the exchange, has a
+  /// peer over MPI (its messages need start() and finish() per exchange; see
+  /// can_start_on_device()), and of kind usage for another strategy or `last` < epoch().
   void started_on_device(std::uint64_t last);
+  /// Whether started_on_device() is accepted: Strategy::embedded, and no rank of the exchange
+  /// has a peer over MPI (agreed at set-up, so every rank gives the same answer).
+  bool can_start_on_device() const;
   /// start() then finish().
   void run();
   /// Ends this rank's exchange: raises the abort flag that every wait reads (the kernels stop
