@@ -17,13 +17,14 @@
 /// moves pieces b, b + blocks, ... Every node piece goes through the receiver's buffer, which the
 /// receiver's blocks unpack and then free for the next epoch at once (block 0 announces the
 /// first epoch of a run). The plan keeps the epoch in device memory: block 0 advances it; an
-/// epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's deadline
-/// and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a grid
-/// leave together after a failure). The host starts nothing: it tells the
-/// Exchange how far the kernel went (halo::Exchange::started_on_device) and finish() then waits
-/// for the last exchange and reports any failure. Peers over MPI need the host's CPU state
-/// machine per exchange: their messages go through embedded_pack/embedded_unpack and
-/// start()/finish() instead, and the Exchange refuses started_on_device for them.
+/// epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's
+/// deadline and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a
+/// grid leave together after a failure), and the grid's last block reads the host's abort flag
+/// once per exchange. The host starts nothing: it tells the Exchange how far the kernel went
+/// (halo::Exchange::started_on_device) and finish() then waits for the last exchange and reports
+/// any failure. Peers over MPI need the host's CPU state machine per exchange: their messages go
+/// through embedded_pack/embedded_unpack and start()/finish() instead, and the Exchange refuses
+/// started_on_device on every rank while any rank has one (Exchange::can_start_on_device).
 #pragma once
 
 #include <cstdint>
