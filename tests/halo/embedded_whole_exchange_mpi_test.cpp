@@ -204,11 +204,9 @@ TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
 #if !defined(HALOFLAG_HAVE_GPU)
   GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
 #else
+  // Binds one GPU per node-local rank, or skips saying why there is none.
+  SKIP_UNLESS_GPU_BACKEND("the cooperative grid (halo_embedded_whole_exchange_<gpu>_np* run it)");
   const Backend backend = haloflag::test::test_backend();
-  if (backend == Backend::host) {
-    GTEST_SKIP() << "HALOFLAG_TEST_BACKEND names no GPU backend "
-                    "(halo_embedded_whole_exchange_<gpu>_np* run this)";
-  }
   const Geometry geometry = slab();
   const ExchangeVerifier verifier(geometry, world_rank());
   DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
@@ -241,10 +239,8 @@ TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
 // (every rank aborts, so no peer is left waiting): the kernel stops long before the deadline and
 // finish() names the abort. On the test's backend: the team of threads, or the GPU grid.
 TEST(EmbeddedWholeExchange, AbortFromTheHostStopsTheKernel) {
+  SKIP_WITHOUT_BACKEND();  // on a GPU backend: binds one GPU per rank, or says why there is none
   const Backend backend = haloflag::test::test_backend();
-#if !defined(HALOFLAG_HAVE_GPU)
-  if (backend != Backend::host) GTEST_SKIP() << "no GPU backend compiled in";
-#endif
   const Geometry geometry = slab();
   const ExchangeVerifier verifier(geometry, world_rank());
   DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
