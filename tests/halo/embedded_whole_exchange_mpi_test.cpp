@@ -280,13 +280,10 @@ TEST(EmbeddedWholeExchange, EveryRankRefusesWhenAnyRankHasPeersOverMpi) {
   TwoFields fields(verifier);
   Exchange exchange(geometry, fields.device[0].view(), embedded_options());
   EXPECT_FALSE(exchange.can_start_on_device());
-  std::string message;
-  try {
-    exchange.started_on_device(1);
-  } catch (const ExchangeError& error) {
-    message = error.what();
-    EXPECT_EQ(error.kind(), haloflag::ErrorKind::config);
-  }
+  const auto refusal = failure_of([&] { exchange.started_on_device(1); });
+  ASSERT_TRUE(refusal.thrown);
+  EXPECT_EQ(refusal.kind, haloflag::ErrorKind::config);
+  const std::string& message = refusal.message;
   EXPECT_TRUE(contains(message, "over MPI")) << message;
   // The end ranks' only neighbours share their node; the highest rank with an MPI peer is the
   // one before the last.
@@ -307,13 +304,10 @@ TEST(EmbeddedWholeExchange, PeersOverMpiAreRefused) {
   ExchangeOptions options = embedded_options();
   options.transport = Transport::mpi;
   Exchange exchange(geometry, fields.device[0].view(), options);
-  std::string message;
-  try {
-    exchange.started_on_device(1);
-  } catch (const ExchangeError& error) {
-    message = error.what();
-    EXPECT_EQ(error.kind(), haloflag::ErrorKind::config);
-  }
+  const auto refusal = failure_of([&] { exchange.started_on_device(1); });
+  ASSERT_TRUE(refusal.thrown);
+  EXPECT_EQ(refusal.kind, haloflag::ErrorKind::config);
+  const std::string& message = refusal.message;
   EXPECT_TRUE(contains(message, "peers over MPI")) << message;
   EXPECT_TRUE(contains(message, "start() and finish()")) << message;
 }
