@@ -9,12 +9,19 @@
 #                               the API reference (docs/Doxyfile); and lizard, from PyPI, for
 #                               the function-length check (scripts/check_function_length.sh),
 #                               in a virtual environment at .tools/lizard/ (the system Python
-#                               stays as Debian ships it)
+#                               stays as Debian ships it); and the Python package's build
+#                               and test tools (docs/python.md): Debian's python3 with its
+#                               NumPy, mpi4py (built against Debian's Open MPI, the MPI the
+#                               libraries use) and pytest, plus nanobind and scikit-build-core
+#                               from PyPI, in a virtual environment at .tools/python/ that the
+#                               CMake build finds by itself (HALOFLAG_PYTHON)
 #   HALOFLAG_SETUP_SKIP=1       do nothing (machines without a package registry: see
 #                               scripts/stage_offline_deps.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 lizard_version=1.24.3
+nanobind_version=3.1.0
+scikit_build_core_version=1.1.2
 
 if [[ "${HALOFLAG_SETUP_SKIP:-0}" == "1" ]]; then
   echo "setup: skipped (HALOFLAG_SETUP_SKIP=1)"
@@ -39,6 +46,8 @@ case "${1:-}" in
       python3-matplotlib                         # measured-vs-model plot (scripts/model_report.py)
       doxygen                                    # API reference, CI's undocumented-declaration check
       python3-venv                               # lizard's virtual environment (below)
+      python3-dev python3-numpy python3-mpi4py   # the Python package (python/): build and
+      python3-pytest                             # tests, in .tools/python (below)
     )
     ;;
   *)
@@ -73,5 +82,23 @@ if [[ "${1:-}" == "--all" ]]; then
     echo "setup: installing lizard $lizard_version in ${venv#"$root"/}"
     python3 -m venv --clear "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check "lizard==$lizard_version"
+  fi
+fi
+
+# The Python package is built and tested with Debian's python3, whose mpi4py Debian built against
+# the same Open MPI as the libraries; a virtual environment that sees those packages adds nanobind
+# and scikit-build-core, which Debian 12 lacks. /usr/bin/python3 by name: a python3 earlier on
+# PATH (pyenv) would lack Debian's mpi4py.
+if [[ "${1:-}" == "--all" ]]; then
+  venv=$root/.tools/python
+  wanted="nanobind==$nanobind_version scikit_build_core==$scikit_build_core_version"
+  have=$("$venv/bin/python" -m pip list --format=freeze 2>/dev/null | grep -iE '^(nanobind|scikit[-_]build[-_]core)==' | tr '\n-' ' _' | tr 'A-Z' 'a-z' || true)
+  if [[ -x "$venv/bin/python" && "$have" == *"nanobind==$nanobind_version"* && "$have" == *"scikit_build_core==$scikit_build_core_version"* ]]; then
+    echo "setup: python environment present (${venv#"$root"/}: $wanted)"
+  else
+    echo "setup: making the python environment ${venv#"$root"/} ($wanted)"
+    /usr/bin/python3 -m venv --clear --system-site-packages "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "nanobind==$nanobind_version" \
+      "scikit-build-core==$scikit_build_core_version"
   fi
 fi
