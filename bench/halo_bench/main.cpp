@@ -78,6 +78,11 @@ int run_halo_bench(int argc, char** argv) {
   }
   const BenchOptions& options = context.options;
   context.command_line.assign(argv, argv + argc);
+  // Rank 0 writes the files after the last round: a path it cannot write ends the run now.
+  if (const auto exit_code = agree_on_output_paths(
+          comm, kProgram, 0, {{"--json", options.json_path}, {"--trace", options.trace_path}})) {
+    return *exit_code;
+  }
 
   // Reading inputs: no collective inside, so the ranks can agree on the outcome afterwards.
   std::optional<halo::ExchangeVerifier> verifier;

@@ -76,6 +76,11 @@ int run_interference(int argc, char** argv) {
     }
     return kUsageExitCode;
   }
+  // The sender writes the report after the sweep: a path it cannot write ends the run now.
+  if (const auto exit_code =
+          agree_on_output_paths(comm, kProgram, kSenderRank, {{"--json", options.json_path}})) {
+    return *exit_code;
+  }
   const auto timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
   const bool with_copies = std::find(options.scenarios.begin(), options.scenarios.end(),

@@ -17,6 +17,7 @@
 
 #include "device_side.hpp"
 #include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/output_path.hpp"
 #include "haloflag/bench/usage_error.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "latency_json.hpp"
@@ -74,6 +75,11 @@ int run_notify_latency(int argc, char** argv) {
                 kUsageExitCode);
   }
   report.command_line.assign(argv, argv + argc);
+  // The report is written after every measurement: a path that cannot be written ends it now.
+  if (const std::string problem = output_path_problem("--json", report.options.json_path);
+      !problem.empty()) {
+    return fail(problem, kUsageExitCode);
+  }
 
   std::unique_ptr<DeviceSide> device;
   try {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "haloflag/bench/output_path.hpp"
 #include "haloflag/kernels/field_set.hpp"
 
 namespace haloflag::bench {
@@ -165,13 +166,8 @@ std::string output_folder_problem(const PackUnpackOptions& options) {
   const std::pair<const char*, const std::string*> outputs[] = {{"--out", &options.out_path},
                                                                 {"--raw", &options.raw_path}};
   for (const auto& [option, path] : outputs) {
-    if (path->empty()) continue;  // a refit writes no raw file
-    const fs::path folder = fs::path(*path).parent_path();
-    std::error_code error;
-    if (!folder.empty() && !fs::is_directory(folder, error)) {
-      return std::string(option) + " " + *path + ": the folder " + folder.string() +
-             " does not exist";
-    }
+    std::string problem = output_path_problem(option, *path);  // a refit writes no raw file
+    if (!problem.empty()) return problem;
   }
   return {};
 }

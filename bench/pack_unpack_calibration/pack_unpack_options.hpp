@@ -47,8 +47,8 @@ void add_pack_unpack_options(CLI::App& app, PackUnpackOptions& options);
 // alone.
 void complete_pack_unpack_options(const CLI::App& app, PackUnpackOptions& options);
 
-// Empty when the folders of the table and the raw file exist; else what is wrong, naming the
-// option. Checked before measuring, so that a typo does not cost a whole calibration.
+// Empty when the table and the raw file can be written (output_path_problem); else what is
+// wrong, naming the option. Checked before measuring, so that a typo does not cost a whole calibration.
 std::string output_folder_problem(const PackUnpackOptions& options);
 
 std::string to_string(TableTime time);

@@ -3,14 +3,15 @@
 // positive times for all of them; the parameters of this machine are found by its key, or the
 // heading says how to make them, and each row carries its prediction; --verify-each verifies every timed exchange and the drift section matches the
 // samples; nccl, which cannot run on the host backend, is left out with its reason in the heading
-// and the JSON; bad options, a config for another rank count and a report that cannot be written
-// end with a message and a non-zero exit.
+// and the JSON; bad options, a config for another rank count and output paths that cannot be
+// written end with a message and a non-zero exit, the latter before any exchange.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -409,19 +410,52 @@ TEST_F(HaloBenchCli, FieldsTooLargeForTheMachineAreRefusedWithTheirSize) {
   EXPECT_EQ(output.find("bad_alloc"), std::string::npos) << output;
 }
 
-// A report that cannot be written fails the run, naming the file, after the table is printed.
-TEST_F(HaloBenchCli, AReportThatCannotBeWrittenFailsTheRun) {
-  const fs::path json_path = kScratch / "no such folder" / "report.json";
-  const RunResult r = run_bench(
+// An output path that cannot be written ends the run on both ranks before any exchange, naming
+// the option, the path and why, so that no run's results are lost at its end; each kind of bad
+// path is refused, and good paths get their files.
+TEST_F(HaloBenchCli, OutputPathsThatCannotBeWrittenEndTheRunBeforeAnyExchange) {
+  fs::create_directories(kScratch);
+  const fs::path plain_file = kScratch / "plain_file";
+  { std::ofstream(plain_file) << "not a folder\n"; }
+  struct Case {
+    std::string option;
+    fs::path path;
+    std::string why;
+  };
+  const std::vector<Case> cases = {
+      {"--json", kScratch / "no such folder" / "report.json",
+       "the folder " + (kScratch / "no such folder").string() + " does not exist"},
+      {"--trace", kScratch / "no such folder" / "trace.json", "does not exist"},
+      {"--json", plain_file / "report.json", plain_file.string() + " is not a folder"},
+      {"--json", kScratch, "names a folder, not a file"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.option + " " + c.path.string());
+    // Every strategy asked for, so that a late check would have run them all first.
+    const RunResult r = run_bench("--backend host --strategy all --size 8 --vars 1 --warmup 1 "
+                                  "--verify 1 --rounds 1 --iterations 3 " +
+                                  c.option + " " + shell_quoted(c.path));
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("[rank 0] halo_bench: " + c.option + " " + c.path.string() + ": "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(c.why), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("checked before anything is measured"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("median"), std::string::npos) << r.out;  // nothing was measured
+    EXPECT_EQ(r.err.find("cannot write the JSON file"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(kScratch / "no such folder"));
+
+  const fs::path json_path = kScratch / "report.json";
+  const fs::path trace_path = kScratch / "trace.json";
+  const RunResult good = run_bench(
       "--backend host --strategy comb_fused --size 8 --vars 1 --warmup 1 --verify 1 "
-      "--trace-exchanges 0 --rounds 1 --iterations 3 --json " + shell_quoted(json_path));
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("median"), std::string::npos) << r.out;  // measured and printed first
-  EXPECT_NE(r.err.find("[rank 0] halo_bench: " + json_path.string() +
-                       ": cannot write the JSON file"),
-            std::string::npos)
-      << r.err;
-  EXPECT_FALSE(fs::exists(json_path));
+      "--trace-exchanges 2 --rounds 1 --iterations 3 --json " + shell_quoted(json_path) +
+      " --trace " + shell_quoted(trace_path));
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+  EXPECT_EQ(nlohmann::json::parse(haloflag::test::read_text(json_path))["format"],
+            "haloflag-halo-bench");
+  EXPECT_FALSE(nlohmann::json::parse(haloflag::test::read_text(trace_path)).empty());
 }
 
 // Single precision: a geometry's values, or the shipped config's resized, are 4 bytes; every

@@ -219,6 +219,21 @@ TEST_F(InterferenceCli, OnlyTwoRanksAreAccepted) {
       << r.err;
 }
 
+// A report path that cannot be written ends the run on both ranks before the sweep, naming
+// the path and why, instead of after it with the results lost.
+TEST_F(InterferenceCli, AReportPathThatCannotBeWrittenEndsTheRunBeforeTheSweep) {
+  const fs::path json_path = kScratch / "no_such_folder" / "report.json";
+  const RunResult r =
+      run_interference("--backend host " + kTinySweep + " --json " + shell_quoted(json_path));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("[rank 0] interference: --json " + json_path.string() + ": the folder " +
+                       json_path.parent_path().string() + " does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("median"), std::string::npos) << r.out;  // nothing was measured
+  EXPECT_FALSE(fs::exists(json_path));
+}
+
 TEST_F(InterferenceCli, AGpuBackendThatIsNotThereIsRefused) {
   if (haloflag::notify::gpu_device_count() > 0) {
     GTEST_SKIP() << "a GPU is present: the cuda/hip backend is usable here";

@@ -192,11 +192,17 @@ TEST_F(NotifyLatencyCli, AskingForAGpuThatIsNotThereFailsWithAMessage) {
   }
 }
 
-TEST_F(NotifyLatencyCli, UnwritableReportFailsWithAMessage) {
+// Checked before anything is measured, so that a typo does not cost the run.
+TEST_F(NotifyLatencyCli, UnwritableReportFailsWithAMessageBeforeMeasuring) {
+  const fs::path json_path = kScratch / "no_such_folder" / "report.json";
   const RunResult r = run_latency("--backend host --iterations 5 --warmup 0 --json " +
-                                  shell_quoted(kScratch / "no_such_folder" / "report.json"));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("cannot write the JSON report"), std::string::npos) << r.err;
+                                  shell_quoted(json_path));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("notify_latency: --json " + json_path.string() + ": the folder " +
+                       json_path.parent_path().string() + " does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("median"), std::string::npos) << r.out;  // nothing was measured
 }
 
 }  // namespace

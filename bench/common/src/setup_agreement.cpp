@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "haloflag/bench/output_path.hpp"
 #include "haloflag/bench/usage_error.hpp"
 
 namespace haloflag::bench {
@@ -37,6 +38,19 @@ std::optional<int> run_agreed_setup(MPI_Comm comm, std::string_view tool,
                  message.c_str());
   }
   return exit_code;
+}
+
+std::optional<int> agree_on_output_paths(MPI_Comm comm, std::string_view tool, int writer,
+                                         const std::vector<OutputPath>& paths) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return run_agreed_setup(comm, tool, [&] {
+    if (rank != writer) return;
+    for (const OutputPath& output : paths) {
+      const std::string problem = output_path_problem(output.option, output.path);
+      if (!problem.empty()) throw UsageError(problem + " (checked before anything is measured)");
+    }
+  });
 }
 
 }  // namespace haloflag::bench

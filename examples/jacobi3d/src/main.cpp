@@ -98,6 +98,11 @@ int run_jacobi(int argc, char** argv) {
       })) {
     return *exit_code;
   }
+  // Rank 0 writes the report at the end: a path it cannot write ends the run now.
+  if (const auto exit_code =
+          hb::agree_on_output_paths(comm, kTool, 0, {{"--json", options.json_path}})) {
+    return *exit_code;
+  }
 
   std::optional<Problem> problem;
   hb::BackendChoice backend;

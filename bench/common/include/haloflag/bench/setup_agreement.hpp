@@ -8,7 +8,9 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace haloflag::bench {
 
@@ -18,5 +20,17 @@ namespace haloflag::bench {
 // and the Jacobi3D example, each naming itself as `tool`.
 std::optional<int> run_agreed_setup(MPI_Comm comm, std::string_view tool,
                                     const std::function<void()>& step);
+
+// A file a tool will write at its end, and the option that named it.
+struct OutputPath {
+  std::string option;  // "--json"
+  std::string path;    // empty: no file asked for
+};
+
+// Rank `writer` (the one that writes the files) checks each of `paths` with output_path_problem
+// before anything is measured; every rank learns the verdict through run_agreed_setup, so all
+// stop together with kUsageExitCode instead of losing a run's results at its end.
+std::optional<int> agree_on_output_paths(MPI_Comm comm, std::string_view tool, int writer,
+                                         const std::vector<OutputPath>& paths);
 
 }  // namespace haloflag::bench
