@@ -110,6 +110,14 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
          "receive complete; unpack: unpack_done seen (bulk: unpack kernel done); post/send: the CPU's "
          "cost of one MPI send (a piece with MPI pieces), from when it could be posted to when "
          "it was, the slowest rank's mean\n";
+  const bool any_nccl = std::any_of(results.begin(), results.end(), [](const StrategyResult& r) {
+    return r.traced && r.strategy == halo::Strategy::nccl;
+  });
+  if (any_nccl) {
+    out << "nccl: pack, transfers and unpack run back to back on one stream, so no pack's end "
+           "is seen (ready: -); sent: its NCCL group and the unpack are on the stream (the host's "
+           "whole part); recv and unpack: the stream seen done\n";
+  }
 }
 
 // Whether the time per exchange stayed put over a long run (DriftSummary).

@@ -36,11 +36,8 @@ class NcclStrategy final : public ExchangeStrategy {
       for (auto& transport : context_.transports) (void)transport->progress(epoch_);
       if (!context_.runner.lane_idle(Lane::pack)) return false;
       for (auto& transport : context_.transports) transport->unpacked(epoch_);
-      // The stream ran pack, transfers and unpack in one go: every event is seen at its end.
-      for (std::size_t m = 0; m < context_.resources.layouts.sends.size(); ++m) {
-        context_.timeline.send_ready_seen(m);
-        context_.timeline.send_posted(m);
-      }
+      // The stream ran the transfers and the unpack: each receive is seen at its end. No pack's
+      // end is seen (the stream goes on to the transfers), so no send_ready is recorded.
       for (std::size_t r = 0; r < context_.resources.layouts.recvs.size(); ++r) {
         context_.timeline.received(r);
         context_.timeline.unpack_done_seen(r);
@@ -81,6 +78,10 @@ class NcclStrategy final : public ExchangeStrategy {
   bool enqueue_unpack() {
     for (auto& transport : context_.transports) {
       if (!transport->delivered(epoch_)) return false;
+    }
+    // Every send is on the stream: the host's part of the sends ends here.
+    for (std::size_t m = 0; m < context_.resources.layouts.sends.size(); ++m) {
+      context_.timeline.send_posted(m);
     }
     context_.runner.launch(KernelOp::fused_unpack, 0);
     phase_ = Phase::transferring;

@@ -1,5 +1,6 @@
 #include "transports/nccl/nccl_communicator.hpp"
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "haloflag/halo/errors.hpp"
 #include "transports/mpi/mpi_error_text.hpp"
 #include "transports/nccl/nccl_api.hpp"
+#include "transports/nccl/watched_call.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -40,11 +42,34 @@ void broadcast_unique_id(ncclUniqueId& id, MPI_Comm comm, int rank,
   }
 }
 
+// A non-blocking communicator may answer any call with ncclInProgress: not an error.
+bool fine(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
+
+// One group of a ncclSend per send span and a ncclRecv per receive span: the first failed
+// call's result, else ncclGroupEnd's.
+ncclResult_t enqueue_group(const PeerSpans& spans, const std::byte* send, std::byte* recv,
+                           ncclComm_t comm, NcclStream stream) {
+  ncclResult_t result = ncclGroupStart();
+  for (const PeerSpan& span : spans.sends) {
+    if (!fine(result)) break;
+    result = ncclSend(send + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
+                      span.peer, comm, stream);
+  }
+  for (const PeerSpan& span : spans.recvs) {
+    if (!fine(result)) break;
+    result = ncclRecv(recv + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
+                      span.peer, comm, stream);
+  }
+  // A group once started is ended, also after a failed call, so that NCCL's group state is clean.
+  const ncclResult_t ended = ncclGroupEnd();
+  return fine(result) ? ended : result;
+}
+
 }  // namespace
 
 NcclCommunicator::NcclCommunicator(MPI_Comm comm, std::vector<int> peers,
                                    std::chrono::nanoseconds timeout)
-    : peers_(std::move(peers)), timeout_(timeout) {
+    : gpu_(current_gpu()), peers_(std::move(peers)), timeout_(timeout) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &size_);
   ncclUniqueId id{};
@@ -53,31 +78,70 @@ NcclCommunicator::NcclCommunicator(MPI_Comm comm, std::vector<int> peers,
     if (made != ncclSuccess) fail("ncclGetUniqueId", made);
   }
   broadcast_unique_id(id, comm, rank_, timeout_);
-  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0;
-  ncclComm_t created = nullptr;
-  const ncclResult_t started = ncclCommInitRankConfig(&created, size_, id, rank_, &config);
-  comm_ = created;
+  create(&id);
+}
+
+// ncclCommInitRankConfig, blocking, watched: a rank that never joins holds it forever.
+void NcclCommunicator::create(const void* unique_id) {
+  struct Made {
+    ncclComm_t comm = nullptr;
+    ncclResult_t result = ncclSuccess;
+  };
+  const auto made = std::make_shared<Made>();
+  const ncclUniqueId id = *static_cast<const ncclUniqueId*>(unique_id);
+  const int size = size_;
+  const int rank = rank_;
+  const int gpu = gpu_;
   const std::string step = "ncclCommInitRankConfig (rank " + std::to_string(rank_) + " of " +
                            std::to_string(size_) + ")";
-  if (started != ncclSuccess && started != ncclInProgress) fail(step, started);
-  const int state = settle(timeout_);
-  if (state == ncclInProgress) fail_deadline(step);
-  if (state != ncclSuccess) fail(step, state);
+  if (!returned_within(
+          [made, id, size, rank, gpu] {
+            use_gpu(gpu);
+            ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+            config.blocking = 1;
+            made->result = ncclCommInitRankConfig(&made->comm, size, id, rank, &config);
+          },
+          timeout_)) {
+    fail_deadline(step);
+  }
+  comm_ = made->comm;
+  if (made->result != ncclSuccess) fail(step, made->result);
 }
 
 NcclCommunicator::~NcclCommunicator() {
   if (comm_ == nullptr) return;
-  ncclResult_t state = ncclCommFinalize(comm_);
-  if (state == ncclSuccess || state == ncclInProgress) {
-    state = static_cast<ncclResult_t>(settle(timeout_));
+  const ncclComm_t comm = comm_;
+  const int gpu = gpu_;
+  const auto flushed = std::make_shared<ncclResult_t>(ncclSuccess);
+  const bool in_time = returned_within(
+      [comm, gpu, flushed] {
+        use_gpu(gpu);
+        *flushed = ncclCommFinalize(comm);
+        if (*flushed == ncclSuccess) (void)ncclCommDestroy(comm);
+      },
+      timeout_);
+  if (in_time && *flushed != ncclSuccess) abort();
+  comm_ = nullptr;  // destroyed, aborted, or left to the flush still inside NCCL
+}
+
+void NcclCommunicator::connect(const PeerSpans& spans, const std::byte* send, std::byte* recv,
+                               void* stream) {
+  if (spans.sends.empty() && spans.recvs.empty()) return;
+  const auto result = std::make_shared<ncclResult_t>(ncclSuccess);
+  const ncclComm_t comm = comm_;
+  const int gpu = gpu_;
+  const auto gpu_stream = static_cast<NcclStream>(stream);
+  const std::string step = "the first group of ncclSend/ncclRecv, which connects to " +
+                           peers_text() + ",";
+  if (!returned_within(
+          [result, spans, send, recv, comm, gpu, gpu_stream] {
+            use_gpu(gpu);
+            *result = enqueue_group(spans, send, recv, comm, gpu_stream);
+          },
+          timeout_)) {
+    fail_deadline(step);
   }
-  if (state == ncclSuccess) {
-    (void)ncclCommDestroy(comm_);
-    comm_ = nullptr;
-  } else {
-    abort();
-  }
+  if (!fine(*result)) fail(step, *result);
 }
 
 bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::byte* recv,
@@ -85,29 +149,10 @@ bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::
   if (comm_ == nullptr) {
     throw ExchangeError(ErrorKind::usage, "NCCL: the communicator with " + peers_text() + " was aborted");
   }
-  const auto gpu_stream = static_cast<NcclStream>(stream);
-  // A non-blocking communicator may answer any call with ncclInProgress: not an error.
-  const auto fine = [](ncclResult_t result) {
-    return result == ncclSuccess || result == ncclInProgress;
-  };
-  ncclResult_t result = ncclGroupStart();
-  for (const PeerSpan& span : spans.sends) {
-    if (!fine(result)) break;
-    result = ncclSend(send + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
-                      span.peer, comm_, gpu_stream);
-  }
-  for (const PeerSpan& span : spans.recvs) {
-    if (!fine(result)) break;
-    result = ncclRecv(recv + span.offset, static_cast<std::size_t>(span.bytes), ncclUint8,
-                      span.peer, comm_, gpu_stream);
-  }
-  // A group once started is ended, also after a failed call, so that NCCL's group state is clean.
-  const ncclResult_t ended = ncclGroupEnd();
-  if (!fine(result)) fail("ncclSend/ncclRecv to " + peers_text(), result);
-  if (ended == ncclInProgress) return false;
-  if (ended != ncclSuccess) {
-    fail("ncclGroupEnd of the sends and receives with " + peers_text(), ended);
-  }
+  const ncclResult_t result =
+      enqueue_group(spans, send, recv, comm_, static_cast<NcclStream>(stream));
+  if (result == ncclInProgress) return false;
+  if (result != ncclSuccess) fail("the group of ncclSend/ncclRecv with " + peers_text(), result);
   return ready();
 }
 
@@ -138,18 +183,6 @@ std::string NcclCommunicator::peers_text() const {
   return text;
 }
 
-int NcclCommunicator::settle(std::chrono::nanoseconds timeout) const {
-  const auto start = Clock::now();
-  for (;;) {
-    ncclResult_t state = ncclSuccess;
-    const ncclResult_t asked = ncclCommGetAsyncError(comm_, &state);
-    if (asked != ncclSuccess) return asked;
-    if (state != ncclInProgress) return state;
-    if (Clock::now() - start > timeout) return ncclInProgress;
-    std::this_thread::yield();
-  }
-}
-
 void NcclCommunicator::fail(const std::string& step, int result) {
   const auto code = static_cast<ncclResult_t>(result);
   std::string text = "NCCL: " + step + " failed on rank " + std::to_string(rank_) + " (" +
@@ -161,12 +194,12 @@ void NcclCommunicator::fail(const std::string& step, int result) {
 }
 
 void NcclCommunicator::fail_deadline(const std::string& step) {
-  abort();
+  comm_ = nullptr;
   throw ExchangeError(ErrorKind::timeout, "NCCL: " + step + " did not complete within " + seconds_text(timeout_) +
                       " on rank " + std::to_string(rank_) +
                       ": the communicator's other ranks did not all answer (this rank's " +
                       peers_text() + "; one may have failed before, stopped or died); the NCCL "
-                      "communicator was aborted");
+                      "communicator is left to that call");
 }
 
 }  // namespace haloflag::halo::detail

@@ -1,10 +1,13 @@
 // Internal: the nccl strategy's NCCL communicator (RCCL's on HIP), made from the Exchange's MPI
-// communicator, and every wait on it bounded by the Exchange's timeout. NCCL's own calls wait
-// for peers without a deadline: a peer that stops or dies leaves its kernels and its set-up
-// waiting forever. So the communicator is non-blocking (ncclConfig_t::blocking = 0), each
-// step's state is polled with ncclCommGetAsyncError against the deadline, and a step that
-// misses it, or an error NCCL reports, aborts the communicator (ncclCommAbort: NCCL's kernels
-// stop waiting) and becomes an ExchangeError naming this rank and its peers.
+// communicator, and every wait on a peer bounded by the Exchange's timeout. The communicator is
+// blocking, so that each exchange's group is enqueued on the calling thread: a non-blocking
+// one hands every ncclGroupEnd to a thread NCCL creates for it, and the unpack then waits for
+// that thread. NCCL's calls that wait for peers without a deadline (the set-up, the first group,
+// which connects to the peers, and the flush at the end) run watched (watched_call.hpp) and
+// fail at the deadline; after the first group, a group only enqueues. A transfer whose peer
+// stopped or died waits on the GPU: the Exchange's deadline ends it with abort()
+// (ncclCommAbort: NCCL's kernels stop waiting), and an error NCCL reports (ready()) ends it
+// sooner. Each failure becomes an ExchangeError naming this rank and its peers.
 #pragma once
 
 #include <mpi.h>
@@ -25,18 +28,22 @@ class NcclCommunicator {
   // Collective over `comm`: rank 0's unique id reaches every rank through MPI, then each rank
   // creates its communicator. `peers` are this rank's, named in errors. Throws ExchangeError
   // when a step fails or misses `timeout` (a rank that never joins: it failed before, stopped
-  // or died), the communicator aborted.
+  // or died).
   NcclCommunicator(MPI_Comm comm, std::vector<int> peers, std::chrono::nanoseconds timeout);
-  // Flushes and destroys the communicator (ncclCommFinalize, ncclCommDestroy), or aborts it when
-  // flushing misses the timeout or it was aborted already.
+  // Flushes and destroys the communicator (ncclCommFinalize, ncclCommDestroy) within the
+  // timeout, or aborts it when flushing fails; a flush that misses the timeout is left to NCCL.
   ~NcclCommunicator();
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
+  // Set-up, collective over the peers: enqueues one group of `spans` (as post() does), watched,
+  // so that NCCL connects to every peer here and no exchange waits for a connection. Throws
+  // ExchangeError when it fails or misses the timeout.
+  void connect(const PeerSpans& spans, const std::byte* send, std::byte* recv, void* stream);
   // Enqueues on `stream` (a cudaStream_t or hipStream_t), in one group, a ncclSend of each send
   // span of `send` and a ncclRecv of each receive span into `recv`. True once the group is on
-  // the stream; false while NCCL still enqueues it (connecting to peers the first time):
-  // ready() says when it is. Throws ExchangeError on an error.
+  // the stream; false while NCCL still enqueues it: ready() says when it is. Throws
+  // ExchangeError on an error.
   bool post(const PeerSpans& spans, const std::byte* send, std::byte* recv, void* stream);
   // True when no call is still being enqueued. Throws ExchangeError, naming the peers, when
   // NCCL reports an error (a peer that died, a network failure); the communicator is aborted.
@@ -50,16 +57,17 @@ class NcclCommunicator {
   std::string peers_text() const;
 
  private:
-  // Polls the communicator's state until no operation is in progress or `timeout` passes;
-  // returns the state (ncclInProgress when the time ran out), as an ncclResult_t.
-  int settle(std::chrono::nanoseconds timeout) const;
+  void create(const void* id);
   // Aborts, then throws ExchangeError: "NCCL: <step> ...: <NCCL's words>".
   [[noreturn]] void fail(const std::string& step, int result);
+  // Throws the deadline's ExchangeError for `step`, which is still running inside NCCL: the
+  // communicator is left to it (no abort while a call is inside) and this object drops it.
   [[noreturn]] void fail_deadline(const std::string& step);
 
   ncclComm* comm_ = nullptr;
   int rank_ = 0;
   int size_ = 0;
+  int gpu_ = 0;  // the GPU the communicator was made on, given to its watched threads
   std::vector<int> peers_;
   std::chrono::nanoseconds timeout_;
 };

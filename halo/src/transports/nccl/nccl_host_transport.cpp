@@ -9,7 +9,8 @@ namespace haloflag::halo::detail {
 namespace {
 
 // NCCL's transfers have no deadline of their own: a failed exchange aborts the communicator
-// (abandon()), which ends NCCL's kernels so the stream drains.
+// (abandon()), which ends NCCL's kernels so the stream drains. The set-up enqueues one group, so
+// that NCCL connects to the peers then (within the deadline) and not in the first exchange.
 class NcclHostTransport final : public HostTransport {
  public:
   NcclHostTransport(MPI_Comm comm, PeerSpans spans, std::chrono::nanoseconds timeout,
@@ -17,7 +18,10 @@ class NcclHostTransport final : public HostTransport {
       : spans_(std::move(spans)),
         resources_(resources),
         stream_(stream),
-        communicator_(comm, peers_of(spans_), timeout) {}
+        communicator_(comm, peers_of(spans_), timeout) {
+    communicator_.connect(spans_, resources_.device_send_buffer(),
+                          resources_.device_recv_buffer(), stream_);
+  }
 
   std::string_view name() const override { return "nccl"; }
   DeviceWork device_work() const override { return DeviceWork::none; }
@@ -34,7 +38,7 @@ class NcclHostTransport final : public HostTransport {
     std::string text;
     if (!enqueued_) {
       text = "\n  NCCL: the group of ncclSend/ncclRecv with " + communicator_.peers_text() +
-             " is not enqueued yet (NCCL connects to a peer on the first exchange with it)";
+             " is not enqueued yet";
     }
     text += "\n  NCCL: pack, transfers and unpack on one stream not finished:";
     for (const PeerSpan& span : spans_.sends) text += span_text("ncclSend to", span);
