@@ -14,3 +14,17 @@ apt-get download nlohmann-json3-dev libcli11-dev >/dev/null 2>&1 || {
 for deb in "$deps"/debs/*.deb; do dpkg -x "$deb" "$deps/root"; done
 echo "staged into $deps/root:"
 find "$deps/root" -name "*Config.cmake" -o -name "*config.cmake" | sed "s|$root/||"
+
+# The Python package (docs/python.md) on such a machine, for scripts/python_gpu_check.sh:
+# nanobind (its CMake package is unpacked from the wheel), scikit-build-core and its pure-Python
+# dependencies (for an offline `pip install .`), and mpi4py's source with Cython (both pure
+# Python) where the machine's Python (3.10 or later) has no mpi4py. About 3 MiB.
+wheels=$deps/wheels
+mkdir -p "$wheels"
+pip_cmd=(python3 -m pip)
+[[ -x $root/.tools/python/bin/pip ]] && pip_cmd=("$root/.tools/python/bin/pip")
+"${pip_cmd[@]}" download -q --disable-pip-version-check --only-binary :all: --platform any \
+  --python-version 3.10 -d "$wheels" nanobind==3.1.0 scikit-build-core==1.1.2 cython
+"${pip_cmd[@]}" download -q --disable-pip-version-check --no-deps --no-binary :all: -d "$wheels" mpi4py
+echo "staged into $wheels ($(du -sh "$wheels" | cut -f1)):"
+ls "$wheels" | sed 's/^/  /'
