@@ -92,8 +92,8 @@ fi
 if [[ "${1:-}" == "--all" ]]; then
   venv=$root/.tools/python
   wanted="nanobind==$nanobind_version scikit_build_core==$scikit_build_core_version"
-  have=$("$venv/bin/python" -m pip list --format=freeze 2>/dev/null | grep -iE '^(nanobind|scikit[-_]build[-_]core)==' | tr '\n-' ' _' | tr 'A-Z' 'a-z' || true)
-  if [[ -x "$venv/bin/python" && "$have" == *"nanobind==$nanobind_version"* && "$have" == *"scikit_build_core==$scikit_build_core_version"* ]]; then
+  have=$("$venv/bin/python" -c 'import nanobind, scikit_build_core as s; print(nanobind.__version__, s.__version__)' 2>/dev/null || true)
+  if [[ "$have" == "$nanobind_version $scikit_build_core_version" ]]; then
     echo "setup: python environment present (${venv#"$root"/}: $wanted)"
   else
     echo "setup: making the python environment ${venv#"$root"/} ($wanted)"
