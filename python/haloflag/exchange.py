@@ -1,5 +1,6 @@
 """haloflag.Exchange: the halo exchange of one rank's fields, set up once and run many times."""
 
+import itertools
 import math
 import weakref
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -9,15 +10,20 @@ from .errors import ConfigError, Error, UsageError
 from .geometry import Geometry
 from .streams import stream_handle
 
-# Exchanges not yet closed, for the atexit hook (__init__.py) that closes them before mpi4py
-# finalizes MPI.
-_open: "weakref.WeakSet[Exchange]" = weakref.WeakSet()
+# Exchanges not yet closed, by the order they were made in, for the atexit hook (__init__.py)
+# that closes them before mpi4py finalizes MPI.
+_open: "weakref.WeakValueDictionary[int, Exchange]" = weakref.WeakValueDictionary()
+_made = itertools.count()
 
 
 def close_all() -> None:
-    """Closes every Exchange still open."""
-    for exchange in list(_open):
-        exchange.close()
+    """Closes every Exchange still open, the newest first. Every rank made them in the same
+    order (the constructor is collective), so every rank closes them in the same order too: an
+    exchange's teardown waits for its peers', and another order would stall until a deadline."""
+    for number in sorted(_open.keys(), reverse=True):
+        exchange = _open.get(number)
+        if exchange is not None:
+            exchange.close()
 
 
 class Handle:
@@ -117,7 +123,8 @@ class Exchange:
         self._core = _core.Exchange(geometry._core, [v.itemsize for v in views],
                                     arrays.field_set(views), comm.py2f(), strategy, transport,
                                     backend, float(timeout), progress)
-        _open.add(self)
+        self._number = next(_made)
+        _open[self._number] = self
 
     @staticmethod
     def _bind(comm: Any, views: List[arrays.ArrayView], gpu: Optional[int]) -> None:
@@ -201,7 +208,7 @@ class Exchange:
         Closing twice does nothing."""
         if not self._core.closed:
             self._core.close()
-        _open.discard(self)
+        _open.pop(self._number, None)
         self._sets.clear()
 
     @property

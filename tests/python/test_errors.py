@@ -111,7 +111,9 @@ def test_timeout_releases_the_gil(comm):
             counter.join()
             assert isinstance(caught.value, TimeoutError) and caught.value.kind == "timeout"
             assert 0.4 < time.monotonic() - began < 10
-            assert ticks[0] > 50, f"the Python thread ran {ticks[0]} times while run() waited"
+            # Holding the GIL, run() would let the thread tick once at most; a loaded machine
+            # may stretch each 1 ms sleep a lot, so a few ticks are proof enough.
+            assert ticks[0] >= 3, f"the Python thread ran {ticks[0]} times while run() waited"
             with pytest.raises(haloflag.Error):
                 exchange.run()  # a failed exchange stays failed
         comm.Barrier()

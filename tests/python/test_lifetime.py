@@ -12,9 +12,9 @@ SHAPE = (6, 10, 12)
 def test_context_manager_closes(comm):
     geometry = haloflag.Geometry(SHAPE, comm)
     with haloflag.Exchange(geometry, [np.zeros(geometry.field_shape)]) as exchange:
-        assert exchange in exchange_module._open
+        assert exchange in exchange_module._open.values()
         exchange.run()
-    assert exchange.closed and exchange not in exchange_module._open
+    assert exchange.closed and exchange not in exchange_module._open.values()
     with pytest.raises(haloflag.UsageError, match="closed"):
         exchange.run()
     with pytest.raises(haloflag.UsageError, match="closed"):
