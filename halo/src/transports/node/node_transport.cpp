@@ -354,8 +354,15 @@ void NodeTransport::place_region(SetUp& s) {
 
 // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
 void NodeTransport::create_segments(SetUp& s) {
-  s.mailbox_bytes =
+  // Every segment puts its region after the same mailbox size, so that a peer finds a rank's
+  // region without knowing its receive count (which differs at a non-periodic boundary).
+  const std::int64_t my_mailbox_bytes =
       aligned(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()), kDataAlignment);
+  s.mailbox_bytes = 0;
+  for (const std::int64_t bytes :
+       all_gather(my_mailbox_bytes, node_comm_, timeout_, "agreeing on the mailbox size")) {
+    s.mailbox_bytes = std::max(s.mailbox_bytes, bytes);
+  }
   const std::int64_t segment_bytes = s.mailbox_bytes + (s.host_region_needed ? s.region_bytes : 0);
   segments_ = std::make_unique<SharedSegments>(node_comm_, static_cast<std::size_t>(segment_bytes),
                                                timeout_);
