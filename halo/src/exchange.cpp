@@ -60,32 +60,14 @@ class Exchange::Impl {
   }
 
   // The caller's kernel started exchanges up to `last` itself (embedded_exchange_start): the CPU
-  // side follows them to `last`, and finish() waits for it.
+  // side follows them to `last` (for peers over MPI it runs each exchange's state machine in
+  // turn, in progress() and finish() or the progress thread), and finish() waits for it.
   void started_on_device(std::uint64_t last) {
     progress_.check_usable("started_on_device()");
     progress_.throw_if_aborted_idle();
     if (parts_.options.strategy != Strategy::embedded) {
       throw ExchangeError(ErrorKind::usage, prefix() + "started_on_device(): only Strategy::embedded's kernel "
                           "starts exchanges itself (haloflag/kernels/embedded_exchange.hpp)");
-    }
-    if (parts_.resources->plan.message_blocks) {
-      std::string over_mpi;
-      for (const PeerTransport& peer : parts_.peers) {
-        if (peer.transport == Transport::mpi) over_mpi += " " + std::to_string(peer.peer);
-      }
-      throw ExchangeError(ErrorKind::config, prefix() + "started_on_device(): peers over MPI (" +
-                          over_mpi.substr(1) + ") need the host's start() and finish() for "
-                          "each exchange; a kernel starts its exchanges itself only with every "
-                          "peer over node or self");
-    }
-    if (parts_.rank_over_mpi >= 0) {
-      // This rank's peers are all on its node, but a rank its kernel waits on, directly or
-      // through others, is driven by the host per exchange: refused alike on every rank.
-      throw ExchangeError(ErrorKind::config, prefix() + "started_on_device(): rank " +
-                          std::to_string(parts_.rank_over_mpi) + " has peers over MPI, which "
-                          "need the host's start() and finish() for each exchange; a kernel "
-                          "starts its exchanges itself only where every rank's peers are over "
-                          "node or self");
     }
     if (last < epoch()) {
       throw ExchangeError(ErrorKind::usage, prefix() + "started_on_device(" + std::to_string(last) +
@@ -95,7 +77,7 @@ class Exchange::Impl {
   }
 
   bool can_start_on_device() const {
-    return parts_.options.strategy == Strategy::embedded && parts_.rank_over_mpi < 0;
+    return parts_.options.strategy == Strategy::embedded;
   }
 
   void wait(notify::WorkStream stream) {

@@ -157,10 +157,6 @@ class ExchangeSetUp {
     });
     agree_on("set up the self transport", [&] { route_pieces(); });
     agree_on("start its kernels", [&] { start_strategy(); });
-    if (parts_.options.strategy == Strategy::embedded) {
-      int over_mpi = parts_.resources->plan.message_blocks ? parts_.rank : -1;
-      MPI_Allreduce(&over_mpi, &parts_.rank_over_mpi, 1, MPI_INT, MPI_MAX, parts_.comm);
-    }
   }
 
  private:

@@ -53,9 +53,6 @@ struct ExchangeParts {
   PiecedMessages pieced;  // what moves: messages whole, or cut into pieces for MPI
   RankMessages messages;  // pieced.messages
   std::vector<PeerTransport> peers;  // every peer's transport, with the MPI pieces described
-  // Strategy::embedded: the highest rank with a peer over MPI, -1 where none has (agreed at
-  // set-up), so that every rank accepts or refuses the kernel's own starts alike.
-  int rank_over_mpi = -1;
   std::optional<MessageNames> names;
   std::optional<TimelineRecorder> timeline;
   notify::DeviceClockOffset clock_offset;

@@ -1,9 +1,10 @@
 // The whole exchange started from inside the caller's kernel (haloflag/kernels/
 // embedded_exchange.hpp) on the host backend: a team of threads stands for the kernel's grid,
 // thread t being block t of T, and runs embedded_exchange_start and _finish for every epoch with
-// no host call in between; every ghost cell is checked after each epoch, double buffered. Then
-// the device epoch's checks (an epoch out of turn refused at once), an abort from the host
-// stopping the kernel, and the refusal of peers over MPI. With HALOFLAG_TEST_BACKEND=cuda|hip
+// no host call in between; every ghost cell is checked after each epoch, double buffered. Over
+// MPI too (the CPU state machine beside the kernel), and in nodes of 2 ranks mixing node, MPI
+// and self peers. Then the device epoch's checks (an epoch out of turn refused at once) and an
+// abort from the host stopping the kernel. With HALOFLAG_TEST_BACKEND=cuda|hip
 // (the GPU jobs) a cooperative GPU grid runs verified exchanges and the abort case.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -263,10 +264,55 @@ TEST(EmbeddedWholeExchange, AbortFromTheHostStopsTheKernel) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// Nodes of 2 ranks along an x that is not periodic: rank 0's only other peer is rank 1, on its
-// node, but rank 1 has rank 2 over MPI. Every rank must refuse alike, naming a rank with MPI
-// peers (rank 0 starting its kernel would wait on a rank that the host drives per exchange).
-TEST(EmbeddedWholeExchange, EveryRankRefusesWhenAnyRankHasPeersOverMpi) {
+// Peers over MPI: the kernel starts every exchange as over node, and the CPU state machine takes
+// the exchanges in turn beside it, with no start() or finish() per exchange: in the caller's
+// finish() (Progress::caller), or in the progress thread while the caller only waits.
+GridOutcome run_grid_beside_host(Exchange& exchange, const ExchangeVerifier& verifier,
+                                 TwoFields& fields) {
+  exchange.started_on_device(kEpochs);
+  GridOutcome outcome;
+  std::jthread kernel(
+      [&] { outcome = run_grid(exchange.device_plan(), verifier, fields, 1, kEpochs); });
+  exchange.finish();
+  kernel.join();
+  EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));
+  return outcome;
+}
+
+void expect_every_ghost_cell(const GridOutcome& outcome, const std::string& what) {
+  EXPECT_FALSE(outcome.failed) << what;
+  EXPECT_EQ(outcome.epochs_done, kEpochs) << what;
+  EXPECT_EQ(outcome.wrong_epochs, 0)
+      << what << ", rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
+      << " epochs wrong; first: " << outcome.first_report;
+}
+
+TEST(EmbeddedWholeExchange, PeersOverMpiAreDrivenBesideTheKernel) {
+  SKIP_UNLESS_HOST_BACKEND();
+  if (world_size() < 2) GTEST_SKIP() << "one rank has no peer over MPI";
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  for (const Progress progress : {Progress::caller, Progress::thread}) {
+    TwoFields fields(verifier);
+    ExchangeOptions options = embedded_options();
+    options.transport = Transport::mpi;
+    options.progress = progress;
+    Exchange exchange(geometry, fields.device[0].view(), options);
+    EXPECT_TRUE(exchange.can_start_on_device());
+    bool over_mpi = false;
+    for (const PeerTransport& peer : exchange.peer_transports()) {
+      over_mpi = over_mpi || peer.transport == Transport::mpi;
+    }
+    EXPECT_TRUE(over_mpi) << describe(exchange.peer_transports());
+    expect_every_ghost_cell(run_grid_beside_host(exchange, verifier, fields),
+                            "progress " + std::string(to_string(progress)));
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// Nodes of 2 ranks along x: each rank has a peer on its node, one over MPI (but the end ranks,
+// x not periodic) and itself along y and z, all in one exchange started by the kernel.
+TEST(EmbeddedWholeExchange, MixedNodesExchangeOverNodeMpiAndSelfFromTheKernel) {
   SKIP_UNLESS_HOST_BACKEND();
   if (world_size() < 4) GTEST_SKIP() << "two nodes of 2 ranks need 4 ranks";
   const haloflag::test::NodeSizeForTest nodes_of_two(2);
@@ -275,41 +321,20 @@ TEST(EmbeddedWholeExchange, EveryRankRefusesWhenAnyRankHasPeersOverMpi) {
   spec.ranks = world_size();
   spec.divide = RankGrid{world_size(), 1, 1};
   spec.periodic = {false, true, true};
+  spec.vars = 2;
   const Geometry geometry(spec);
   const ExchangeVerifier verifier(geometry, world_rank());
   TwoFields fields(verifier);
   Exchange exchange(geometry, fields.device[0].view(), embedded_options());
-  EXPECT_FALSE(exchange.can_start_on_device());
-  const auto refusal = failure_of([&] { exchange.started_on_device(1); });
-  ASSERT_TRUE(refusal.thrown);
-  EXPECT_EQ(refusal.kind, haloflag::ErrorKind::config);
-  const std::string& message = refusal.message;
-  EXPECT_TRUE(contains(message, "over MPI")) << message;
-  // The end ranks' only neighbours share their node; the highest rank with an MPI peer is the
-  // one before the last.
-  if (world_rank() == 0 || world_rank() == world_size() - 1) {
-    EXPECT_TRUE(contains(message, "rank " + std::to_string(world_size() - 2) +
-                                      " has peers over MPI"))
-        << message;
+  bool node = false;
+  bool self = false;
+  for (const PeerTransport& peer : exchange.peer_transports()) {
+    node = node || peer.transport == Transport::node;
+    self = self || peer.transport == Transport::self;
   }
-}
-
-// Peers over MPI need the host per exchange: started_on_device refuses them, naming them.
-TEST(EmbeddedWholeExchange, PeersOverMpiAreRefused) {
-  SKIP_UNLESS_HOST_BACKEND();
-  if (world_size() < 2) GTEST_SKIP() << "one rank has no peer over MPI";
-  const Geometry geometry = slab();
-  const ExchangeVerifier verifier(geometry, world_rank());
-  TwoFields fields(verifier);
-  ExchangeOptions options = embedded_options();
-  options.transport = Transport::mpi;
-  Exchange exchange(geometry, fields.device[0].view(), options);
-  const auto refusal = failure_of([&] { exchange.started_on_device(1); });
-  ASSERT_TRUE(refusal.thrown);
-  EXPECT_EQ(refusal.kind, haloflag::ErrorKind::config);
-  const std::string& message = refusal.message;
-  EXPECT_TRUE(contains(message, "peers over MPI")) << message;
-  EXPECT_TRUE(contains(message, "start() and finish()")) << message;
+  EXPECT_TRUE(node && self) << describe(exchange.peer_transports());
+  expect_every_ghost_cell(run_grid_beside_host(exchange, verifier, fields), "mixed nodes");
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 }  // namespace

@@ -129,16 +129,17 @@ class Exchange {
   bool progress();
   /// Blocks until every started exchange completes (calling progress).
   void finish();
-  /// Strategy::embedded with every peer over node or self: the caller's kernel has started, or
-  /// will start, exchanges up to `last` itself (haloflag/kernels/embedded_exchange.hpp), with no
-  /// start() per exchange. epoch() becomes `last`; finish() then waits (each exchange at most the
-  /// timeout) until the kernel's exchanges are done and throws ExchangeError naming any failure
-  /// the kernel recorded. Throws ConfigError when this rank, or any rank of the exchange, has a
-  /// peer over MPI (its messages need start() and finish() per exchange; see
-  /// can_start_on_device()), and of kind usage for another strategy or `last` < epoch().
+  /// Strategy::embedded: the caller's kernel has started, or will start, exchanges up to `last`
+  /// itself (haloflag/kernels/embedded_exchange.hpp), with no start() per exchange. epoch()
+  /// becomes `last`; finish() then waits (each exchange at most the timeout) until the kernel's
+  /// exchanges are done and throws ExchangeError naming any failure the kernel recorded. Peers
+  /// over node and self need nothing more of the host. For peers over MPI the CPU state machine
+  /// takes the exchanges in turn, beside the kernel: in the progress thread (Progress::thread),
+  /// or in the caller's progress() and finish(), which must then be called while the kernel
+  /// runs. Throws of kind usage for another strategy or `last` < epoch().
   void started_on_device(std::uint64_t last);
-  /// Whether started_on_device() is accepted: Strategy::embedded, and no rank of the exchange
-  /// has a peer over MPI (agreed at set-up, so every rank gives the same answer).
+  /// Whether started_on_device() is accepted: Strategy::embedded (every transport: peers over
+  /// MPI are driven beside the kernel).
   bool can_start_on_device() const;
   /// start() then finish().
   void run();

@@ -1,7 +1,7 @@
 /// @file
 /// The whole exchange from inside the caller's kernel, started by the kernel itself: no host
-/// step per exchange (halo::Strategy::embedded, every peer over node or self; docs/embedding.md,
-/// "The whole exchange from the kernel").
+/// step per exchange over node and self, and only the CPU state machine beside the kernel over
+/// MPI (halo::Strategy::embedded; docs/embedding.md, "The whole exchange from the kernel").
 ///
 /// Every block of the caller's grid calls, for its exchange `epoch` (1, 2, ... in turn):
 ///
@@ -20,11 +20,13 @@
 /// epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's
 /// deadline and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a
 /// grid leave together after a failure), and the grid's last block reads the host's abort flag
-/// once per exchange. The host starts nothing: it tells the Exchange how far the kernel went
-/// (halo::Exchange::started_on_device) and finish() then waits for the last exchange and reports
-/// any failure. Peers over MPI need the host's CPU state machine per exchange: their messages go
-/// through embedded_pack/embedded_unpack and start()/finish() instead, and the Exchange refuses
-/// started_on_device on every rank while any rank has one (Exchange::can_start_on_device).
+/// once per exchange. Messages over MPI go whole, one block each (from the grid's last block
+/// down): packed into the pinned send buffer once the CPU says it is free, signalled through
+/// send_ready, and unpacked once the CPU's unpack_ready shows the epoch. The host starts
+/// nothing: it tells the Exchange how far the kernel went (halo::Exchange::started_on_device);
+/// for peers over MPI the CPU state machine then takes the exchanges in turn beside the kernel
+/// (the progress thread, or the caller's progress() and finish()), and finish() waits for the
+/// last exchange and reports any failure.
 #pragma once
 
 #include <cstdint>
@@ -77,12 +79,63 @@ HF_HD BlockStatus host_abort_seen(const Group& group, const ExchangePlan& plan,
   return static_cast<BlockStatus>(group.from_leader(status));
 }
 
+/// The block of `blocks` that takes the `k`-th message over MPI of a kind: counted from the
+/// grid's last block down, so that they fall on other blocks than the first node and self pieces.
+HF_HD inline bool takes_mpi_message(std::uint32_t k, std::uint32_t block, std::uint32_t blocks) {
+  return blocks - 1 - k % blocks == block;
+}
+
+/// The block's sends over MPI (each whole, by one block): once this rank's CPU has said the send
+/// buffer is free (the previous exchange's sends completed), pack each into the pinned send
+/// buffer and raise its send_ready for the CPU state machine, which posts it. They go first:
+/// their path, across PCIe and through MPI, is the longest.
+template <ExchangeGroup Group>
+HF_HD BlockStatus mpi_sends_of_block(const Group& group, const ExchangePlan& plan,
+                                     std::uint32_t block, std::uint32_t blocks,
+                                     std::uint64_t epoch) {
+  if (!plan.message_blocks) return BlockStatus::ok;
+  bool buffer_free = epoch == 1 || plan.send_buffer_free.count == 0;
+  for (std::uint32_t m = 0, k = 0; m < plan.send_count; ++m) {
+    if (self_send(plan, m) != nullptr || node_send(plan, m) != nullptr) continue;
+    if (!takes_mpi_message(k++, block, blocks)) continue;
+    if (!buffer_free) {
+      if (leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, block) !=
+          BlockStatus::ok) {
+        return BlockStatus::failed;
+      }
+      buffer_free = true;
+    }
+    (void)pack_and_signal(group, plan, m, epoch, m);
+  }
+  return BlockStatus::ok;
+}
+
+/// The block's receives over MPI: each awaited on its unpack_ready (the CPU stores it once MPI
+/// has received the message; its first read also checks the epoch), unpacked from the pinned
+/// receive buffer, and handed back to the CPU through unpack_done.
+template <ExchangeGroup Group>
+HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& plan,
+                                        std::uint32_t block, std::uint32_t blocks,
+                                        std::uint64_t epoch) {
+  if (!plan.message_blocks) return BlockStatus::ok;
+  for (std::uint32_t r = 0, k = 0; r < plan.recv_count; ++r) {
+    if (self_recv(plan, r) != nullptr || node_recv(plan, r) != nullptr) continue;
+    if (!takes_mpi_message(k++, block, blocks)) continue;
+    if (wait_in_turn(group, plan, plan.unpack_ready.word(r), plan.unpack_ready.array_id, r,
+                     epoch, 1, r) != BlockStatus::ok) {
+      return BlockStatus::failed;
+    }
+    unpack_and_signal(group, plan, r, epoch);
+  }
+  return BlockStatus::ok;
+}
+
 }  // namespace detail
 
 /// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
 /// device epoch and, unless the previous whole exchange freed them already, tells every node
-/// peer that this rank's buffers are free, then moves the
-/// block's send pieces (node peers' after their ghosts are free; the rank's own at once).
+/// peer that this rank's buffers are free; then packs the block's sends over MPI and moves its
+/// send pieces (node peers' after their ghosts are free; the rank's own at once).
 /// Returns BlockStatus::ok, or BlockStatus::failed (recorded; every member returns the same).
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& plan,
@@ -102,6 +155,9 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     notify::store_release_same_side(internal.device_epoch, epoch);
     if (!freed_already) announce_ghosts_free(internal, epoch);
   }
+  if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch) != BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
   // The caller's plan has no field bank (DevicePlan): its own fields are plan.fields().
   return piece_grid_sends<SelfIntoPlanFields>(group, internal, block, blocks, epoch) ==
                  BlockStatus::ok
@@ -110,16 +166,17 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
 }
 
 /// Completes this block's share of exchange `epoch`: waits for each of its receive pieces'
-/// peers and unpacks the pieces that came through the buffer. Every ghost cell is in once every
+/// peers and unpacks the pieces that came through the buffer, then its receives over MPI. Every ghost cell is in once every
 /// block has returned (the caller's grid barrier).
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_exchange_finish(const Group& group, const DevicePlan& plan,
                                            std::uint32_t block, std::uint32_t blocks,
                                            std::uint64_t epoch) {
-  return piece_grid_receives(group, detail::plan_of(plan), block, blocks, epoch) ==
-                 BlockStatus::ok
-             ? BlockStatus::ok
-             : BlockStatus::failed;
+  const ExchangePlan& internal = detail::plan_of(plan);
+  if (piece_grid_receives(group, internal, block, blocks, epoch) != BlockStatus::ok) {
+    return BlockStatus::failed;
+  }
+  return detail::mpi_receives_of_block(group, internal, block, blocks, epoch);
 }
 
 }  // namespace haloflag::kernels
