@@ -4,10 +4,10 @@
 // Per iteration (the epoch of iteration i is first_epoch + i):
 //   1. the grid updates the boundary layer (it reads the ghost cells the last iteration
 //      unpacked);  grid barrier
-//   2. with every peer over node or self, the grid starts the exchange itself, split by pieces
-//      over every block (embedded_exchange_start); else each send message is packed and
-//      signalled by one block (round robin over blocks), and the host posts it to MPI as soon
-//      as its flag is up
+//   2. the grid starts the exchange itself, split by pieces over every block
+//      (embedded_exchange_start; MPI messages whole, one block each, which the host's
+//      finish() posts as soon as their flags are up); or, in the per-message form, each send
+//      message is packed and signalled by one block (round robin over blocks)
 //   3. the grid updates the interior while the messages fly
 //   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
 //      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just

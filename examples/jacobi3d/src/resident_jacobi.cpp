@@ -29,7 +29,8 @@ class ResidentJacobi final : public JacobiVariant {
         regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
     const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
-    // Every rank takes the same form: the Exchange agreed at set-up whether any has MPI peers.
+    // The whole exchange started by the kernel, over every transport (finish() drives the MPI
+    // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
