@@ -7,7 +7,6 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
-#include "haloflag/kernels/fused_moves.hpp"
 #include "haloflag/kernels/transports/piece_grid_steps.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -20,19 +19,8 @@ namespace {
 // compiler keeps register use within what such a block needs.
 constexpr int kMaxBlockThreads = 1024;
 
-// Fused (Comb) kernels: blockIdx.y picks the message, the gridDim.x blocks along x move its
-// 16-byte chunks, one per thread (fused_moves.hpp).
-__global__ void __launch_bounds__(kMaxBlockThreads) fused_pack_kernel(ExchangePlan plan) {
-  fused_pack_message(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
-                     blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
-}
-
-__global__ void __launch_bounds__(kMaxBlockThreads) fused_unpack_kernel(ExchangePlan plan) {
-  fused_unpack_message(plan.recvs[blockIdx.y], fields_of(plan), recv_data(plan, blockIdx.y),
-                       blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
-}
-
-// Per-message (stream_base) kernels: blockIdx.y picks the message, one block moves it.
+// Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
+// gridDim.x blocks along x share it.
 __global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
   pack_message_at(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
                   static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
@@ -163,14 +151,13 @@ class GpuKernelRunner final : public KernelRunner {
     }
     std::int64_t largest = 0;
     for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-      largest = std::max(largest, host_layout(plan_.sends, m).bytes());
+      largest = std::max(largest, cells_of_send(m));
     }
     for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
-      largest = std::max(largest, host_layout(plan_.recvs, r).bytes());
+      largest = std::max(largest, cells_of_recv(r));
     }
-    // The fused kernels give each message enough blocks for one 16-byte chunk per thread.
-    const std::int64_t threads = fused_threads_for(largest);
-    const std::int64_t blocks = (threads + settings.fused_threads - 1) / settings.fused_threads;
+    // Comb's fused kernels give each message enough blocks for one element per thread.
+    const std::int64_t blocks = (largest + settings.fused_threads - 1) / settings.fused_threads;
     fused_blocks_ = static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 4096));
   }
 
@@ -188,22 +175,16 @@ class GpuKernelRunner final : public KernelRunner {
     const dim3 message_block(static_cast<unsigned>(settings_.message_threads));
     switch (op) {
       case KernelOp::fused_pack:
-        if (plan_.send_count == 0) return;
-        fused_pack_kernel<<<dim3(static_cast<unsigned>(fused_blocks_), plan_.send_count),
-                            threads_of(op), 0, stream>>>(plan_);
-        break;
       case KernelOp::per_message_pack:
         if (plan_.send_count == 0) return;
-        pack_kernel<<<dim3(1, plan_.send_count), threads_of(op), 0, stream>>>(plan_);
+        pack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.send_count),
+                      threads_of(op), 0, stream>>>(plan_);
         break;
       case KernelOp::fused_unpack:
-        if (plan_.recv_count == 0) return;
-        fused_unpack_kernel<<<dim3(static_cast<unsigned>(fused_blocks_), plan_.recv_count),
-                              threads_of(op), 0, stream>>>(plan_);
-        break;
       case KernelOp::per_message_unpack:
         if (plan_.recv_count == 0) return;
-        unpack_kernel<<<dim3(1, plan_.recv_count), threads_of(op), 0, stream>>>(plan_);
+        unpack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.recv_count),
+                        threads_of(op), 0, stream>>>(plan_);
         break;
       case KernelOp::piece_grid:
         require_stream_residency(StreamKernels::notify);
@@ -347,6 +328,9 @@ class GpuKernelRunner final : public KernelRunner {
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
   };
+
+  std::int64_t cells_of_send(std::uint32_t m) const { return host_layout(plan_.sends, m).element_count(); }
+  std::int64_t cells_of_recv(std::uint32_t r) const { return host_layout(plan_.recvs, r).element_count(); }
 
   // Layouts live in device memory; the sizes the launch shape needs are read once per message.
   static MessageLayout host_layout(const MessageLayout* device_layouts, std::uint32_t index) {

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
-#include "haloflag/kernels/fused_moves.hpp"
 #include "haloflag/kernels/host_groups.hpp"
 #include "host_lane.hpp"
 #include "runner_factories.hpp"
@@ -125,26 +124,14 @@ class HostKernelRunner final : public KernelRunner {
     const ExchangePlan plan = plan_;
     const HostThreadGroup block;
     switch (op) {
-      // The fused kernels' chunked moves run here too, one CPU thread per message, so that the
-      // host backend checks what the GPU's fused kernels do.
       case KernelOp::fused_pack:
-        return [plan](int thread, int threads) {
-          for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
-            fused_pack_message(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
-          });
-        };
-      case KernelOp::fused_unpack:
-        return [plan](int thread, int threads) {
-          for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-            fused_unpack_message(plan.recvs[r], fields_of(plan), recv_data(plan, r), 0, 1);
-          });
-        };
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
             pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
           });
         };
+      case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
