@@ -43,6 +43,13 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
   -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" -DHALOFLAG_BUILD_TESTS=OFF -DHALOFLAG_BUILD_BENCH=OFF \
   -DHALOFLAG_BUILD_EXAMPLES=OFF 2>&1 | tee "$out/configure.log"
 cmake --build "$build" --target haloflag_python haloflag_run_loop -j "$(nproc)" 2>&1 | tail -3 | tee "$out/build.log"
+# How the module gets its C++ runtime: a toolchain that links libstdc++ statically puts a second
+# copy beside the interpreter's (python/CMakeLists.txt keeps that copy private).
+cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+{
+  echo "C++ compiler: $cxx ($("$cxx" -dumpfullversion)); libstdc++.so: $("$cxx" -print-file-name=libstdc++.so)"
+  echo "module needs: $(readelf -d "$build"/python/haloflag/_core*.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+} 2>&1 | tee -a "$out/machine.txt"
 
 export PYTHONPATH=$build/python:$root/tests/python:$PYTHONPATH
 mpi=("$root/scripts/run_with_mps.sh" 2 mpiexec --oversubscribe -n 2)
