@@ -77,10 +77,12 @@ class Library:
         return self.stream if self.name == "cupy" else self.xp.cuda.stream(self.stream)
 
     def synchronize(self):
+        """Waits for the work queued on the current stream. Never the whole device: a device-wide
+        synchronize would also wait for the resident kernels, which stay until the exchange closes."""
         if self.name == "cupy":
-            self.xp.cuda.Device().synchronize()
+            self.xp.cuda.get_current_stream().synchronize()
         elif self.name == "torch":
-            self.xp.cuda.synchronize()
+            self.xp.cuda.current_stream().synchronize()
 
 
 def pick_library(requested):
