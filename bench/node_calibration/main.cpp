@@ -2,7 +2,8 @@
 // transport"): the kernel copy of n bytes between device buffers, fitted as
 // copy_latency + n / copy_bandwidth, and the one-way latency of a flag between two polling
 // blocks. Writes a calibration file whose "node_transport" object haloflag_calibrate_merge
-// --node puts into a parameter file. One process, no MPI.
+// --node puts into a parameter file. One process, no MPI. With --peer-gpu it also times copies
+// between two GPUs in both directions at once (peer_copy_timing) into a file of their own.
 //
 // Exit status: 0 when the file was written and read back; 1 with the reason for a bad value, no
 // usable GPU, a wrong copy or a flag wait past its deadline; CLI11's codes for bad options.
@@ -23,6 +24,8 @@
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "node_transport_calibration.hpp"
+#include "peer_copy_report.hpp"
+#include "peer_copy_timing.hpp"
 #include "pingpong.hpp"
 #include "run_info.hpp"
 
@@ -59,6 +62,30 @@ void print_copies(const NodeCalibration& calibration) {
                 s.median * 1e6, s.p10 * 1e6, s.p90 * 1e6,
                 static_cast<double>(t.bytes) / s.median / 1e9);
   }
+}
+
+// The link between GPU `options.gpu` and `peer_gpu`: powers of two from 64 KiB to 32 MiB per
+// direction, and the sizes a caller names (the halo bytes of an exchange), into `out_path`.
+void measure_peer_copies(const NodeCalibration& calibration, int peer_gpu,
+                         const std::vector<std::int64_t>& extra_bytes, int iterations,
+                         const std::string& out_path) {
+  bench::PeerCopyRun run;
+  run.plan.gpu_a = calibration.options.gpu;
+  run.plan.gpu_b = peer_gpu;
+  run.plan.sizes = power_of_two_sizes(std::int64_t{64} << 10, std::int64_t{32} << 20);
+  run.plan.sizes.insert(run.plan.sizes.end(), extra_bytes.begin(), extra_bytes.end());
+  run.plan.iterations = iterations;
+  run.date = calibration.date;
+  run.host = calibration.host;
+  run.command_line = calibration.command_line;
+  run.gpu_a = calibration.gpu;
+  run.gpu_b = open_gpu(peer_gpu);
+  std::printf("== peer copies: %s <-> %s, both directions at once, %d samples per size\n",
+              run.gpu_a.c_str(), run.gpu_b.c_str(), iterations);
+  run.samples = bench::time_peer_copies(run.plan);
+  bench::print_peer_copies(run);
+  write_text(out_path, bench::peer_copy_json(run));
+  std::printf("wrote %s\n", out_path.c_str());
 }
 
 }  // namespace
@@ -99,6 +126,18 @@ int main(int argc, char** argv) {
                "check mode: sizes up to 64 KiB, 10 iterations, 2 warm-up, 20 flag samples "
                "(where not given)");
   app.add_option("-o,--out", out_path, "calibration file to write (JSON)")->required();
+  int peer_gpu = -1;
+  std::vector<std::int64_t> peer_bytes;
+  int peer_iterations = 300;
+  std::string peer_out;
+  app.add_option("--peer-gpu", peer_gpu,
+                 "also time copies between --gpu and this GPU, both directions at once")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--peer-bytes", peer_bytes, "more sizes per direction for the peer copies")
+      ->delimiter(',')->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app.add_option("--peer-iterations", peer_iterations, "timed peer copies per size")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--peer-out", peer_out, "peer copy file to write (JSON; with --peer-gpu)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -119,6 +158,9 @@ int main(int argc, char** argv) {
                                   "sizes (powers of two in between)");
     }
     options.timeout_seconds = timeout_seconds;
+    if ((peer_gpu >= 0) != !peer_out.empty()) {
+      throw std::invalid_argument("--peer-gpu and --peer-out go together");
+    }
 
     NodeCalibration calibration;
     calibration.options = options;
@@ -171,6 +213,9 @@ int main(int argc, char** argv) {
                 written.params.flag_latency, fit.copy.rms_relative_residual,
                 fit.copy.clamped ? (", clamped: " + fit.copy.clamp_reason).c_str() : "");
     std::printf("wrote %s\n", out_path.c_str());
+    if (peer_gpu >= 0) {
+      measure_peer_copies(calibration, peer_gpu, peer_bytes, peer_iterations, peer_out);
+    }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "haloflag_calibrate_node: error: %s\n", error.what());
     return 1;
