@@ -301,7 +301,7 @@ class ExchangeSetUp {
       parts_.peers.push_back({peer, Transport::nccl, "NCCL"});
     }
     parts_.transports.push_back(make_nccl_transport(
-        parts_.comm, peer_spans_, parts_.options.timeout, *parts_.resources,
+        parts_.comm, peer_spans_, parts_.options.timeout, *parts_.resources, *parts_.timeline,
         parts_.runner->gpu_stream(kernels::Lane::pack)));
   }
 

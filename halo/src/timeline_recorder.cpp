@@ -30,6 +30,24 @@ void TimelineRecorder::begin(std::uint64_t epoch) {
     recv.received = recv.ready_seen = recv.unpacked = recv.done_seen = kNotRecorded;
   }
   current_.mpi_calls.clear();
+  current_.stream = StreamTimeline{};
+}
+
+void TimelineRecorder::stream_gpu_spans(std::int64_t pack_ns, std::int64_t transfers_ns,
+                                        std::int64_t unpack_ns) {
+  if (!enabled_) return;
+  current_.stream.gpu_pack_ns = pack_ns;
+  current_.stream.gpu_transfers_ns = transfers_ns;
+  current_.stream.gpu_unpack_ns = unpack_ns;
+}
+
+void TimelineRecorder::messages_at_stream_steps() {
+  if (!enabled_) return;
+  for (SendTimeline& send : current_.sends) send.posted = current_.stream.transfers_enqueued;
+  for (RecvTimeline& recv : current_.recvs) {
+    recv.received = current_.stream.done_seen;
+    recv.done_seen = current_.stream.done_seen;
+  }
 }
 
 void TimelineRecorder::mpi_call_end(MpiCall call, std::size_t completed) {

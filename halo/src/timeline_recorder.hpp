@@ -22,6 +22,16 @@ class TimelineRecorder {
   void send_posted(std::size_t message) { stamp(current_.sends[message].posted); }
   void received(std::size_t message) { stamp(current_.recvs[message].received); }
   void unpack_done_seen(std::size_t message) { stamp(current_.recvs[message].done_seen); }
+  // Strategy::nccl's steps on its one stream (StreamTimeline), and the GPU's spans of them.
+  void pack_launched() { stamp(current_.stream.pack_launched); }
+  void transfers_enqueued() { stamp(current_.stream.transfers_enqueued); }
+  void unpack_launched() { stamp(current_.stream.unpack_launched); }
+  void stream_done_seen() { stamp(current_.stream.done_seen); }
+  void stream_gpu_spans(std::int64_t pack_ns, std::int64_t transfers_ns, std::int64_t unpack_ns);
+  // The message rows of a strategy that sees its messages only through its stream's steps:
+  // every send posted when the transfers were enqueued, every receive received and seen
+  // unpacked when the stream was seen done. No pack's end is seen, so no send_ready.
+  void messages_at_stream_steps();
   // A call into MPI: mpi_call_begin() before it, mpi_call_end() after it with what it completed;
   // kept when it took long enough or completed something (ExchangeTimeline::mpi_calls).
   void mpi_call_begin() { stamp(call_begin_); }

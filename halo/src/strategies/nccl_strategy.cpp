@@ -5,6 +5,10 @@
 // follows, so the only host synchronisation is the wait for that stream (lane_idle, polled, so
 // progress() never blocks). A failed exchange abandons the transports, whose transfers have no
 // deadline of their own, so that the stream drains.
+//
+// The fast path is what a plain program does: launch, group, launch, then stream queries. The
+// transports start before the pack launch, so nothing runs between the launch and the group;
+// a traced exchange stamps each step (StreamTimeline) and nothing else is stamped when untraced.
 #include <string>
 
 #include "strategies/exchange_strategy.hpp"
@@ -21,11 +25,11 @@ class NcclStrategy final : public ExchangeStrategy {
 
   void start(std::uint64_t epoch, PackStart) override {
     epoch_ = epoch;
+    for (auto& transport : context_.transports) transport->start(epoch);
     context_.runner.launch(KernelOp::fused_pack, 0);
-    for (auto& transport : context_.transports) {
-      transport->start(epoch);
-      transport->send_packed(epoch);
-    }
+    context_.timeline.pack_launched();
+    for (auto& transport : context_.transports) transport->send_packed(epoch);
+    context_.timeline.transfers_enqueued();
     phase_ = Phase::enqueuing;
     (void)enqueue_unpack();
   }
@@ -33,16 +37,12 @@ class NcclStrategy final : public ExchangeStrategy {
   bool progress() override {
     if (phase_ == Phase::enqueuing && !enqueue_unpack()) return false;
     if (phase_ == Phase::transferring) {
-      for (auto& transport : context_.transports) (void)transport->progress(epoch_);
-      if (!context_.runner.lane_idle(Lane::pack)) return false;
-      for (auto& transport : context_.transports) transport->unpacked(epoch_);
-      // The stream ran the transfers and the unpack: each receive is seen at its end. No pack's
-      // end is seen (the stream goes on to the transfers), so no send_ready is recorded.
-      for (std::size_t r = 0; r < context_.resources.layouts.recvs.size(); ++r) {
-        context_.timeline.received(r);
-        context_.timeline.unpack_done_seen(r);
+      // The stream query first: the usual poll that finds the stream done does nothing else.
+      if (!context_.runner.lane_idle(Lane::pack)) {
+        for (auto& transport : context_.transports) (void)transport->progress(epoch_);
+        return false;
       }
-      phase_ = Phase::done;
+      finish_exchange();
     }
     return phase_ == Phase::done;
   }
@@ -74,18 +74,25 @@ class NcclStrategy final : public ExchangeStrategy {
  private:
   enum class Phase { enqueuing, transferring, done };
 
-  // The unpack kernel follows once every transfer is on the stream.
+  // The unpack kernel follows once every transfer is on the stream (at once with a blocking
+  // NCCL communicator).
   bool enqueue_unpack() {
     for (auto& transport : context_.transports) {
       if (!transport->delivered(epoch_)) return false;
     }
-    // Every send is on the stream: the host's part of the sends ends here.
-    for (std::size_t m = 0; m < context_.resources.layouts.sends.size(); ++m) {
-      context_.timeline.send_posted(m);
-    }
     context_.runner.launch(KernelOp::fused_unpack, 0);
+    context_.timeline.unpack_launched();
+    for (auto& transport : context_.transports) transport->stream_work_enqueued(epoch_);
     phase_ = Phase::transferring;
     return true;
+  }
+
+  // The stream ran the transfers and the unpack.
+  void finish_exchange() {
+    context_.timeline.stream_done_seen();
+    for (auto& transport : context_.transports) transport->unpacked(epoch_);
+    context_.timeline.messages_at_stream_steps();
+    phase_ = Phase::done;
   }
 
   StrategyContext context_;

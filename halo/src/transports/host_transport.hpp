@@ -49,6 +49,9 @@ class HostTransport {
   virtual void send_packed(std::uint64_t epoch) = 0;
   // every message sent and every one received, so the unpack kernel may start;
   virtual bool delivered(std::uint64_t epoch) = 0;
+  // (stream-ordered transports, DeviceWork::none: the unpack kernel is on the stream behind the
+  // transfers, the last of the exchange's work there; a traced transport marks the stream here)
+  virtual void stream_work_enqueued(std::uint64_t) {}
   // the unpack kernel finished.
   virtual void unpacked(std::uint64_t epoch) = 0;
 };

@@ -60,6 +60,21 @@ struct MpiCallTimeline {
   int completed = 0;  ///< requests completed (receives posted, for post_arrived_receive)
 };
 
+/// Strategy::nccl, whose whole exchange is one stream: when the host put each step on the stream
+/// and saw the stream done (ns after start()), and how long the GPU spent on each step, from
+/// events recorded on the stream between them (ns; kNotRecorded where not measured). The GPU
+/// spans include the gap before each step starts on the GPU, so pack + transfers + unpack is the
+/// stream's busy time and duration_ns minus it is what the host added around the GPU's work.
+struct StreamTimeline {
+  std::int64_t pack_launched = kNotRecorded;       ///< host: the pack kernel launched
+  std::int64_t transfers_enqueued = kNotRecorded;  ///< host: the NCCL group enqueued
+  std::int64_t unpack_launched = kNotRecorded;     ///< host: the unpack kernel launched
+  std::int64_t done_seen = kNotRecorded;           ///< host: the stream seen done
+  std::int64_t gpu_pack_ns = kNotRecorded;         ///< GPU: from the stream's start to the pack's end
+  std::int64_t gpu_transfers_ns = kNotRecorded;    ///< GPU: the pack's end to the transfers' end
+  std::int64_t gpu_unpack_ns = kNotRecorded;       ///< GPU: the transfers' end to the unpack's end
+};
+
 /// The trace of one exchange on one rank (ExchangeOptions::trace).
 struct ExchangeTimeline {
   std::uint64_t epoch = 0;  ///< the exchange's number
@@ -71,6 +86,7 @@ struct ExchangeTimeline {
   std::vector<SendTimeline> sends;  ///< one per send, in config order
   std::vector<RecvTimeline> recvs;  ///< one per receive, in config order
   std::vector<MpiCallTimeline> mpi_calls;  ///< flag strategies, in call order
+  StreamTimeline stream;  ///< Strategy::nccl's steps on its stream; all kNotRecorded otherwise
 };
 
 /// The phases of one exchange on one rank (ns after start(); kNotRecorded when there is no

@@ -42,7 +42,7 @@ void broadcast_unique_id(ncclUniqueId& id, MPI_Comm comm, int rank,
   }
 }
 
-// A non-blocking communicator may answer any call with ncclInProgress: not an error.
+// NCCL answers ncclInProgress while it still works on a call: not a failure.
 bool fine(ncclResult_t result) { return result == ncclSuccess || result == ncclInProgress; }
 
 // One group of a ncclSend per send span and a ncclRecv per receive span: the first failed
@@ -144,28 +144,25 @@ void NcclCommunicator::connect(const PeerSpans& spans, const std::byte* send, st
   if (!fine(*result)) fail(step, *result);
 }
 
-bool NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::byte* recv,
+void NcclCommunicator::post(const PeerSpans& spans, const std::byte* send, std::byte* recv,
                             void* stream) {
   if (comm_ == nullptr) {
     throw ExchangeError(ErrorKind::usage, "NCCL: the communicator with " + peers_text() + " was aborted");
   }
   const ncclResult_t result =
       enqueue_group(spans, send, recv, comm_, static_cast<NcclStream>(stream));
-  if (result == ncclInProgress) return false;
   if (result != ncclSuccess) fail("the group of ncclSend/ncclRecv with " + peers_text(), result);
-  return ready();
 }
 
-bool NcclCommunicator::ready() {
+void NcclCommunicator::check_async_error() {
   if (comm_ == nullptr) {
     throw ExchangeError(ErrorKind::usage, "NCCL: the communicator with " + peers_text() + " was aborted");
   }
   ncclResult_t state = ncclSuccess;
   const ncclResult_t asked = ncclCommGetAsyncError(comm_, &state);
   if (asked != ncclSuccess) fail("ncclCommGetAsyncError", asked);
-  if (state == ncclInProgress) return false;
-  if (state != ncclSuccess) fail("the exchange with " + peers_text(), state);
-  return true;
+  // ncclInProgress: a blocking communicator has nothing in flight on the host; not an error.
+  if (state != ncclSuccess && state != ncclInProgress) fail("the exchange with " + peers_text(), state);
 }
 
 void NcclCommunicator::abort() noexcept {

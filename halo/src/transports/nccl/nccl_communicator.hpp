@@ -41,13 +41,14 @@ class NcclCommunicator {
   // ExchangeError when it fails or misses the timeout.
   void connect(const PeerSpans& spans, const std::byte* send, std::byte* recv, void* stream);
   // Enqueues on `stream` (a cudaStream_t or hipStream_t), in one group, a ncclSend of each send
-  // span of `send` and a ncclRecv of each receive span into `recv`. True once the group is on
-  // the stream; false while NCCL still enqueues it: ready() says when it is. Throws
-  // ExchangeError on an error.
-  bool post(const PeerSpans& spans, const std::byte* send, std::byte* recv, void* stream);
-  // True when no call is still being enqueued. Throws ExchangeError, naming the peers, when
-  // NCCL reports an error (a peer that died, a network failure); the communicator is aborted.
-  bool ready();
+  // span of `send` and a ncclRecv of each receive span into `recv`; the group is on the stream
+  // when it returns (a blocking communicator). Nothing else: NCCL's error state is not read
+  // here, so that the unpack kernel follows the group at once. Throws ExchangeError on an error.
+  void post(const PeerSpans& spans, const std::byte* send, std::byte* recv, void* stream);
+  // Throws ExchangeError, naming the peers, when NCCL reports an error (a peer that died, a
+  // network failure); the communicator is aborted. Cheap (atomic loads inside NCCL), but not
+  // needed on every poll: the exchange's deadline bounds a transfer NCCL never reports.
+  void check_async_error();
   // Ends the communicator now, so that NCCL's kernels waiting for peers return; every later call
   // throws. Safe to call more than once.
   void abort() noexcept;

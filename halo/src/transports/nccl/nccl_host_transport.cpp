@@ -1,12 +1,26 @@
 #include "transports/nccl/nccl_host_transport.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "transports/nccl/nccl_communicator.hpp"
+#include "transports/nccl/stream_marks.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How often a running exchange reads NCCL's error state. An exchange takes tens of
+// microseconds, so the usual one never reads it and its completion wait is a stream query
+// alone; an error NCCL reports (a network peer that died) ends the exchange within this, and a
+// transfer NCCL never reports on (a peer gone over NVLink) ends at the Exchange's deadline.
+constexpr auto kErrorCheckInterval = std::chrono::milliseconds(1);
+
+// A traced exchange's marks on the stream: before the pack, between the pack and the group,
+// after the group, after the unpack.
+enum Mark : int { kBegin, kPacked, kTransferred, kUnpacked, kMarkCount };
 
 // NCCL's transfers have no deadline of their own: a failed exchange aborts the communicator
 // (abandon()), which ends NCCL's kernels so the stream drains. The set-up enqueues one group, so
@@ -14,13 +28,15 @@ namespace {
 class NcclHostTransport final : public HostTransport {
  public:
   NcclHostTransport(MPI_Comm comm, PeerSpans spans, std::chrono::nanoseconds timeout,
-                    ExchangeResources& resources, void* stream)
+                    ExchangeResources& resources, TimelineRecorder& timeline, void* stream)
       : spans_(std::move(spans)),
         resources_(resources),
+        timeline_(timeline),
         stream_(stream),
         communicator_(comm, peers_of(spans_), timeout) {
     communicator_.connect(spans_, resources_.device_send_buffer(),
                           resources_.device_recv_buffer(), stream_);
+    if (timeline_.enabled()) marks_.emplace(kMarkCount, stream_);
   }
 
   std::string_view name() const override { return "nccl"; }
@@ -28,9 +44,15 @@ class NcclHostTransport final : public HostTransport {
   bool carries_send(std::size_t) const override { return true; }
   bool carries_recv(std::size_t) const override { return true; }
 
+  // Before the pack kernel is launched: the group then follows the launch with nothing between.
   void start(std::uint64_t) override {
     enqueued_ = false;
     done_ = false;
+    next_error_check_ = Clock::now() + kErrorCheckInterval;
+    if (marks_) {
+      marks_->clear();
+      marks_->record(kBegin);
+    }
   }
 
   std::string pending(std::uint64_t) const override {
@@ -49,27 +71,42 @@ class NcclHostTransport final : public HostTransport {
 
   void abandon() noexcept override { communicator_.abort(); }
 
-  // While the stream runs: an error NCCL reports (a peer that died) ends the exchange before
-  // its deadline.
+  // While the stream runs, now and then: an error NCCL reports ends the exchange before its
+  // deadline.
   bool progress(std::uint64_t) override {
-    (void)communicator_.ready();
+    const auto now = Clock::now();
+    if (now >= next_error_check_) {
+      communicator_.check_async_error();
+      next_error_check_ = now + kErrorCheckInterval;
+    }
     return true;
   }
 
   bool receivers_ready(std::uint64_t) const override { return true; }
 
   void send_packed(std::uint64_t) override {
-    enqueued_ = communicator_.post(spans_, resources_.device_send_buffer(),
-                                   resources_.device_recv_buffer(), stream_);
+    if (marks_) marks_->record(kPacked);
+    communicator_.post(spans_, resources_.device_send_buffer(), resources_.device_recv_buffer(),
+                       stream_);
+    if (marks_) marks_->record(kTransferred);
+    enqueued_ = true;
   }
 
   // Stream-ordered: delivered once the transfers are on the stream, ahead of the unpack kernel.
-  bool delivered(std::uint64_t) override {
-    if (!enqueued_) enqueued_ = communicator_.ready();
-    return enqueued_;
+  bool delivered(std::uint64_t) override { return enqueued_; }
+
+  void stream_work_enqueued(std::uint64_t) override {
+    if (marks_) marks_->record(kUnpacked);
   }
 
-  void unpacked(std::uint64_t) override { done_ = true; }
+  // The stream is idle, so every mark has passed.
+  void unpacked(std::uint64_t) override {
+    done_ = true;
+    if (!marks_) return;
+    timeline_.stream_gpu_spans(marks_->elapsed_ns(kBegin, kPacked),
+                               marks_->elapsed_ns(kPacked, kTransferred),
+                               marks_->elapsed_ns(kTransferred, kUnpacked));
+  }
 
  private:
   static std::string span_text(const char* call, const PeerSpan& span) {
@@ -79,8 +116,11 @@ class NcclHostTransport final : public HostTransport {
 
   PeerSpans spans_;
   ExchangeResources& resources_;
+  TimelineRecorder& timeline_;
   void* stream_;
   NcclCommunicator communicator_;
+  std::optional<StreamMarks> marks_;  // traced Exchanges only
+  Clock::time_point next_error_check_{};
   bool enqueued_ = false;  // this exchange's transfers are on the stream
   bool done_ = true;       // the unpack after them finished
 };
@@ -89,8 +129,10 @@ class NcclHostTransport final : public HostTransport {
 
 std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm comm, PeerSpans spans,
                                                    std::chrono::nanoseconds timeout,
-                                                   ExchangeResources& resources, void* stream) {
-  return std::make_unique<NcclHostTransport>(comm, std::move(spans), timeout, resources, stream);
+                                                   ExchangeResources& resources,
+                                                   TimelineRecorder& timeline, void* stream) {
+  return std::make_unique<NcclHostTransport>(comm, std::move(spans), timeout, resources, timeline,
+                                             stream);
 }
 
 }  // namespace haloflag::halo::detail

@@ -11,16 +11,19 @@
 #include <memory>
 
 #include "exchange_resources.hpp"
+#include "timeline_recorder.hpp"
 #include "transports/host_transport.hpp"
 #include "transports/nccl/peer_spans.hpp"
 
 namespace haloflag::halo::detail {
 
 // Collective over `comm` (it creates the NCCL communicator, every wait within `timeout`); the
-// transfers go on `stream`, a cudaStream_t or hipStream_t. Throws ExchangeError in builds without
-// NCCL (strategy_unavailable() says so first).
+// transfers go on `stream`, a cudaStream_t or hipStream_t. A traced `timeline` gets the GPU's
+// time of each step on the stream. Throws ExchangeError in builds without NCCL
+// (strategy_unavailable() says so first).
 std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm comm, PeerSpans spans,
                                                    std::chrono::nanoseconds timeout,
-                                                   ExchangeResources& resources, void* stream);
+                                                   ExchangeResources& resources,
+                                                   TimelineRecorder& timeline, void* stream);
 
 }  // namespace haloflag::halo::detail

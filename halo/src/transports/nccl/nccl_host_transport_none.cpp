@@ -7,7 +7,8 @@
 namespace haloflag::halo::detail {
 
 std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm, PeerSpans, std::chrono::nanoseconds,
-                                                   ExchangeResources&, void*) {
+                                                   ExchangeResources&, TimelineRecorder&,
+                                                   void*) {
   throw ExchangeError(ErrorKind::config,
                       strategy_unavailable(Strategy::nccl, notify::Backend::cuda));
 }
