@@ -7,6 +7,7 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/fused_chunks.hpp"
 #include "haloflag/kernels/transports/piece_grid_steps.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -19,8 +20,19 @@ namespace {
 // compiler keeps register use within what such a block needs.
 constexpr int kMaxBlockThreads = 1024;
 
-// Fused (Comb) and per-message (stream_base) kernels: blockIdx.y picks the message, the
-// gridDim.x blocks along x share it.
+// Fused (Comb) kernels: blockIdx.y picks the message, the gridDim.x blocks along x share its
+// 16-byte chunks (fused_chunks.hpp).
+__global__ void __launch_bounds__(kMaxBlockThreads) fused_pack_kernel(ExchangePlan plan) {
+  fused_pack_message(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
+                     blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
+}
+
+__global__ void __launch_bounds__(kMaxBlockThreads) fused_unpack_kernel(ExchangePlan plan) {
+  fused_unpack_message(plan.recvs[blockIdx.y], fields_of(plan), recv_data(plan, blockIdx.y),
+                       blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
+}
+
+// Per-message (stream_base) kernels: blockIdx.y picks the message, one block moves it.
 __global__ void __launch_bounds__(kMaxBlockThreads) pack_kernel(ExchangePlan plan) {
   pack_message_at(plan.sends[blockIdx.y], fields_of(plan), send_data(plan, blockIdx.y),
                   static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x),
@@ -94,11 +106,14 @@ const void* kernel_address(Kernel kernel) {
 
 // CUDA loads kernels lazily (CUDA_MODULE_LOADING=LAZY, the default), and loading one may wait
 // for every kernel running in the context. Resident kernels never end, so every kernel this
-// library launches is loaded before the first runner launches anything.
+// library launches is loaded before the first runner launches anything: a kernel left out of
+// this list hangs its first launch beside another Exchange's resident kernels until their
+// deadline (tests/kernels/kernels_loaded_test.py checks the list).
 void load_every_kernel() {
   static const bool loaded = [] {
     for (const void* kernel :
-         {kernel_address(pack_kernel), kernel_address(unpack_kernel),
+         {kernel_address(fused_pack_kernel), kernel_address(fused_unpack_kernel),
+          kernel_address(pack_kernel), kernel_address(unpack_kernel),
           kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
           kernel_address(stacked_kernel), kernel_address(resident_pack_kernel),
           kernel_address(resident_unpack_kernel), kernel_address(piece_grid_kernel),
@@ -151,12 +166,13 @@ class GpuKernelRunner final : public KernelRunner {
     }
     std::int64_t largest = 0;
     for (std::uint32_t m = 0; m < plan.send_count; ++m) {
-      largest = std::max(largest, cells_of_send(m));
+      largest = std::max(largest, fused_threads_for(host_layout(plan_.sends, m)));
     }
     for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
-      largest = std::max(largest, cells_of_recv(r));
+      largest = std::max(largest, fused_threads_for(host_layout(plan_.recvs, r)));
     }
-    // Comb's fused kernels give each message enough blocks for one element per thread.
+    // The fused kernels give each message enough blocks for a thread per 16-byte chunk (per
+    // element where the shared mover moves it): fused_threads_for.
     const std::int64_t blocks = (largest + settings.fused_threads - 1) / settings.fused_threads;
     fused_blocks_ = static_cast<int>(std::clamp<std::int64_t>(blocks, 1, 4096));
   }
@@ -175,16 +191,22 @@ class GpuKernelRunner final : public KernelRunner {
     const dim3 message_block(static_cast<unsigned>(settings_.message_threads));
     switch (op) {
       case KernelOp::fused_pack:
-      case KernelOp::per_message_pack:
         if (plan_.send_count == 0) return;
-        pack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.send_count),
-                      threads_of(op), 0, stream>>>(plan_);
+        fused_pack_kernel<<<dim3(static_cast<unsigned>(fused_blocks_), plan_.send_count),
+                            threads_of(op), 0, stream>>>(plan_);
         break;
       case KernelOp::fused_unpack:
+        if (plan_.recv_count == 0) return;
+        fused_unpack_kernel<<<dim3(static_cast<unsigned>(fused_blocks_), plan_.recv_count),
+                              threads_of(op), 0, stream>>>(plan_);
+        break;
+      case KernelOp::per_message_pack:
+        if (plan_.send_count == 0) return;
+        pack_kernel<<<dim3(1, plan_.send_count), threads_of(op), 0, stream>>>(plan_);
+        break;
       case KernelOp::per_message_unpack:
         if (plan_.recv_count == 0) return;
-        unpack_kernel<<<dim3(static_cast<unsigned>(blocks_per_message(op)), plan_.recv_count),
-                        threads_of(op), 0, stream>>>(plan_);
+        unpack_kernel<<<dim3(1, plan_.recv_count), threads_of(op), 0, stream>>>(plan_);
         break;
       case KernelOp::piece_grid:
         require_stream_residency(StreamKernels::notify);
@@ -328,9 +350,6 @@ class GpuKernelRunner final : public KernelRunner {
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
   };
-
-  std::int64_t cells_of_send(std::uint32_t m) const { return host_layout(plan_.sends, m).element_count(); }
-  std::int64_t cells_of_recv(std::uint32_t r) const { return host_layout(plan_.recvs, r).element_count(); }
 
   // Layouts live in device memory; the sizes the launch shape needs are read once per message.
   static MessageLayout host_layout(const MessageLayout* device_layouts, std::uint32_t index) {

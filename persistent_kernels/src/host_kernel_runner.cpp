@@ -6,6 +6,7 @@
 #include <string>
 
 #include "haloflag/kernels/block_programs.hpp"
+#include "haloflag/kernels/fused_chunks.hpp"
 #include "haloflag/kernels/host_groups.hpp"
 #include "host_lane.hpp"
 #include "runner_factories.hpp"
@@ -118,6 +119,28 @@ class HostKernelRunner final : public KernelRunner {
     };
   }
 
+  // The fused kernels' grid shares each message's chunks among its threads (fused_chunks.hpp):
+  // here every thread of the lane is one of them, so CI runs the GPU's chunked moves and how
+  // they split a message.
+  static HostLane::Job fused_job(KernelOp op, const ExchangePlan& plan) {
+    if (op == KernelOp::fused_pack) {
+      return [plan](int thread, int threads) {
+        for (std::uint32_t m = 0; m < plan.send_count; ++m) {
+          fused_pack_message(plan.sends[m], fields_of(plan), send_data(plan, m),
+                             static_cast<std::uint32_t>(thread),
+                             static_cast<std::uint32_t>(threads));
+        }
+      };
+    }
+    return [plan](int thread, int threads) {
+      for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
+        fused_unpack_message(plan.recvs[r], fields_of(plan), recv_data(plan, r),
+                             static_cast<std::uint32_t>(thread),
+                             static_cast<std::uint32_t>(threads));
+      }
+    };
+  }
+
   // The job that runs `op` of `epoch` on a lane: the block programs of the op, spread over the
   // lane's threads. The lambdas hold copies, so that the job outlives this call.
   HostLane::Job job(KernelOp op, std::uint64_t epoch) {
@@ -125,13 +148,14 @@ class HostKernelRunner final : public KernelRunner {
     const HostThreadGroup block;
     switch (op) {
       case KernelOp::fused_pack:
+      case KernelOp::fused_unpack:
+        return fused_job(op, plan);
       case KernelOp::per_message_pack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.send_count, thread, threads, [&](std::uint32_t m) {
             pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), 0, 1);
           });
         };
-      case KernelOp::fused_unpack:
       case KernelOp::per_message_unpack:
         return [plan](int thread, int threads) {
           for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
