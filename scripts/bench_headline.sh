@@ -105,7 +105,8 @@ done
 
 next_step "copies between the GPUs, both directions at once"
 if [[ $HALOFLAG_GPU == none ]]; then
-  echo "HALOFLAG_GPU=none: no peer copies (the host backend has no GPUs)" | tee "$work/peer_copy.txt"
+  echo "HALOFLAG_GPU=none: no peer copies (the host backend has no GPUs)" |
+    tee "$work/peer_copy.txt"
 else
   sizes=$(IFS=,; echo "${halo_bytes[*]}")
   figures_run_logged "$work/commands.txt" "$work/peer_copy.txt" \
@@ -121,5 +122,6 @@ figures_run_logged "$work/commands.txt" "$work/headline_table.txt" \
 cp "$work/headline.md" "$work/machine.txt" "$out/"
 tar -czf "$out/headline.tar.gz" -C "$out" headline
 rm -rf "$work"
-echo "bench_headline.sh: done in $((SECONDS - started)) s: $out/headline.md, $out/headline.tar.gz" >&2
+echo "bench_headline.sh: done in $((SECONDS - started)) s: $out/headline.md," \
+  "$out/headline.tar.gz" >&2
 cat "$out/headline.md"

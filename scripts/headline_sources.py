@@ -1,7 +1,7 @@
 """The raw data of the two-GPU headline, wherever it lies: halo_bench reports (format
-"haloflag-halo-bench") and haloflag_calibrate_node's peer copy files ("haloflag-peer-copy"), given as
-files (.json, .json.gz), folders (every such file under them), archives (.tar.gz: every such
-member, read in place) or ARCHIVE.tar.gz:MEMBER (that member alone). Published runs keep their
+"haloflag-halo-bench") and haloflag_calibrate_node's peer copy files ("haloflag-peer-copy"),
+given as files (.json, .json.gz), folders (every such file under them), archives (.tar.gz: every
+such member, read in place) or ARCHIVE.tar.gz:MEMBER (that member alone). Published runs keep their
 raw data in one tarball, so the table is regenerated from it without unpacking anything.
 """
 

@@ -29,8 +29,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from headline_sources import (HALO_BENCH_FORMAT, PEER_COPY_FORMAT, SourceError,  # noqa: E402
-                              load_sources)
+from headline_sources import PEER_COPY_FORMAT, SourceError, load_sources  # noqa: E402
 from model_report import ReportError, cube_of, transport_of  # noqa: E402
 
 # halo_bench's order; haloflag's strategies after the conventional ones.
@@ -128,7 +127,8 @@ def order_of(key):
     name, transport = key
     strategy = name.removesuffix(TUNED_SUFFIX)
     rank = STRATEGY_ORDER.index(strategy) if strategy in STRATEGY_ORDER else len(STRATEGY_ORDER)
-    place = TRANSPORT_ORDER.index(transport) if transport in TRANSPORT_ORDER else len(TRANSPORT_ORDER)
+    known = transport in TRANSPORT_ORDER
+    place = TRANSPORT_ORDER.index(transport) if known else len(TRANSPORT_ORDER)
     return place, rank, name
 
 
@@ -219,7 +219,8 @@ def note_lines(cubes, peer, baselines, gpus, notes):
             f"NVLink: {', '.join(peer.data.get('gpus', []))}, copies in both directions at once: "
             f"{fit['rate_bytes_per_s'] / 1e9:.1f} GB/s per direction and a fixed "
             f"{fit['fixed_us']:.1f} µs (issue and synchronisation of both copies), fitted over "
-            f"{fit['min_bytes']}–{fit['max_bytes']} B ({peer.name}, {peer.data.get('date', '?')}). "
+            f"{fit['min_bytes']}–{fit['max_bytes']} B ({peer.name}, "
+            f"{peer.data.get('date', '?')}). "
             "The first row leaves the fixed cost out; the second is the median measured at that "
             "size, or the fit where marked.")
     lines.append("")

@@ -40,8 +40,8 @@ void enable_peer_access(int from, int to) {
   int can_access = 0;
   HF_GPU_CHECK(cudaDeviceCanAccessPeer(&can_access, from, to));
   if (can_access == 0) {
-    throw std::invalid_argument("GPU " + std::to_string(from) + " cannot access the memory of GPU " +
-                                std::to_string(to) + " (no peer access between them)");
+    throw std::invalid_argument("GPU " + std::to_string(from) + " cannot access the memory of " +
+                                "GPU " + std::to_string(to) + " (no peer access between them)");
   }
   select_gpu(from);
   const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
@@ -86,7 +86,8 @@ std::vector<unsigned char> pattern(std::int64_t bytes, int direction) {
 class PeerPair {
  public:
   PeerPair(int gpu_a, int gpu_b, std::int64_t largest)
-      : a_(gpu_a, static_cast<std::size_t>(largest)), b_(gpu_b, static_cast<std::size_t>(largest)) {}
+      : a_(gpu_a, static_cast<std::size_t>(largest)),
+        b_(gpu_b, static_cast<std::size_t>(largest)) {}
 
   // Both copies issued, then both streams waited for; the wall time of the whole, and in
   // *device_seconds the longer copy by its own stream's events.
@@ -97,7 +98,8 @@ class PeerPair {
     HF_GPU_CHECK(cudaStreamSynchronize(a_.stream.get()));
     HF_GPU_CHECK(cudaStreamSynchronize(b_.stream.get()));
     const auto ended = std::chrono::steady_clock::now();
-    *device_seconds = std::max(elapsed_seconds(a_.start, a_.end), elapsed_seconds(b_.start, b_.end));
+    *device_seconds =
+        std::max(elapsed_seconds(a_.start, a_.end), elapsed_seconds(b_.start, b_.end));
     return std::chrono::duration<double>(ended - started).count();
   }
 
