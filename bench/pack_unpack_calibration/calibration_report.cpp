@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rates_report.hpp"
+
 namespace haloflag::bench {
 
 std::string joined(const std::vector<std::string>& words, const std::string& separator) {
@@ -243,7 +245,7 @@ model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const Tabl
 std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
                      const std::vector<SizeRow>& rows, const std::string& table_text,
                      double finest_block_us, const std::vector<TimedHaloSet>& sets,
-                     const std::vector<FusedFit>& fits) {
+                     const std::vector<FusedFit>& fits, const CopyRates& copies) {
   const PackUnpackOptions& o = run.options;
   Json json;
   json["format"] = kRawFormat;
@@ -351,6 +353,7 @@ std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& s
   Json fused = Json::object();
   for (const FusedFit& fit : fits) fused[fit.name()] = fit_json(fit);
   json["fused"] = std::move(fused);
+  json["rates"] = rates_json(sets, copies);
   return json.dump(1) + "\n";
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_rates.hpp"
 #include "halo_set_measurement.hpp"
 #include "haloflag/model/params_file.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -61,10 +62,11 @@ model::PackUnpackTableFile make_table_file(const CalibrationRun& run, const Tabl
                                            double finest_block_us,
                                            const std::vector<FusedFit>& fits);
 
-// `table_text`: the table file as written, copied into the raw file.
+// `table_text`: the table file as written, copied into the raw file; `copies`: the rates the
+// fused kernels' stand beside (rates_report.hpp).
 std::string raw_json(const CalibrationRun& run, const std::vector<TimedShape>& shapes,
                      const std::vector<SizeRow>& rows, const std::string& table_text,
                      double finest_block_us, const std::vector<TimedHaloSet>& sets,
-                     const std::vector<FusedFit>& fits);
+                     const std::vector<FusedFit>& fits, const CopyRates& copies);
 
 }  // namespace haloflag::bench

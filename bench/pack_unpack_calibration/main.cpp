@@ -4,7 +4,9 @@
 // run; and the time of a cube's whole halo in one fused launch (the bulk strategies' kernels),
 // fitted as latency plus bytes over bandwidth. Run under mpiexec with one rank per GPU: the
 // ranks measure one message at a time, each on its own GPU, the halo sets all at once, and
-// rank 0 pools and writes. --refit fits an earlier run's halo sets again from its raw file.
+// rank 0 pools and writes; beside the halo sets, the GB/s they reach next to the copy engine's
+// within the GPU and to a peer GPU (copy_rates.hpp). --refit fits an earlier run's halo sets
+// again from its raw file.
 // Options and output: docs/model.md.
 //
 // Exit status: 0 when the table was written and read back; 1 for bad values (printed once) or a
@@ -21,6 +23,7 @@
 
 #include "calibration_files.hpp"
 #include "calibration_report.hpp"
+#include "copy_rates.hpp"
 #include "halo_set_measurement.hpp"
 #include "halo_set_refit.hpp"
 #include "haloflag/bench/gather_strings.hpp"
@@ -29,6 +32,7 @@
 #include "message_shapes.hpp"
 #include "mpi_call.hpp"
 #include "pack_unpack_options.hpp"
+#include "rates_report.hpp"
 #include "run_info.hpp"
 #include "shape_measurement.hpp"
 #include "size_table.hpp"
@@ -191,8 +195,10 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
     model::calibration::check_mpi(MPI_Barrier(comm), "MPI_Barrier");
   }
   std::vector<TimedHaloSet> halo_sets = measure_halo_sets(halo_cubes, settings, comm, rank);
+  CopyRates copies = measure_copy_rates(halo_cubes, settings, comm);
   gather_samples(comm, shapes, options.iterations);
   gather_halo_set_samples(comm, halo_sets, options.iterations);
+  gather_copy_samples(comm, copies, options.iterations);
   if (rank != 0) return;
 
   const std::vector<SizeRow> rows = pool_by_size(shapes);
@@ -202,6 +208,7 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
   for (const std::string& note : table.notes) std::printf("note: %s\n", note.c_str());
   const std::vector<FusedFit> fits = fit_halo_sets(halo_sets, run.gpu_sharers);
   print_halo_sets(stdout, halo_sets, fits);
+  print_rates(stdout, halo_sets, copies);
 
   const model::PackUnpackTableFile file = make_table_file(run, table, finest_us, fits);
   const std::string table_text = model::pack_unpack_table_to_json(file);
@@ -214,7 +221,7 @@ void calibrate(int argc, char** argv, const CLI::App& app, PackUnpackOptions& op
                              std::to_string(file.table.points().size()));
   }
   model::calibration::write_text(options.raw_path, raw_json(run, shapes, rows, table_text,
-                                                           finest_us, halo_sets, fits));
+                                                           finest_us, halo_sets, fits, copies));
   std::printf("wrote %s (%zu sizes) and %s\n", options.out_path.c_str(),
               file.table.points().size(), options.raw_path.c_str());
 }

@@ -163,6 +163,20 @@ TEST_F(PackUnpackCalibrationCli, QuickRunHasTheSlowestShapesAndTheFusedFits) {
   }
   EXPECT_EQ(raw["version"], 2);
   EXPECT_EQ(raw["fused"].size(), 4u);
+
+  // The fused kernels' GB/s beside the copy within memory (a memcpy here) and no peer copy.
+  EXPECT_NE(r.out.find("rates: GB/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("peer copy: no peer GPU"), std::string::npos) << r.out;
+  EXPECT_EQ(raw["rates"]["peer_copy"], "no peer GPU: host backend");
+  ASSERT_EQ(raw["rates"]["cubes"].size(), 2u) << raw["rates"].dump();
+  for (const nlohmann::json& cube : raw["rates"]["cubes"]) {
+    for (const char* key : {"pack_device", "unpack_device", "pack_pinned", "unpack_pinned"}) {
+      EXPECT_GT(cube["fused"][key]["gb_per_s"].get<double>(), 0.0) << key << cube.dump();
+    }
+    EXPECT_GT(cube["device_copy"]["gb_per_s"].get<double>(), 0.0) << cube.dump();
+    EXPECT_TRUE(cube["peer_copy"].is_null()) << cube.dump();
+    EXPECT_EQ(cube["samples_us"]["device_copy"].size(), 2u);  // one list per rank
+  }
   EXPECT_EQ(raw["table"]["fused"], table["fused"]);
 
   // --refit of that raw file measures nothing and gives the same table: the fits agree up to the
