@@ -30,6 +30,7 @@
 #include "haloflag/halo/tune.hpp"
 #include "haloflag/model/strategy_prediction.hpp"
 #include "nccl_comparison.hpp"
+#include "plain_nccl.hpp"
 #include "report_json.hpp"
 #include "report_table.hpp"
 #include "run_context.hpp"
@@ -196,12 +197,16 @@ int run_halo_bench(int argc, char** argv) {
     halo::Transport transport;
     std::optional<halo::TuningReport> tuning;  // a tuned variant's choice
     std::string name;
+    bool plain_nccl = false;  // the plain NCCL program beside nccl (plain_nccl.hpp)
   };
   std::vector<Variant> variants;
   for (halo::Strategy strategy : strategies) {
-    // NCCL carries every message itself: one variant, whatever --transport says.
+    // NCCL carries every message itself: one variant, whatever --transport says, and the plain
+    // NCCL program beside it in the same rotation.
     if (strategy == halo::Strategy::nccl) {
       variants.push_back({strategy, halo::Transport::automatic, std::nullopt, "nccl"});
+      variants.push_back(
+          {strategy, halo::Transport::automatic, std::nullopt, kPlainNcclName, true});
       continue;
     }
     for (halo::Transport transport : options.transports) {
@@ -247,7 +252,9 @@ int run_halo_bench(int argc, char** argv) {
       // `passed` is agreed on by all ranks: they all skip the strategy or none does.
       if (round > 0 && !results[i].verification.passed) continue;
       try {
-        StrategyResult part = benchmark_strategy(round_settings, strategy, *fields, scratch);
+        StrategyResult part =
+            variant.plain_nccl ? benchmark_plain_nccl(round_settings, *fields, scratch)
+                               : benchmark_strategy(round_settings, strategy, *fields, scratch);
         part.name = variant.name;
         part.tuned = variant.tuning.has_value();
         if (variant.tuning) part.tuning = *variant.tuning;
@@ -257,8 +264,7 @@ int run_halo_bench(int argc, char** argv) {
           add_round(results[i], std::move(part));
         }
       } catch (const std::exception& error) {
-        abort_run(kProgram, me.rank,
-                  std::string(halo::to_string(strategy)) + ": " + error.what());
+        abort_run(kProgram, me.rank, variant.name + ": " + error.what());
       }
     }
   }
@@ -270,6 +276,7 @@ int run_halo_bench(int argc, char** argv) {
                       model_for(context, result), prediction_for(context, result));
       if (result.strategy == halo::Strategy::nccl) {
         print_fastest_over_node(std::cout, result, fastest_over_node(results));
+        if (!result.plain_nccl) print_against_plain_nccl(std::cout, result, plain_nccl_of(results));
       }
     }
   }

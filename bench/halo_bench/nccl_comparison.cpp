@@ -50,4 +50,11 @@ std::optional<FastestOverNode> fastest_over_node(const std::vector<StrategyResul
   return fastest;
 }
 
+const StrategyResult* plain_nccl_of(const std::vector<StrategyResult>& results) {
+  for (const StrategyResult& result : results) {
+    if (result.plain_nccl) return &result;
+  }
+  return nullptr;
+}
+
 }  // namespace haloflag::bench

@@ -1,6 +1,7 @@
 // The nccl strategy in halo_bench: whether it can run in this run, the library behind it, and
-// what its row is compared with: comb_fused over the node transport, and haloflag's fastest
-// flag strategy over node (the baseline a user would pick against what haloflag offers).
+// what its row is compared with: comb_fused over the node transport, haloflag's fastest flag
+// strategy over node (the baseline a user would pick against what haloflag offers), and the
+// plain NCCL program of the same run (what the Exchange adds to NCCL's own steps).
 #pragma once
 
 #include <optional>
@@ -35,5 +36,8 @@ struct FastestOverNode {
 // haloflag's fastest flag strategy among the results whose exchanges used the node transport
 // alone; empty when none did.
 std::optional<FastestOverNode> fastest_over_node(const std::vector<StrategyResult>& results);
+
+// The plain NCCL program's result (plain_nccl.hpp) among `results`, or null.
+const StrategyResult* plain_nccl_of(const std::vector<StrategyResult>& results);
 
 }  // namespace haloflag::bench

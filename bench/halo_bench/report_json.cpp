@@ -7,6 +7,7 @@
 #include "haloflag/bench/summary_json.hpp"
 #include "haloflag/halo/nccl_library.hpp"
 #include "nccl_comparison.hpp"
+#include "plain_nccl.hpp"
 #include "report_table.hpp"
 
 namespace haloflag::bench {
@@ -25,6 +26,18 @@ json drift_json(const DriftSummary& drift) {
           {"last_over_first", drift.last_over_first}};
 }
 
+// nccl's steps on its stream (StreamStepMedians); null for the other strategies.
+json stream_steps_json(const StreamStepMedians& steps) {
+  if (!steps.any()) return nullptr;
+  return {{"pack_launched", optional_json(steps.pack_launched)},
+          {"transfers_enqueued", optional_json(steps.transfers_enqueued)},
+          {"unpack_launched", optional_json(steps.unpack_launched)},
+          {"done_seen", optional_json(steps.done_seen)},
+          {"gpu_pack_us", optional_json(steps.gpu_pack)},
+          {"gpu_transfers_us", optional_json(steps.gpu_transfers)},
+          {"gpu_unpack_us", optional_json(steps.gpu_unpack)}};
+}
+
 // The traced pass: medians of the slowest rank's phase times, microseconds after start().
 json phases_json(const TracedRun& traced) {
   const PhaseMedians& phases = traced.phases_us;
@@ -38,7 +51,8 @@ json phases_json(const TracedRun& traced) {
           {"last_receive", optional_json(phases.last_receive)},
           {"last_unpack_done", optional_json(phases.last_unpack_done)},
           {"post_per_send_us", optional_json(phases.post_per_send)},
-          {"traced_total_us", summary_json(phases.total)}};
+          {"traced_total_us", summary_json(phases.total)},
+          {"stream_steps", stream_steps_json(phases.stream)}};
 }
 
 json machine_json(const MachineInfo& machine) {
@@ -230,7 +244,9 @@ json strategy_json(const StrategyResult& result, std::optional<double> baseline_
   if (!check.possible) verification["unavailable_reason"] = check.unavailable_reason;
 
   json entry = {{"name", result.name},
-                {"strategy", halo::to_string(result.strategy)},
+                {"strategy", result.plain_nccl ? std::string(kPlainNcclName)
+                                               : std::string(halo::to_string(result.strategy))},
+                {"plain_program", result.plain_nccl},
                 {"transport", halo::to_string(result.transport)},
                 {"transport_used", transports_used(result)},
                 {"node_links", result.node_links},
@@ -272,6 +288,14 @@ nlohmann::json make_report_json(const RunContext& context,
   for (const StrategyResult& result : results) {
     json entry = strategy_json(result, baseline_median(results, result),
                                model_for(context, result), prediction_for(context, result));
+    if (result.strategy == halo::Strategy::nccl && !result.plain_nccl) {
+      const StrategyResult* plain = plain_nccl_of(results);
+      entry["vs_plain_nccl"] =
+          plain != nullptr && plain->summary_us && result.summary_us
+              ? json{{"median_us", plain->summary_us->median},
+                     {"speedup", plain->summary_us->median / result.summary_us->median}}
+              : json(nullptr);
+    }
     if (result.strategy == halo::Strategy::nccl) {
       const auto fastest = fastest_over_node(results);
       entry["vs_fastest_over_node"] =

@@ -82,6 +82,43 @@ std::string phase_cell(const std::optional<double>& value) {
   return padded(value ? fixed(*value, 1) : "-", 11);
 }
 
+// nccl's steps on its one stream: the host's (when each went on the stream, when the stream was
+// seen done) beside the GPU's span of each, so that the time outside the GPU's work shows.
+void print_stream_steps(std::ostream& out, const std::vector<StrategyResult>& results) {
+  const auto has_steps = [](const StrategyResult& r) {
+    return r.traced && r.traced->phases_us.stream.any();
+  };
+  if (std::none_of(results.begin(), results.end(), has_steps)) return;
+  out << "\nstream steps (the same traced pass; host: us after start(), GPU: us of each step "
+         "between events on the stream; slowest rank, median):\n"
+      << padded("strategy", kNameWidth, true) << padded("pack", 11) << padded("group", 11)
+      << padded("unpack", 11) << padded("done seen", 11) << padded("GPU pack", 11)
+      << padded("GPU xfers", 11) << padded("GPU unpack", 11) << padded("GPU busy", 11)
+      << padded("not on GPU", 11) << '\n';
+  for (const StrategyResult& result : results) {
+    if (!has_steps(result)) continue;
+    const StreamStepMedians& steps = result.traced->phases_us.stream;
+    std::optional<double> busy;
+    if (steps.gpu_pack && steps.gpu_transfers && steps.gpu_unpack) {
+      busy = *steps.gpu_pack + *steps.gpu_transfers + *steps.gpu_unpack;
+    }
+    std::optional<double> outside;
+    if (busy && steps.done_seen) outside = *steps.done_seen - *busy;
+    out << padded(result.name, kNameWidth, true) << phase_cell(steps.pack_launched)
+        << phase_cell(steps.transfers_enqueued) << phase_cell(steps.unpack_launched)
+        << phase_cell(steps.done_seen) << phase_cell(steps.gpu_pack)
+        << phase_cell(steps.gpu_transfers) << phase_cell(steps.gpu_unpack) << phase_cell(busy)
+        << phase_cell(outside) << '\n';
+  }
+  out << "pack, group, unpack: the host returned from the pack launch, ncclGroupEnd and the "
+         "unpack launch; done seen: the poll that found the stream idle; GPU pack: from an "
+         "event recorded before the pack to one after it, GPU xfers: to one after the group "
+         "(NCCL's kernel), GPU unpack: to one after the unpack; not on GPU: done seen - GPU "
+         "busy, the host's time before the stream's first event ran and after its last "
+         "(launch latency, the poll); the traced pass's events add host work between the "
+         "steps that the timed exchanges do not have\n";
+}
+
 // Where the time of an exchange goes: the traced pass's phase medians.
 void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& results) {
   bool any = false;
@@ -115,9 +152,10 @@ void print_phase_table(std::ostream& out, const std::vector<StrategyResult>& res
   });
   if (any_nccl) {
     out << "nccl: pack, transfers and unpack run back to back on one stream, so no pack's end "
-           "is seen (ready: -); sent: its NCCL group and the unpack are on the stream (the host's "
-           "whole part); recv and unpack: the stream seen done\n";
+           "is seen (ready: -); sent: its NCCL group is on the stream; recv and unpack: the "
+           "stream seen done; its steps are in the table below\n";
   }
+  print_stream_steps(out, results);
 }
 
 // Whether the time per exchange stayed put over a long run (DriftSummary).
@@ -309,6 +347,22 @@ void print_fastest_over_node(std::ostream& out, const StrategyResult& nccl,
   out << fastest->name << " " << fixed(fastest->median_us, 1) << " us / "
       << fixed(nccl.summary_us->median, 1)
       << " us = " << fixed(fastest->median_us / nccl.summary_us->median, 2) << "x\n";
+  out.flush();
+}
+
+void print_against_plain_nccl(std::ostream& out, const StrategyResult& nccl,
+                              const StrategyResult* plain) {
+  if (!nccl.summary_us) return;
+  out << "  " << nccl.name << " against the plain NCCL program of this run: ";
+  if (plain == nullptr || !plain->summary_us) {
+    out << "not timed\n";
+    return;
+  }
+  const double mine = nccl.summary_us->median;
+  const double theirs = plain->summary_us->median;
+  out << plain->name << " " << fixed(theirs, 1) << " us / " << fixed(mine, 1)
+      << " us = " << fixed(theirs / mine, 2) << "x (the Exchange adds " << fixed(mine - theirs, 1)
+      << " us)\n";
   out.flush();
 }
 

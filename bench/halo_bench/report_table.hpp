@@ -31,6 +31,10 @@ void print_table_row(std::ostream& out, const StrategyResult& result,
 void print_fastest_over_node(std::ostream& out, const StrategyResult& nccl,
                              const std::optional<FastestOverNode>& fastest);
 
+// Under the nccl row: its median against the plain NCCL program's of the same run.
+void print_against_plain_nccl(std::ostream& out, const StrategyResult& nccl,
+                              const StrategyResult* plain);
+
 // Verification verdicts and failures, and the model's notes.
 void print_run_footer(std::ostream& out, const RunContext& context,
                       const std::vector<StrategyResult>& results);

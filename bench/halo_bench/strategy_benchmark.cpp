@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "haloflag/bench/gather_strings.hpp"
 #include "haloflag/halo/deadline_barrier.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "plain_nccl.hpp"
 #include "progress_line.hpp"
 #include "verified_exchange.hpp"
 
@@ -25,7 +27,7 @@ int rank_of(MPI_Comm comm) {
 }
 
 // One verified exchange on every rank; true when all ranks found their ghosts right.
-bool verify_everywhere(const BenchRunSettings& settings, halo::Exchange& exchange,
+bool verify_everywhere(const BenchRunSettings& settings, TimedExchange& exchange,
                        halo::DeviceFields& fields, halo::HostField& scratch,
                        VerificationRecord& record) {
   const int rank = rank_of(settings.comm);
@@ -34,7 +36,7 @@ bool verify_everywhere(const BenchRunSettings& settings, halo::Exchange& exchang
   ++record.exchanges;
   if (!problem.empty()) {
     std::fprintf(stderr, "[rank %d] halo_bench: %s: exchange %llu: verification failed: %s\n", rank,
-                 std::string(halo::to_string(exchange.strategy())).c_str(),
+                 exchange.name().c_str(),
                  static_cast<unsigned long long>(epoch), problem.c_str());
   }
   const std::vector<std::string> problems = gather_strings(settings.comm, problem);
@@ -62,13 +64,13 @@ constexpr std::size_t kFailuresKeptPerRank = 3;
 // Separates one rank's kept messages in the gathered text (a message may hold newlines).
 constexpr char kRecordSeparator = '\x1e';
 
-void note_timed_failure(const BenchRunSettings& settings, halo::Strategy strategy,
+void note_timed_failure(const BenchRunSettings& settings, const std::string& name,
                         std::uint64_t epoch, const std::string& problem, TimedFailures& failures) {
   ++failures.wrong;
   if (failures.first.size() >= kFailuresKeptPerRank) return;
   const std::string text = "exchange " + std::to_string(epoch) + ": " + problem;
   std::fprintf(stderr, "[rank %d] halo_bench: %s: timed %s (verification failed)\n",
-               rank_of(settings.comm), std::string(halo::to_string(strategy)).c_str(),
+               rank_of(settings.comm), name.c_str(),
                text.c_str());
   failures.first.push_back(text);
 }
@@ -102,7 +104,7 @@ void gather_timed_failures(const BenchRunSettings& settings, const TimedFailures
 // that no reduction sits between two exchanges; one reduction at the end. With verify_each,
 // each exchange is filled and uploaded before its barrier and downloaded and checked after its
 // timed interval, which covers exchange.run() alone as without.
-std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exchange& exchange,
+std::vector<double> timed_exchanges(const BenchRunSettings& settings, TimedExchange& exchange,
                                     halo::DeviceFields& fields, halo::HostField& scratch,
                                     VerificationRecord& record) {
   for (int i = 0; i < settings.warmup; ++i) {
@@ -112,7 +114,7 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
   }
   const bool root = rank_of(settings.comm) == 0;
   const bool verify = settings.verify_each && settings.verifier != nullptr;
-  ProgressLine progress(std::string(halo::to_string(exchange.strategy())),
+  ProgressLine progress(exchange.name(),
                         verify ? "timed exchanges (each verified)" : "timed exchanges",
                         settings.iterations,
                         std::chrono::duration<double>(settings.progress_seconds), root);
@@ -134,7 +136,7 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
       const std::string problem =
           check_verified_exchange(fields, scratch, *settings.verifier, epoch);
       if (!problem.empty()) {
-        note_timed_failure(settings, exchange.strategy(), epoch, problem, failures);
+        note_timed_failure(settings, exchange.name(), epoch, problem, failures);
       }
     }
     progress.step_done(static_cast<long>(i + 1));
@@ -150,6 +152,25 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, halo::Exch
   // MPI_Wtime resolves nanoseconds at best: microseconds with three decimals say all there is.
   for (double& time : slowest) time = std::round(time * 1e9) / 1e3;
   return slowest;
+}
+
+// Verified, warm-up, timed and verified again exchanges of `exchange`.
+void verified_and_timed(const BenchRunSettings& settings, TimedExchange& exchange,
+                        halo::DeviceFields& fields, halo::HostField& scratch,
+                        StrategyResult& result) {
+  VerificationRecord& verification = result.verification;
+  const bool can_verify = settings.verifier != nullptr;
+  if (!can_verify) {
+    verification.possible = false;
+    verification.unavailable_reason = settings.unverifiable_reason;
+  }
+  for (int i = 0; can_verify && i < settings.verify; ++i) {
+    if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
+  }
+
+  result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
+
+  if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
 }
 
 // Verified, warm-up, timed and verified again exchanges with one untraced Exchange.
@@ -174,19 +195,8 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   result.mpi_links = links[1];
   result.peers_rank0 = halo::describe(exchange.peer_transports());
 
-  VerificationRecord& verification = result.verification;
-  const bool can_verify = settings.verifier != nullptr;
-  if (!can_verify) {
-    verification.possible = false;
-    verification.unavailable_reason = settings.unverifiable_reason;
-  }
-  for (int i = 0; can_verify && i < settings.verify; ++i) {
-    if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
-  }
-
-  result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
-
-  if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
+  TimedHaloExchange timed(exchange);
+  verified_and_timed(settings, timed, fields, scratch, result);
 }
 
 }  // namespace
@@ -244,6 +254,18 @@ StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strate
     result.traced = run_traced_exchanges(settings, strategy, fields, settings.traced_exchanges,
                                          settings.trace_kept);
   }
+  return result;
+}
+
+StrategyResult benchmark_plain_nccl(const BenchRunSettings& settings, halo::DeviceFields& fields,
+                                    halo::HostField& scratch) {
+  StrategyResult result;
+  result.strategy = halo::Strategy::nccl;
+  result.plain_nccl = true;
+  result.name = kPlainNcclName;
+  const std::unique_ptr<TimedExchange> program = make_plain_nccl(settings, fields);
+  result.launch_description = plain_nccl_description();
+  verified_and_timed(settings, *program, fields, scratch, result);
   return result;
 }
 

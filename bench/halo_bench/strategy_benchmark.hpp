@@ -57,6 +57,8 @@ struct StrategyResult {
   std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
   std::optional<DriftSummary> drift;  // on rank 0, with at least 2 drift windows of samples
   std::optional<TracedRun> traced;  // the per-phase pass, when asked for and verified
+  // The plain NCCL program beside the nccl strategy (plain_nccl.hpp), not an Exchange.
+  bool plain_nccl = false;
 };
 
 struct BenchRunSettings {
@@ -97,5 +99,11 @@ void summarize_samples(StrategyResult& result, int drift_window);
 // propagate as exceptions.
 StrategyResult benchmark_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
                                   halo::DeviceFields& fields, halo::HostField& scratch);
+
+// The plain NCCL program (plain_nccl.hpp), collective over settings.comm: verified, warm-up,
+// timed and verified again exchanges as for a strategy, no traced pass. Its failures propagate
+// as exceptions.
+StrategyResult benchmark_plain_nccl(const BenchRunSettings& settings, halo::DeviceFields& fields,
+                                    halo::HostField& scratch);
 
 }  // namespace haloflag::bench

@@ -39,6 +39,14 @@ json timeline_json(const halo::ExchangeTimeline& timeline) {
                          {"end", call.end},
                          {"completed", call.completed}});
   }
+  const halo::StreamTimeline& stream = timeline.stream;
+  const json steps = {{"pack_launched", time_or_null(stream.pack_launched)},
+                      {"transfers_enqueued", time_or_null(stream.transfers_enqueued)},
+                      {"unpack_launched", time_or_null(stream.unpack_launched)},
+                      {"done_seen", time_or_null(stream.done_seen)},
+                      {"gpu_pack_ns", time_or_null(stream.gpu_pack_ns)},
+                      {"gpu_transfers_ns", time_or_null(stream.gpu_transfers_ns)},
+                      {"gpu_unpack_ns", time_or_null(stream.gpu_unpack_ns)}};
   return {{"epoch", timeline.epoch},
           {"start_ns", timeline.start_ns},
           {"started", time_or_null(timeline.started)},
@@ -47,7 +55,8 @@ json timeline_json(const halo::ExchangeTimeline& timeline) {
           {"clock_uncertainty_ns", timeline.clock_uncertainty_ns},
           {"sends", sends},
           {"recvs", recvs},
-          {"mpi_calls", mpi_calls}};
+          {"mpi_calls", mpi_calls},
+          {"stream", steps}};
 }
 
 }  // namespace haloflag::bench

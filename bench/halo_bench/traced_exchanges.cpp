@@ -14,16 +14,26 @@ namespace haloflag::bench {
 namespace {
 
 constexpr int kTracedWarmup = 5;
-constexpr int kPhaseCount = 8;  // the six phases, the total and the cost per send
+// The six phases, the total and the cost per send, then the seven stream steps.
+constexpr int kPhaseCount = 15;
 constexpr double kAbsent = -1.0;
 
-std::array<double, kPhaseCount> phase_values_us(const halo::ExchangePhases& phases) {
-  const auto us = [](std::int64_t ns) {
-    return ns == halo::kNotRecorded ? kAbsent : static_cast<double>(ns) / 1e3;
-  };
-  return {us(phases.started),      us(phases.first_send_ready), us(phases.last_send_ready),
-          us(phases.last_send_posted), us(phases.last_receive),   us(phases.last_unpack_done),
-          us(phases.total),          us(phases.post_per_send)};
+double us_or_absent(std::int64_t ns) {
+  return ns == halo::kNotRecorded ? kAbsent : static_cast<double>(ns) / 1e3;
+}
+
+std::array<double, kPhaseCount> phase_values_us(const halo::ExchangeTimeline& timeline) {
+  const halo::ExchangePhases phases = halo::phases_of(timeline);
+  const halo::StreamTimeline& stream = timeline.stream;
+  const auto us = us_or_absent;
+  return {us(phases.started),          us(phases.first_send_ready),
+          us(phases.last_send_ready),  us(phases.last_send_posted),
+          us(phases.last_receive),     us(phases.last_unpack_done),
+          us(phases.total),            us(phases.post_per_send),
+          us(stream.pack_launched),    us(stream.transfers_enqueued),
+          us(stream.unpack_launched),  us(stream.done_seen),
+          us(stream.gpu_pack_ns),      us(stream.gpu_transfers_ns),
+          us(stream.gpu_unpack_ns)};
 }
 
 std::optional<double> median_of_present(std::vector<double> values) {
@@ -54,7 +64,7 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
                                 "the barrier before an exchange");
     exchange.run();
     const halo::ExchangeTimeline& timeline = exchange.last_timeline();
-    const auto values = phase_values_us(halo::phases_of(timeline));
+    const auto values = phase_values_us(timeline);
     std::copy(values.begin(), values.end(), local.begin() + static_cast<std::ptrdiff_t>(i) * kPhaseCount);
     if (i >= exchanges - kept) kept_timelines.push_back(timeline_json(timeline));
   }
@@ -84,6 +94,14 @@ TracedRun run_traced_exchanges(const BenchRunSettings& settings, halo::Strategy 
   run.phases_us.last_unpack_done = median_of_present(per_phase[5]);
   run.phases_us.total = model::calibration::summarize(per_phase[6]);
   run.phases_us.post_per_send = median_of_present(per_phase[7]);
+  StreamStepMedians& stream = run.phases_us.stream;
+  stream.pack_launched = median_of_present(per_phase[8]);
+  stream.transfers_enqueued = median_of_present(per_phase[9]);
+  stream.unpack_launched = median_of_present(per_phase[10]);
+  stream.done_seen = median_of_present(per_phase[11]);
+  stream.gpu_pack = median_of_present(per_phase[12]);
+  stream.gpu_transfers = median_of_present(per_phase[13]);
+  stream.gpu_unpack = median_of_present(per_phase[14]);
   return run;
 }
 

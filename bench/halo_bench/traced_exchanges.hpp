@@ -21,6 +21,21 @@ struct BenchRunSettings;
 
 // Medians over the traced exchanges of the slowest rank's phase times, in microseconds after
 // start(); empty where no rank has that phase (a rank without sends, say).
+// Strategy::nccl's steps on its one stream (halo::StreamTimeline): when the host launched or
+// enqueued each and saw the stream done (us after start()), and the GPU's span of each step
+// (us). Medians of the slowest rank's; empty for the other strategies.
+struct StreamStepMedians {
+  std::optional<double> pack_launched;
+  std::optional<double> transfers_enqueued;
+  std::optional<double> unpack_launched;
+  std::optional<double> done_seen;
+  std::optional<double> gpu_pack;
+  std::optional<double> gpu_transfers;
+  std::optional<double> gpu_unpack;
+
+  bool any() const { return done_seen.has_value(); }
+};
+
 struct PhaseMedians {
   std::optional<double> started;
   std::optional<double> first_send_ready;
@@ -30,6 +45,7 @@ struct PhaseMedians {
   std::optional<double> last_unpack_done;
   model::calibration::SampleSummary total;  // the traced exchanges' times (tracing included)
   std::optional<double> post_per_send;  // the CPU's cost of one MPI send (ExchangePhases)
+  StreamStepMedians stream;
 };
 
 struct TracedRun {

@@ -2,7 +2,7 @@
 
 namespace haloflag::bench {
 
-std::uint64_t prepare_verified_exchange(const halo::Exchange& exchange, halo::DeviceFields& fields,
+std::uint64_t prepare_verified_exchange(const TimedExchange& exchange, halo::DeviceFields& fields,
                                         halo::HostField& scratch,
                                         const halo::ExchangeVerifier& verifier, FieldFill fill) {
   // Values depend on the epoch, so ghosts left over from an earlier exchange are caught.
@@ -29,7 +29,7 @@ std::string check_verified_exchange(halo::DeviceFields& fields, halo::HostField&
   return verifier.check(scratch, epoch);
 }
 
-std::string run_verified_exchange(halo::Exchange& exchange, halo::DeviceFields& fields,
+std::string run_verified_exchange(TimedExchange& exchange, halo::DeviceFields& fields,
                                   halo::HostField& scratch, const halo::ExchangeVerifier& verifier) {
   const std::uint64_t epoch = prepare_verified_exchange(exchange, fields, scratch, verifier);
   exchange.run();

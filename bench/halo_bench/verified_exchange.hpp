@@ -7,9 +7,9 @@
 #include <string>
 
 #include "haloflag/halo/device_fields.hpp"
-#include "haloflag/halo/exchange.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/host_field.hpp"
+#include "timed_exchange.hpp"
 
 namespace haloflag::bench {
 
@@ -20,7 +20,7 @@ enum class FieldFill { whole, shell };
 
 // Fills `scratch` with the values of the exchange's next epoch and uploads them; returns that
 // epoch. `scratch` has the fields' shape.
-std::uint64_t prepare_verified_exchange(const halo::Exchange& exchange, halo::DeviceFields& fields,
+std::uint64_t prepare_verified_exchange(const TimedExchange& exchange, halo::DeviceFields& fields,
                                         halo::HostField& scratch,
                                         const halo::ExchangeVerifier& verifier,
                                         FieldFill fill = FieldFill::whole);
@@ -31,7 +31,7 @@ std::string check_verified_exchange(halo::DeviceFields& fields, halo::HostField&
                                     const halo::ExchangeVerifier& verifier, std::uint64_t epoch);
 
 // Both halves around the exchange's next epoch.
-std::string run_verified_exchange(halo::Exchange& exchange, halo::DeviceFields& fields,
+std::string run_verified_exchange(TimedExchange& exchange, halo::DeviceFields& fields,
                                   halo::HostField& scratch, const halo::ExchangeVerifier& verifier);
 
 }  // namespace haloflag::bench
