@@ -6,8 +6,10 @@
 #              ctest -R nccl: the strategy at 1 and 2 ranks with every cell verified, a stopped
 #              peer, the buffer layout, the deadline on its blocking calls, the configure report
 #   exchanges  halo_bench on the 2-rank configs of HALOFLAG_CUBES (200 800): every strategy over
-#              node and over mpi, and nccl, in rotation (--strategy all --transport node,mpi);
-#              each row against comb_fused, nccl's also against haloflag's fastest over node
+#              node and over mpi, nccl and the plain NCCL program (nccl:plain), in rotation
+#              (--strategy all --transport node,mpi); each row against comb_fused, nccl's also
+#              against haloflag's fastest over node and against nccl:plain; at the end, per cube,
+#              those rows, the phase table's nccl row and the stream steps table (summary.txt)
 #   scripts/bench_nccl.sh PART OUT_DIR [halo_bench options...]
 # e.g. on the GPU machine:
 #   scripts/bench_nccl.sh tests "$OUT/nccl" && scripts/bench_nccl.sh exchanges "$OUT/nccl"
@@ -71,6 +73,15 @@ case $part in
         --transport node,mpi --rounds "$rounds" --progress 0 \
         --json "$dir/halo_bench_${cube}.json" "$@"
     done
+    for cube in "${cubes[@]}"; do
+      table=$dir/halo_bench_${cube}.txt
+      echo "== cube $cube: nccl, the plain NCCL program, comb_fused and resident over node"
+      sed -n '1,/^vs comb_fused:/p' "$table" |
+        grep -E '^(strategy +transport|nccl|nccl:plain|comb_fused/node|resident/node|resident:tuned/node) |^  nccl' ||
+        true
+      awk '/^phases \(/ {on = 1; print} on && /^(strategy|nccl) / {print} /^started:/ {on = 0}' "$table"
+      sed -n '/^stream steps/,/^pack, group, unpack/p' "$table"
+    done | tee "$dir/summary.txt"
     ;;
 esac
 tar -czf "$out/$part.tar.gz" -C "$out" "$part"
