@@ -4,7 +4,8 @@
 #   tests      configures with NCCL required (-DHALOFLAG_NCCL=on: found in the CUDA toolkit, or in
 #              python3's nvidia/nccl package beside PyTorch), builds the NCCL tests and runs
 #              ctest -R nccl: the strategy at 1 and 2 ranks with every cell verified, a stopped
-#              peer, the buffer layout, the deadline on its blocking calls, the configure report
+#              peer, the buffer layout, the deadline on its blocking calls, its order of work,
+#              the configure report
 #   exchanges  halo_bench on the 2-rank configs of HALOFLAG_CUBES (200 800): every strategy over
 #              node and over mpi, nccl and the plain NCCL program (nccl:plain), in rotation
 #              (--strategy all --transport node,mpi); each row against comb_fused, nccl's also
@@ -59,7 +60,7 @@ figures_machine_info "$dir/machine.txt" "$root"
 case $part in
   tests)
     targets=(--target halo_nccl_exchange_mpi_test --target halo_nccl_peer_spans_test
-             --target halo_nccl_watched_call_test)
+             --target halo_nccl_watched_call_test --target halo_nccl_strategy_test)
     cmake --build "$build" -j "$(nproc)" "${targets[@]}" >>"$dir/build.log" 2>&1 ||
       { tail -30 "$dir/build.log" >&2; exit 1; }
     (cd "$build" && logged "$dir/ctest_nccl.txt" ctest -R nccl --output-on-failure "$@") || true
