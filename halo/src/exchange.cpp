@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "exchange_errors.hpp"
 #include "exchange_progress.hpp"
+#include "deadline_collectives.hpp"
 #include "exchange_setup.hpp"
 #include "field_set_check.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
@@ -128,7 +130,58 @@ class Exchange::Impl {
   kernels::DevicePlan device_plan() const {
     // The handle drops the field bank: the caller's kernel picks its fields through it
     // (with_fields).
-    return kernels::detail::make_device_plan(parts_.resources->plan);
+    return kernels::detail::make_device_plan(parts_.resources->plan, kernels::kUnregisteredFields,
+                                             nullptr);
+  }
+
+  kernels::DevicePlan device_plan(const kernels::FieldSet& fields) const {
+    const std::optional<std::uint32_t> slot = parts_.resources->registered_slot(fields);
+    const bool offered = slot.has_value() && ((offered_slots_ >> *slot) & 1U) != 0;
+    return kernels::detail::make_device_plan(
+        parts_.resources->plan, offered ? *slot : kernels::kUnregisteredFields, &fields);
+  }
+
+  std::uint32_t map_fields(const kernels::FieldSet& fields) {
+    progress_.check_usable("map_fields()");
+    progress_.throw_if_aborted_idle();
+    const Strategy strategy = parts_.options.strategy;
+    if (strategy != Strategy::embedded && strategy != Strategy::stream_notify && epoch() != 0) {
+      throw ExchangeError(ErrorKind::usage, prefix() + "map_fields() after the first exchange "
+                          "needs Strategy::embedded or stream_notify, whose kernels read the "
+                          "routes afresh at each launch; " + std::string(to_string(strategy)) +
+                          "'s stay on the GPU and may hold them");
+    }
+    if (progress_.running()) {
+      throw ExchangeError(ErrorKind::usage,
+                          prefix() + "map_fields() while an exchange is in progress");
+    }
+    MapRequest mine = registration_of(fields);
+    const std::vector<MapRequest::Kind> kinds = detail::all_gather(
+        mine.kind, parts_.comm, parts_.options.timeout, "agreeing on map_fields()");
+    if (!mine.problem.empty()) {
+      throw ExchangeError(ErrorKind::config, prefix() + "map_fields(): " + mine.problem);
+    }
+    for (std::size_t r = 0; r < kinds.size(); ++r) {
+      if (kinds[r] == MapRequest::Kind::refused) {
+        throw ExchangeError(ErrorKind::config, prefix() + "map_fields(): rank " +
+                                                   std::to_string(r) +
+                                                   " refused its fields (its own error says why)");
+      }
+      if (kinds[r] != kinds.front()) {
+        throw ExchangeError(ErrorKind::config,
+                            prefix() + "map_fields(): the ranks disagree: rank " +
+                                std::to_string(r) + "'s fields are " +
+                          (kinds[r] == MapRequest::Kind::mapped_already ? "" : "not ") +
+                          "mapped already, rank 0's " +
+                          (kinds.front() == MapRequest::Kind::mapped_already ? "" : "not ") +
+                          "(call map_fields() with the same sets in the same order everywhere)");
+      }
+    }
+    if (mine.kind == MapRequest::Kind::new_slot) {
+      progress_.guarded([&] { parts_.node->map_fields(mine.slot, mine.fields); });
+      offered_slots_ |= 1U << mine.slot;
+    }
+    return mine.slot;
   }
   const std::vector<PeerTransport>& peer_transports() const { return parts_.peers; }
 
@@ -161,6 +214,34 @@ class Exchange::Impl {
       }
     }
     notify::enqueue_store(backend, stream, resources.plan.pack_start.word(0), next);
+  }
+
+  // What map_fields() asks of this rank: its fields checked and registered.
+  struct MapRequest {
+    enum class Kind : std::int32_t { refused, new_slot, mapped_already };
+    Kind kind = Kind::refused;
+    std::uint32_t slot = 0;
+    kernels::FieldSet fields{};
+    std::string problem;
+  };
+
+  MapRequest registration_of(const kernels::FieldSet& fields) {
+    MapRequest request;
+    try {
+      request.fields = detail::checked_field_set(fields, parts_.resources->layouts,
+                                                 parts_.field_extent, "map_fields()");
+      const std::optional<std::uint32_t> known = parts_.resources->registered_slot(request.fields);
+      if (known && ((offered_slots_ >> *known) & 1U) != 0) {
+        request.kind = MapRequest::Kind::mapped_already;
+        request.slot = *known;
+      } else {
+        request.slot = parts_.resources->field_slot_of(request.fields);
+        request.kind = MapRequest::Kind::new_slot;
+      }
+    } catch (const ConfigError& error) {
+      request.problem = error.what();
+    }
+    return request;
   }
 
   std::uint32_t field_slot(const char* call, const kernels::FieldSet* fields) {
@@ -206,6 +287,8 @@ class Exchange::Impl {
   detail::ExchangeErrors errors_;
   detail::ExchangeProgress progress_;
   std::uint64_t waited_ = 0;  // the last exchange awaited by wait(stream) or finish()
+  // Bit s: the FieldSet of slot s was offered to the node senders (slot 0 at set-up).
+  std::uint32_t offered_slots_ = 1;
 };
 
 Exchange::Exchange(const ExchangeConfig& config, const kernels::FieldSet& fields,
@@ -261,6 +344,12 @@ const RankMessages& Exchange::messages() const { return impl().messages(); }
 std::string Exchange::launch_description() const { return impl().launch_description(); }
 const ExchangeTimeline& Exchange::last_timeline() const { return impl().last_timeline(); }
 kernels::DevicePlan Exchange::device_plan() const { return impl().device_plan(); }
+kernels::DevicePlan Exchange::device_plan(const kernels::FieldSet& fields) const {
+  return impl().device_plan(fields);
+}
+std::uint32_t Exchange::map_fields(const kernels::FieldSet& fields) {
+  return impl().map_fields(fields);
+}
 const std::vector<PeerTransport>& Exchange::peer_transports() const {
   return impl().peer_transports();
 }

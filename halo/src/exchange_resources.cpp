@@ -250,12 +250,16 @@ std::uint32_t* ExchangeResources::field_slot_word() const {
   return reinterpret_cast<std::uint32_t*>(bank + sizeof(kernels::FieldSet) * kMaxFieldSets);
 }
 
-std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) {
+std::optional<std::uint32_t> ExchangeResources::registered_slot(
+    const kernels::FieldSet& fields) const {
   const auto same = [&](const kernels::FieldSet& known) { return same_field_set(known, fields); };
   const auto found = std::find_if(registered_fields_.begin(), registered_fields_.end(), same);
-  if (found != registered_fields_.end()) {
-    return static_cast<std::uint32_t>(found - registered_fields_.begin());
-  }
+  if (found == registered_fields_.end()) return std::nullopt;
+  return static_cast<std::uint32_t>(found - registered_fields_.begin());
+}
+
+std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) {
+  if (const std::optional<std::uint32_t> known = registered_slot(fields)) return *known;
   const kernels::FieldSet& first = registered_fields_.front();
   if (fields.variable_count != first.variable_count) {
     throw ConfigError("start(fields): the fields have " + std::to_string(fields.variable_count) +

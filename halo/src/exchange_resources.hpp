@@ -34,6 +34,8 @@ struct ExchangeResources {
   // The slot of `fields` in the field bank, registering it (a copy to the device) when new.
   // Throws ConfigError when the bank is full or the shape differs from the first FieldSet's.
   std::uint32_t field_slot_of(const kernels::FieldSet& fields);
+  // The slot of `fields` when they are registered already.
+  std::optional<std::uint32_t> registered_slot(const kernels::FieldSet& fields) const;
   std::uint32_t* field_slot_word() const;
   // Sets the field slot now (a copy to the device when it changes), for a start by the host.
   void select_fields(std::uint32_t slot);

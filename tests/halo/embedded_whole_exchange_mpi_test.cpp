@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "exchange_failure.hpp"
@@ -93,10 +94,17 @@ struct GridOutcome {
   std::string first_report;
 };
 
+// The plans of the two fields: the buffered handle's with_fields (the default), or the Exchange's
+// device_plan(fields) of each, which names the slots map_fields() registered.
+std::array<DevicePlan, 2> buffered_plans(const DevicePlan& original, TwoFields& fields) {
+  return {original.with_fields(fields.device[0].view()),
+          original.with_fields(fields.device[1].view())};
+}
+
 // The "kernel": kBlocks threads run epochs first .. first + count - 1, each started and finished
 // from inside, with a barrier before start (the fields are written) and after finish (every
 // ghost cell is in); thread 0 then checks every ghost cell.
-GridOutcome run_grid(const DevicePlan& original, const ExchangeVerifier& verifier,
+GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerifier& verifier,
                      TwoFields& fields, std::uint64_t first, int count) {
   GridOutcome outcome;
   std::barrier<> barrier(kBlocks);
@@ -108,7 +116,7 @@ GridOutcome run_grid(const DevicePlan& original, const ExchangeVerifier& verifie
     for (int i = 0; i < count; ++i) {
       const std::uint64_t epoch = first + static_cast<std::uint64_t>(i);
       const auto f = static_cast<std::size_t>(epoch % 2);
-      const DevicePlan plan = original.with_fields(fields.device[f].view());
+      const DevicePlan& plan = plans[f];
       if (b == 0) {
         verifier.fill(fields.host[f], epoch);
         fields.device[f].upload(fields.host[f]);
@@ -150,7 +158,8 @@ TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
     self = self || peer.transport == Transport::self;
   }
   EXPECT_TRUE(self) << describe(exchange.peer_transports());
-  const GridOutcome outcome = run_grid(exchange.device_plan(), verifier, fields, 1, kEpochs);
+  const GridOutcome outcome =
+      run_grid(buffered_plans(exchange.device_plan(), fields), verifier, fields, 1, kEpochs);
   // The host's only calls: how far the kernel went, then the end.
   exchange.started_on_device(kEpochs);
   exchange.finish();
@@ -160,6 +169,67 @@ TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
   EXPECT_EQ(outcome.wrong_epochs, 0)
       << "rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
       << " epochs wrong; first: " << outcome.first_report;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Fields given to map_fields() take a slot; device_plan(fields) names it in the epochs' ghosts_free
+// words, so that senders that mapped it place straight into the ghost cells (GPU backends) and
+// the others keep to the buffers (the host backend, whose processes cannot map each other's
+// fields). Plans of both kinds alternate run to run, every ghost cell checked; the calls that
+// must be refused are.
+TEST(EmbeddedWholeExchange, MappedFieldsAreExchangedBySlot) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  Exchange exchange(geometry, fields.device[0].view(), embedded_options());
+  EXPECT_EQ(exchange.map_fields(fields.device[1].view()), 1u);
+  // The same sets again, everywhere: already mapped, their slot returned.
+  EXPECT_EQ(exchange.map_fields(fields.device[1].view()), 1u);
+  EXPECT_EQ(exchange.map_fields(fields.device[0].view()), 0u);
+  const std::array<DevicePlan, 2> mapped{exchange.device_plan(fields.device[0].view()),
+                                         exchange.device_plan(fields.device[1].view())};
+  const std::array<DevicePlan, 2> buffered = buffered_plans(exchange.device_plan(), fields);
+  std::uint64_t first = 1;
+  for (const auto* plans : {&mapped, &buffered, &mapped, &mapped, &buffered}) {
+    const GridOutcome outcome = run_grid(*plans, verifier, fields, first, kEpochs);
+    first += kEpochs;
+    exchange.started_on_device(first - 1);
+    exchange.finish();
+    EXPECT_FALSE(outcome.failed);
+    EXPECT_EQ(outcome.wrong_epochs, 0)
+        << "rank " << world_rank() << ", " << (plans == &mapped ? "mapped" : "buffered")
+        << " plans: " << outcome.wrong_epochs << " of " << kEpochs << " epochs wrong; first: "
+        << outcome.first_report;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(EmbeddedWholeExchange, MapFieldsRefusesWhatItCannotKeep) {
+  SKIP_UNLESS_HOST_BACKEND();
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  // Resident kernels may hold the routes once an exchange has run.
+  ExchangeOptions resident = embedded_options();
+  resident.strategy = Strategy::resident;
+  Exchange exchange(geometry, fields.device[0].view(), resident);
+  exchange.run();
+  const auto late = failure_of([&] { exchange.map_fields(fields.device[1].view()); });
+  ASSERT_TRUE(late.thrown);
+  EXPECT_TRUE(contains(late.message, "map_fields() after the first exchange needs "
+                                     "Strategy::embedded or stream_notify"))
+      << late.message;
+  // Ranks that disagree (rank 0 maps a new set, the others the one mapped at set-up) fail
+  // everywhere, at once.
+  Exchange embedded(geometry, fields.device[0].view(), embedded_options());
+  if (world_size() > 1) {
+    const auto disagree = failure_of([&] {
+      (void)embedded.map_fields(fields.device[world_rank() == 0 ? 1 : 0].view());
+    });
+    ASSERT_TRUE(disagree.thrown);
+    EXPECT_TRUE(contains(disagree.message, "map_fields(): the ranks disagree")) << disagree.message;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -200,7 +270,8 @@ ExchangeOptions embedded_options_on(Backend backend) {
 
 // On a GPU backend the real grid (whole_exchange_kernel.cu, a cooperative kernel): many
 // exchanges with no host step, then one more after new values, every ghost cell checked after
-// each; the host calls only started_on_device and finish().
+// each; the host calls only started_on_device and finish(). The runs alternate the buffered plan
+// and the one whose node senders place straight into the ghost cells (device_plan(fields)).
 TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
 #if !defined(HALOFLAG_HAVE_GPU)
   GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
@@ -213,8 +284,13 @@ TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
   DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
   HostField host(verifier.field_extent(), verifier.vars());
   Exchange exchange(geometry, fields.view(), embedded_options_on(backend));
+  const DevicePlan buffered = exchange.device_plan();
+  const DevicePlan direct = exchange.device_plan(fields.view());
   std::uint64_t last = 0;
-  for (const std::uint32_t count : {static_cast<std::uint32_t>(kEpochs), 1u}) {
+  const auto epochs = static_cast<std::uint32_t>(kEpochs);
+  const std::pair<std::uint32_t, const DevicePlan*> runs[] = {
+      {epochs, &buffered}, {1u, &direct}, {epochs, &direct}, {1u, &buffered}, {epochs, &direct}};
+  for (const auto& [count, plan] : runs) {
     const std::uint64_t first = last + 1;
     last += count;
     if (first == 1) {
@@ -224,13 +300,14 @@ TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
     }
     fields.upload(host);
     exchange.started_on_device(last);
-    haloflag::test::WholeExchangeKernel kernel(backend, exchange.device_plan(), first, count);
+    haloflag::test::WholeExchangeKernel kernel(backend, *plan, first, count);
     exchange.finish();
-    EXPECT_TRUE(kernel.wait()) << "exchanges " << first << " to " << last;
+    const char* form = plan == &direct ? "direct" : "buffered";
+    EXPECT_TRUE(kernel.wait()) << form << " exchanges " << first << " to " << last;
     fields.download(host);
     const std::string report = verifier.check_all(host, last);
-    EXPECT_TRUE(report.empty()) << "rank " << world_rank() << ", exchanges " << first << " to "
-                                << last << ": " << report;
+    EXPECT_TRUE(report.empty()) << "rank " << world_rank() << ", " << form << " exchanges "
+                                << first << " to " << last << ": " << report;
   }
   MPI_Barrier(MPI_COMM_WORLD);
 #endif
@@ -272,7 +349,10 @@ GridOutcome run_grid_beside_host(Exchange& exchange, const ExchangeVerifier& ver
   exchange.started_on_device(kEpochs);
   GridOutcome outcome;
   std::jthread kernel(
-      [&] { outcome = run_grid(exchange.device_plan(), verifier, fields, 1, kEpochs); });
+      [&] {
+        outcome =
+            run_grid(buffered_plans(exchange.device_plan(), fields), verifier, fields, 1, kEpochs);
+      });
   exchange.finish();
   kernel.join();
   EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));

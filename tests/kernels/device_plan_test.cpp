@@ -36,7 +36,8 @@ ExchangePlan plan_with(std::uint32_t sends, std::uint32_t recvs, const FieldSet&
 
 TEST(DevicePlan, CountsAndFieldsComeFromThePlan) {
   FieldStorage storage;
-  const DevicePlan handle = detail::make_device_plan(plan_with(26, 18, storage.view()));
+  const DevicePlan handle = detail::make_device_plan(
+      plan_with(26, 18, storage.view()), kUnregisteredFields, nullptr);
   EXPECT_EQ(handle.send_count(), 26u);
   EXPECT_EQ(handle.recv_count(), 18u);
   EXPECT_EQ(handle.fields().variable_count, 2);
@@ -47,7 +48,8 @@ TEST(DevicePlan, CountsAndFieldsComeFromThePlan) {
 TEST(DevicePlan, WithFieldsReplacesTheFieldsAndKeepsTheCounts) {
   FieldStorage even;
   FieldStorage odd;
-  const DevicePlan handle = detail::make_device_plan(plan_with(6, 5, even.view()));
+  const DevicePlan handle = detail::make_device_plan(
+      plan_with(6, 5, even.view()), kUnregisteredFields, nullptr);
   const DevicePlan swapped = handle.with_fields(odd.view());
 
   EXPECT_EQ(swapped.fields().variables[0].base, bytes_of(odd.first));
@@ -72,7 +74,7 @@ TEST(DevicePlan, DropsTheFieldBankSoItsOwnFieldsArePacked) {
   plan.field_slot = &slot;
   ASSERT_EQ(fields_of(plan).variables[0].base, bytes_of(banked.first));
 
-  const DevicePlan handle = detail::make_device_plan(plan);
+  const DevicePlan handle = detail::make_device_plan(plan, kUnregisteredFields, nullptr);
   EXPECT_EQ(detail::plan_of(handle).field_bank, nullptr);
   EXPECT_EQ(detail::plan_of(handle).field_slot, nullptr);
   EXPECT_EQ(fields_of(detail::plan_of(handle)).variables[0].base, bytes_of(given.first));

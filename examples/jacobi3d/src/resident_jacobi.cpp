@@ -32,6 +32,9 @@ class ResidentJacobi final : public JacobiVariant {
     // The whole exchange started by the kernel, over every transport (finish() drives the MPI
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
+    // The node senders place into both buffers' ghost cells (collective): the kernel reads a
+    // buffer's ghosts only in the iteration after the exchange that fills them.
+    exchange_->map_fields(fields_.view(1));
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
@@ -53,9 +56,8 @@ class ResidentJacobi final : public JacobiVariant {
 
   double run(int iterations) override {
     ResidentLaunch<Real> launch{};
-    const haloflag::kernels::DevicePlan plan = exchange_->device_plan();
     for (int k = 0; k < 2; ++k) {
-      launch.plans[k] = plan.with_fields(fields_.view(k));
+      launch.plans[k] = exchange_->device_plan(fields_.view(k));
       launch.buffers[k] = fields_.buffer(k);
     }
     launch.stride_y = fields_.extent()[0];

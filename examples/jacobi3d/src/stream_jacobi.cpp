@@ -33,6 +33,9 @@ class StreamJacobi final : public JacobiVariant {
     // otherwise held SMs that the resident variant's cooperative grid waited for).
     options.advanced.launch.message_threads = settings.gpu_threads;
     exchange_ = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(0), options);
+    // The node senders place into both buffers' ghost cells (collective; before the first
+    // exchange, while the resident kernels have read no route).
+    exchange_->map_fields(fields_.view(1));
     // After the collective set-up, so that a rank failing here cannot strand the others in it.
     sweep_ = make_owned_sweep<Real>(settings.backend, settings.gpu_threads);
   }

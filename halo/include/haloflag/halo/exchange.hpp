@@ -72,8 +72,8 @@ namespace haloflag::halo {
 
 class ExchangeHandle;
 
-/// How many different FieldSets one Exchange serves (start(fields)).
-inline constexpr int kMaxFieldSets = 8;
+/// How many different FieldSets one Exchange serves (start(fields), map_fields()).
+inline constexpr int kMaxFieldSets = kernels::kMaxFieldSets;
 
 /// A halo exchange of one rank: set up once, then started and completed once per epoch.
 class Exchange {
@@ -181,6 +181,23 @@ class Exchange {
   /// this rank's message counts, in the order of messages().sends and messages().recvs. Valid
   /// while the Exchange lives.
   kernels::DevicePlan device_plan() const;
+  /// The same for `fields`, a FieldSet of the same extent and variable count: where they are the
+  /// FieldSet given at construction or one given to map_fields(), the node senders that mapped
+  /// them place their pieces straight into the ghost cells (no unpack); else as
+  /// device_plan().with_fields(fields), through this rank's buffers. With direct placement the
+  /// peers may write those ghost cells from the moment this rank starts an exchange on them
+  /// until it completes: the kernel must not read them meanwhile.
+  kernels::DevicePlan device_plan(const kernels::FieldSet& fields) const;
+  /// Lets the node peers place straight into the ghost cells of `fields` too (a FieldSet of the
+  /// same extent and variable count, not yet given): registers them as start(fields) would, and
+  /// each node sender maps them (GPU backends, where IPC opens them; elsewhere its pieces keep
+  /// going through the buffers). Returns their slot. Collective over the Exchange's ranks: call
+  /// it with each rank's own sets, in the same order everywhere, while no exchange is in
+  /// progress and no kernel of the caller's runs; with a strategy whose kernels stay on the GPU
+  /// (resident, stacked_notify), before the first exchange, else it throws of kind usage. Then
+  /// device_plan(fields) (Strategy::embedded) or start(fields) use the slot. Fields that do not
+  /// fit, and ranks that disagree, throw ExchangeError of kind config on every rank.
+  std::uint32_t map_fields(const kernels::FieldSet& fields);
 
   /// How this rank reaches each of its peers (ExchangeOptions::transport): node or mpi, and for
   /// node peers where their messages land.

@@ -257,9 +257,11 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   lay_out_region(s);
   place_region(s);
   // Direct placement: the fields of the peers this rank sends to, mapped here.
-  std::vector<int> send_peer_list(s.send_peers.begin(), s.send_peers.end());
+  send_peer_list_.assign(s.send_peers.begin(), s.send_peers.end());
+  node_rank_of_ = s.node_rank_of;
+  export_fields_ = s.try_device;
   s.target_fields =
-      share_fields(fields, send_peer_list, s.node_rank_of, s.try_device, s.fields_refused);
+      share_fields(fields, send_peer_list_, s.node_rank_of, s.try_device, s.fields_refused);
   create_segments(s);
   exchange_routes(s);
   if (!register_segments(s)) return;
@@ -443,6 +445,7 @@ std::byte* NodeTransport::region_of(const SetUp& s, int q, bool peer_in_device) 
 // The peers of the device half: where this rank's words and each peer's are, as the peer said.
 void NodeTransport::route_peers(SetUp& s) {
   s.peer_routes.resize(plan_peers_.size());
+  target_fields_.assign(plan_peers_.size() * kernels::kMaxFieldSets, kernels::FieldSet{});
   for (const auto& [peer, index] : s.peer_index) {
     const int q = s.node_rank_of[peer];
     const auto& entries = s.peer_incoming[static_cast<std::size_t>(q)];
@@ -466,7 +469,8 @@ void NodeTransport::route_peers(SetUp& s) {
     route.arrival_here = reinterpret_cast<const std::uint64_t*>(s.my_region + arrival_line(index));
     route.ghosts_free_here =
         reinterpret_cast<const std::uint64_t*>(s.my_region + ghosts_free_line(index));
-    route.target_fields = s.target_fields.at(peer);
+    target_fields_[index * kernels::kMaxFieldSets] = s.target_fields.at(peer);
+    route.direct_out = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
     route.counts_in = s.counting_pair(peer, s.in_device) ? 1 : 0;
     route.counts_out = s.counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
@@ -567,7 +571,6 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
-  host_peers_ = peer_routes;
   upload_plan(options.backend, peer_routes, table, s.gpu && !s.in_device);
 }
 
@@ -644,20 +647,60 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
   return mapped;
 }
 
+void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fields) {
+  if (slot == 0 || slot >= static_cast<std::uint32_t>(kernels::kMaxFieldSets)) {
+    throw ConfigError("map_fields: slot " + std::to_string(slot) + " is not one the node " +
+                      "transport maps (1 to " + std::to_string(kernels::kMaxFieldSets - 1) + ")");
+  }
+  std::map<int, std::string> why_not;
+  const std::map<int, kernels::FieldSet> mapped =
+      share_fields(fields, send_peer_list_, node_rank_of_, export_fields_, why_not);
+  // Each sender tells its receivers whether it mapped their fields: their direct_in.
+  const auto node_size = static_cast<std::size_t>(node_rank_of_.size());
+  std::vector<std::vector<std::int32_t>> outgoing(node_size);
+  for (const auto& [peer, target] : mapped) {
+    outgoing[static_cast<std::size_t>(node_rank_of_.at(peer))].push_back(
+        target.variable_count > 0 ? 1 : 0);
+  }
+  const std::vector<std::vector<std::int32_t>> incoming = all_to_all(
+      outgoing, node_comm_, timeout_, "telling the node's ranks which fields are mapped");
+  if (!any()) return;
+  const std::uint32_t bit = 1U << slot;
+  for (std::size_t i = 0; i < plan_peers_.size(); ++i) {
+    kernels::NodePeerRoute& route = host_peers_[i];
+    const int peer = plan_peers_[i];
+    route.direct_out &= ~bit;
+    route.direct_in &= ~bit;
+    const auto found = mapped.find(peer);
+    if (found != mapped.end() && found->second.variable_count > 0) {
+      const std::size_t at = i * kernels::kMaxFieldSets + slot;
+      target_fields_[at] = found->second;
+      plan_memory_.copy_from_host(&target_fields_[at], sizeof(kernels::FieldSet),
+                                  fields_at_ + sizeof(kernels::FieldSet) * at);
+      route.direct_out |= bit;
+    }
+    const auto& told = incoming[static_cast<std::size_t>(node_rank_of_.at(peer))];
+    if (!told.empty() && told.front() != 0) route.direct_in |= bit;
+  }
+  plan_memory_.copy_from_host(host_peers_.data(),
+                              sizeof(kernels::NodePeerRoute) * host_peers_.size(), peers_at_);
+}
+
 void NodeTransport::upload_plan(notify::Backend backend,
                                 const std::vector<kernels::NodePeerRoute>& peers,
                                 const NodePieceTable& table, bool relay_host_words) {
   if (!any()) return;
   // Counters, each on its own line: a pieces_sent per peer, announced, the relays of the words
-  // in pinned host memory (two per peer), then a pieces_unpacked per peer.
+  // in pinned host memory (two per peer), then a pieces_unpacked and an announced_to per peer.
   const std::size_t n = peers.size();
-  counters_ = kernels::DeviceMemory(backend, kLine * (4 * n + 1));
+  counters_ = kernels::DeviceMemory(backend, kLine * (5 * n + 1));
   auto* lines = static_cast<std::byte*>(counters_.data());
   const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
   std::vector<kernels::NodePeerRoute> routes = peers;
   for (std::size_t i = 0; i < n; ++i) {
     routes[i].pieces_sent = line(i);
     routes[i].pieces_unpacked = line(3 * n + 1 + i);
+    routes[i].announced_to = line(4 * n + 1 + i);
     if (relay_host_words) {
       routes[i].ghosts_free_relay = line(n + 1 + 2 * i);
       routes[i].arrival_relay = line(n + 2 + 2 * i);
@@ -675,7 +718,13 @@ void NodeTransport::upload_plan(notify::Backend backend,
   const std::size_t recv_pieces_at =
       layout.place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
   const std::size_t table_at = layout.place(sizeof(kernels::NodePlan));
+  const std::size_t fields_at = layout.place(sizeof(kernels::FieldSet) * target_fields_.size());
   plan_memory_ = kernels::DeviceMemory(backend, layout.bytes());
+  const kernels::FieldSet* fields = upload_at(plan_memory_, target_fields_, fields_at);
+  for (std::size_t i = 0; i < n; ++i) routes[i].target_fields = fields + i * kernels::kMaxFieldSets;
+  peers_at_ = peers_at;
+  fields_at_ = fields_at;
+  host_peers_ = routes;
   plan_.peers = upload_at(plan_memory_, routes, peers_at);
   plan_.sends = upload_at(plan_memory_, send_routes_, sends_at);
   plan_.recvs = upload_at(plan_memory_, recv_routes_, recvs_at);

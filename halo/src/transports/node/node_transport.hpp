@@ -87,6 +87,13 @@ class NodeTransport {
   // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
   int gpu_sharers() const { return gpu_sharers_; }
 
+  // Collective over the node (every rank of the Exchange, in the same order): exports this
+  // rank's FieldSet of `slot` (1 .. kMaxFieldSets - 1; slot 0 is the set-up's) and maps those of
+  // the peers it sends to, so that their senders place pieces of epochs announcing `slot`
+  // straight into the ghost cells. A mapping that fails leaves that pair buffered. No kernel
+  // may run meanwhile: it rewrites the device half's peers.
+  void map_fields(std::uint32_t slot, const kernels::FieldSet& fields);
+
   // What the node messages of `epoch` still wait for, for a deadline error: per peer, whether
   // its arrival has come, with the receives (tags, bytes) it carries, and whether this rank's
   // sends to it are out (the peer's ghosts_free, this rank's count of pieces).
@@ -171,6 +178,14 @@ class NodeTransport {
   std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
   std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
+  // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
+  // here (variable_count 0 where not), as uploaded at fields_at_; what map_fields needs again.
+  std::vector<kernels::FieldSet> target_fields_;
+  std::size_t peers_at_ = 0;
+  std::size_t fields_at_ = 0;
+  std::vector<int> send_peer_list_;
+  std::map<int, int> node_rank_of_;  // comm rank -> node rank
+  bool export_fields_ = false;
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
   // The device half and the memory it points into.

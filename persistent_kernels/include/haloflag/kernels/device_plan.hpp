@@ -26,7 +26,8 @@ namespace detail {
 HF_HD inline const ExchangePlan& plan_of(const DevicePlan& handle);
 /// The handle over `plan`, for the Exchange. The handle's fields are the ones packed and
 /// unpacked, so the per-exchange field bank of start(fields) is dropped.
-inline DevicePlan make_device_plan(const ExchangePlan& plan);
+inline DevicePlan make_device_plan(const ExchangePlan& plan, std::uint32_t slot,
+                                   const FieldSet* fields);
 }  // namespace detail
 
 /// A rank's exchange plan as the embedded API's device functions use it.
@@ -46,20 +47,23 @@ class DevicePlan {
   HF_HD const FieldSet& fields() const { return plan_.fields; }
 
   /// A copy that packs from and unpacks into `other`, a FieldSet of the same extent and variable
-  /// count (double buffering: a sweep exchanges the array it has just written). This handle is
-  /// unchanged.
+  /// count (double buffering: a sweep exchanges the array it has just written), its node
+  /// messages through this rank's buffers. This handle is unchanged. (halo::Exchange::
+  /// device_plan(fields) gives one whose node senders place straight into the ghost cells.)
   HF_HD DevicePlan with_fields(const FieldSet& other) const {
     DevicePlan copy = *this;
     copy.plan_.fields = other;
     // fields_of() reads plan.fields only without a field bank.
     copy.plan_.field_bank = nullptr;
     copy.plan_.field_slot = nullptr;
+    copy.plan_.fields_slot = kUnregisteredFields;
     return copy;
   }
 
  private:
   friend HF_HD const ExchangePlan& detail::plan_of(const DevicePlan& handle);
-  friend DevicePlan detail::make_device_plan(const ExchangePlan& plan);
+  friend DevicePlan detail::make_device_plan(const ExchangePlan& plan, std::uint32_t slot,
+                                             const FieldSet* fields);
 
   ExchangePlan plan_{};
 };
@@ -70,11 +74,17 @@ namespace detail {
 
 HF_HD inline const ExchangePlan& plan_of(const DevicePlan& handle) { return handle.plan_; }
 
-inline DevicePlan make_device_plan(const ExchangePlan& plan) {
+/// `slot`: kUnregisteredFields sends the node messages through the buffers; the slot of a
+/// FieldSet the node senders mapped, with `fields` that FieldSet, lets them place straight into
+/// its ghost cells. `fields` null keeps the plan's.
+inline DevicePlan make_device_plan(const ExchangePlan& plan, std::uint32_t slot,
+                                   const FieldSet* fields) {
   DevicePlan handle;
   handle.plan_ = plan;
   handle.plan_.field_bank = nullptr;
   handle.plan_.field_slot = nullptr;
+  handle.plan_.fields_slot = slot;
+  if (fields != nullptr) handle.plan_.fields = *fields;
   return handle;
 }
 

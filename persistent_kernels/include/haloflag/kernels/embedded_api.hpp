@@ -185,10 +185,13 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                            route->peer, epoch, per_epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
-  const MessageLayout& layout = internal.recvs[message];
-  kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
-                                   static_cast<std::uint32_t>(layout.element_count()),
-                                   route->data);
+  // A peer that placed its pieces straight into the ghost cells left nothing to unpack.
+  if (!placed_directly(peer, slot_announced_to(peer))) {
+    const MessageLayout& layout = internal.recvs[message];
+    kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
+                                     static_cast<std::uint32_t>(layout.element_count()),
+                                     route->data);
+  }
   group.sync();
   if (group.thread() == 0) count_piece_work(internal, epoch, route->pieces);
   return BlockStatus::ok;

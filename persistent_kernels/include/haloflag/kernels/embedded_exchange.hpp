@@ -14,10 +14,12 @@
 /// where `block` is the block's group (ThreadBlockGroup, or HostThreadGroup on the host
 /// backend), `b` its index in the grid and `blocks` the grid's blocks. The exchange is cut into
 /// the piece grid's pieces (transports/piece_grid_steps.hpp) and split over every block: block b
-/// moves pieces b, b + blocks, ... Every node piece goes through the receiver's buffer, which the
-/// receiver's blocks unpack and then free for the next epoch at once (block 0 announces the
-/// first epoch of a run). The plan keeps the epoch in device memory: block 0 advances it; an
-/// epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait has the plan's
+/// moves pieces b, b + blocks, ... A node piece goes straight into the receiver's ghost cells
+/// where the receiver's plan names fields its sender mapped (halo::Exchange::device_plan(fields)),
+/// else through the receiver's buffer, which the receiver's blocks unpack and then free for the
+/// next epoch at once (block 0 announces the other epochs at the start). The plan keeps the
+/// epoch in device memory: block 0 advances it; an epoch out of turn is refused at once,
+/// recorded as device_epoch[0]. Every wait has the plan's
 /// deadline and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a
 /// grid leave together after a failure), and the grid's last block reads the host's abort flag
 /// once per exchange. Messages over MPI go whole, one block each (from the grid's last block
@@ -133,8 +135,8 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 }  // namespace detail
 
 /// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
-/// device epoch and, unless the previous whole exchange freed them already, tells every node
-/// peer that this rank's buffers are free; then packs the block's sends over MPI and moves its
+/// device epoch and tells every node peer that has not heard of the epoch yet that this rank's
+/// ghost cells (the plan's slot) or buffers are free; then packs the block's sends over MPI and moves its
 /// send pieces (node peers' after their ghosts are free; the rank's own at once).
 /// Returns BlockStatus::ok, or BlockStatus::failed (recorded; every member returns the same).
 template <ExchangeGroup Group>
@@ -147,13 +149,11 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     return BlockStatus::failed;
   }
   if (block == 0 && group.thread() == 0) {
-    // After a whole exchange of this kernel's, its receivers freed their buffers for this one
-    // as they unpacked (node_pieces.hpp, free_buffer_early): announcing again would only put a
-    // system-scope fence before block 0's first piece.
-    const bool freed_already =
-        epoch > 1 && notify::load_relaxed_same_side(internal.device_epoch) + 1 == epoch;
     notify::store_release_same_side(internal.device_epoch, epoch);
-    if (!freed_already) announce_ghosts_free(internal, epoch);
+    // Peers whose pieces of the last exchange came through the buffer heard of this one as
+    // this rank unpacked them (node_pieces.hpp, free_buffer_early); the others hear of it now,
+    // with the slot of the plan's fields.
+    announce_ghosts_free_unless_announced(internal, epoch);
   }
   if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;

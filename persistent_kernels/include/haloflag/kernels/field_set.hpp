@@ -23,6 +23,8 @@ namespace haloflag::kernels {
 inline constexpr int kMaxVariables = 16;  ///< Most variables a FieldSet holds.
 /// Elements are moved as raw bytes; 16 bytes is the widest a GPU moves in one access.
 inline constexpr int kMaxElementBytes = 16;
+/// How many FieldSets one exchange registers (its slots 0 .. kMaxFieldSets - 1).
+inline constexpr int kMaxFieldSets = 8;
 
 /// One field variable as kernels address it: base, strides and element size.
 struct VariableView {

@@ -58,6 +58,9 @@ struct PieceGrid {
   HF_HD bool any() const { return work_done != nullptr; }
 };
 
+/// ExchangePlan::fields_slot of fields that no node sender may place into directly.
+inline constexpr std::uint32_t kUnregisteredFields = 15;
+
 struct ExchangePlan {
   const MessageLayout* sends = nullptr;  ///< send_count layouts (device-readable memory)
   const MessageLayout* recvs = nullptr;  ///< recv_count layouts
@@ -70,6 +73,10 @@ struct ExchangePlan {
   /// and every block reads it after waiting for that start.
   const FieldSet* field_bank = nullptr;
   const std::uint32_t* field_slot = nullptr;
+  /// Where the caller's kernel picks its fields (no field_slot): the slot of `fields` among the
+  /// Exchange's registered FieldSets when the caller let node senders place into them directly
+  /// (halo::Exchange::device_plan(fields)), else kUnregisteredFields: into this rank's buffers.
+  std::uint32_t fields_slot = kUnregisteredFields;
   std::byte* send_buffer = nullptr;        ///< mapped host memory: kernels write it directly
   const std::byte* recv_buffer = nullptr;  ///< mapped host memory: kernels read it directly
 

@@ -29,27 +29,57 @@
 namespace haloflag::kernels {
 
 /// The FieldSet slot this rank's exchange unpacks into, as it tells its senders: the plan's
-/// selected slot, or kBufferedSlot where the caller's kernel picks its fields (embedded).
+/// selected slot, or where the caller's kernel picks its fields (embedded), the slot of its
+/// fields when it let senders place into them (kBufferedSlot otherwise).
 HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
-  if (plan.field_slot == nullptr) return kBufferedSlot;
+  if (plan.field_slot == nullptr) return plan.fields_slot;
   return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
-/// This rank's ghost cells and node buffers may take `epoch` (one thread): a store into node
-/// sender `p`'s memory.
+/// This rank's ghost cells (FieldSet `slot`, where the sender mapped it) or else its node
+/// buffers may take `epoch` (one thread): a store into node sender `p`'s memory, noted in this
+/// rank's (announced_to).
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
-                                          std::uint64_t epoch) {
+                                          std::uint64_t epoch, std::uint64_t slot) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_in > 0) {
-    notify::store_release_system(peer.ghosts_free_there,
-                                 ghosts_free_word(epoch, announced_slot(plan)));
+    const std::uint64_t word = ghosts_free_word(epoch, slot);
+    if (peer.announced_to != nullptr) notify::store_release_same_side(peer.announced_to, word);
+    notify::store_release_system(peer.ghosts_free_there, word);
   }
 }
 
-/// The same to every node sender.
+/// The same to every node sender, with the plan's slot.
 HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
   if (plan.routes.node == nullptr) return;
-  for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) announce_ghosts_free_to(plan, p, epoch);
+  const std::uint64_t slot = announced_slot(plan);
+  for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
+    announce_ghosts_free_to(plan, p, epoch, slot);
+  }
+}
+
+/// The same to every node sender that has not heard of `epoch` yet (the early free of the
+/// caller's kernel may have announced it, into the buffer): announcing twice could change the
+/// slot under pieces already on their way.
+HF_HD inline void announce_ghosts_free_unless_announced(const ExchangePlan& plan,
+                                                        std::uint64_t epoch) {
+  if (plan.routes.node == nullptr) return;
+  const std::uint64_t slot = announced_slot(plan);
+  for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
+    const std::uint64_t* noted = plan.routes.node->peers[p].announced_to;
+    if (noted != nullptr &&
+        (notify::load_relaxed_same_side(noted) >> kGhostsFreeSlotBits) >= epoch) {
+      continue;
+    }
+    announce_ghosts_free_to(plan, p, epoch, slot);
+  }
+}
+
+/// The slot last announced to `peer` (read after its arrival for the epoch, so that it is the
+/// epoch's: the next epoch's early announcement needs every piece of this one unpacked).
+HF_HD inline std::uint64_t slot_announced_to(const NodePeerRoute& peer) {
+  if (peer.announced_to == nullptr) return kBufferedSlot;
+  return notify::load_acquire_same_side(peer.announced_to) & kBufferedSlot;
 }
 
 /// The same once per epoch from whichever of many groups comes first (one thread): the embedded
@@ -60,18 +90,19 @@ HF_HD inline void announce_ghosts_free_once(const ExchangePlan& plan, std::uint6
 }
 
 /// A receive from `peer` this epoch was placed in the ghost cells by the sender: the sender has
-/// this rank's first FieldSet mapped, and the epoch uses it.
+/// this rank's FieldSet of the epoch's slot mapped.
 HF_HD inline bool placed_directly(const NodePeerRoute& peer, std::uint64_t slot) {
-  return peer.direct_in != 0 && slot == 0;
+  return slot_mapped(peer.direct_in, slot);
 }
 
 namespace detail {
 
 /// The leader waits until the receiver's ghosts are free for `epoch`; every member learns the
-/// outcome and whether to place directly (slot 0 announced, and its fields mapped here).
+/// outcome and where to place directly: the receiver's FieldSet of the slot it announced, when
+/// that is mapped here (null: into its buffer).
 struct GhostsFree {
   BlockStatus status;
-  bool direct;
+  const FieldSet* direct;
 };
 
 /// `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
@@ -84,21 +115,23 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
-  int outcome = 0;  // BlockStatus * 2 + direct
+  constexpr int kSlots = static_cast<int>(kBufferedSlot) + 1;
+  int outcome = static_cast<int>(kBufferedSlot);  // BlockStatus * kSlots + slot placed into
   if (group.thread() == 0) {
     const notify::WaitOutcome waited =
         notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
                           ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
     const std::uint64_t seen = notify::load_relaxed_system(word);
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
-      outcome = static_cast<int>(BlockStatus::failed) * 2;
-    } else {
-      const std::uint64_t slot = seen & kBufferedSlot;
-      outcome = (slot == 0 && peer.target_fields.variable_count > 0) ? 1 : 0;
+      outcome = static_cast<int>(BlockStatus::failed) * kSlots;
+    } else if (slot_mapped(peer.direct_out, seen & kBufferedSlot)) {
+      outcome = static_cast<int>(seen & kBufferedSlot);
     }
   }
   outcome = group.from_leader(outcome);
-  return {static_cast<BlockStatus>(outcome / 2), (outcome & 1) != 0};
+  const int slot = outcome % kSlots;
+  return {static_cast<BlockStatus>(outcome / kSlots),
+          slot == static_cast<int>(kBufferedSlot) ? nullptr : &peer.target_fields[slot]};
 }
 
 /// After the group's barrier, thread 0 publishes `elements` elements (`pieces` pieces) of send
@@ -147,20 +180,23 @@ HF_HD inline void free_buffer_early(const ExchangePlan& plan, std::uint32_t p,
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_unpacked == nullptr) return;
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked);
-  if ((before + 1) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1);
+  // Only the buffer is known to be free: the caller's kernel may still read its ghost cells.
+  if ((before + 1) % peer.pieces_in == 0) {
+    announce_ghosts_free_to(plan, p, epoch + 1, kBufferedSlot);
+  }
 }
 
 }  // namespace detail
 
-/// Elements [first, end) of node send `message` into its receiver's ghost cells or buffer; the
-/// group's members, then thread 0 counts `pieces` pieces in. The receiver's ghosts must be free
-/// for the epoch (wait_ghosts_free).
+/// Elements [first, end) of node send `message` into its receiver's ghost cells (`to`, its
+/// fields mapped here) or, with `to` null, its buffer; the group's members, then thread 0
+/// counts `pieces` pieces in. The receiver's ghosts must be free for the epoch
+/// (wait_ghosts_free, which also says `to`).
 template <ExchangeGroup Group>
 HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t first, std::uint32_t end, std::uint32_t pieces,
-                          bool direct, std::uint64_t epoch) {
+                          const FieldSet* to, std::uint64_t epoch) {
   const NodeSendRoute& route = plan.routes.node->sends[message];
-  const FieldSet* to = direct ? &plan.routes.node->peers[route.peer].target_fields : nullptr;
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
@@ -217,8 +253,8 @@ HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, 
       detail::wait_ghosts_free(group, plan, piece.peer, epoch, waiter, true);
   if (free.status != BlockStatus::ok) return free.status;
   const NodeSendRoute& route = node.sends[piece.message];
-  out = {piece.message, piece.first, piece.first + piece.count, &route.target,
-         free.direct ? &node.peers[route.peer].target_fields : nullptr, route.target_buffer};
+  out = {piece.message, piece.first, piece.first + piece.count, &route.target, free.direct,
+         route.target_buffer};
   return BlockStatus::ok;
 }
 
@@ -238,7 +274,11 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
                                       std::uint64_t epoch) {
   if (plan.routes.node == nullptr) return BlockStatus::ok;
   const NodePlan& node = *plan.routes.node;
-  const std::uint64_t slot = announced_slot(plan);
+  // The launched grids announce their plan's slot at the start; the caller's kernel may have
+  // announced an epoch early (into the buffer), so it reads what it told the peer once the
+  // peer's pieces are in.
+  const bool launched = plan.field_slot != nullptr;
+  const std::uint64_t slot = launched ? announced_slot(plan) : kBufferedSlot;
   if (block == 0) {
     const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, true) : 1;
     if (group.from_leader(ok) == 0) return BlockStatus::failed;
@@ -246,13 +286,14 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
     const NodePeerRoute& peer = node.peers[piece.peer];
-    const bool direct = placed_directly(peer, slot);
-    if (direct && j != peer.first_recv_piece) continue;
+    if (launched && placed_directly(peer, slot) && j != peer.first_recv_piece) continue;
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
     const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
                                                 arrival_target(peer, epoch), plan.control, block);
     if (status != BlockStatus::ok) return status;
+    const bool direct = placed_directly(peer, launched ? slot : slot_announced_to(peer));
+    if (direct && j != peer.first_recv_piece) continue;  // its first piece's block counts them
     if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
     if (!direct) {
       detail::unpack_elements(group, plan.recvs[piece.message], fields_of(plan), piece.first,

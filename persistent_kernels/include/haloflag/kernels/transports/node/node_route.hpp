@@ -9,7 +9,7 @@
 /// into the other rank's memory, and every poll reads this rank's own:
 ///   - ghosts_free: the receiver, at the start of its epoch e, stores (e << 4) | slot into the
 ///     sender's memory: its ghost cells and buffer may take epoch e, and `slot` (its FieldSet
-///     for the epoch) says whether the sender may place directly (slot 0, when mapped);
+///     for the epoch) says whether the sender may place directly (a slot the sender mapped);
 ///   - arrival: where the two GPUs have native peer atomics (and on the host backend), every
 ///     block adds the elements of its piece to the receiver's arrival counter with one
 ///     system-scope release add, and the receiver waits for e x its elements per epoch;
@@ -38,6 +38,7 @@ inline constexpr std::uint32_t kNoNodePeer = std::numeric_limits<std::uint32_t>:
 inline constexpr std::uint64_t kGhostsFreeSlotBits = 4;
 /// Slot value meaning "into my buffer".
 inline constexpr std::uint64_t kBufferedSlot = (std::uint64_t{1} << kGhostsFreeSlotBits) - 1;
+static_assert(kBufferedSlot == kUnregisteredFields && kMaxFieldSets < kBufferedSlot);
 
 /// The ghosts_free word announcing `epoch` with FieldSet slot `slot`.
 HF_HD constexpr std::uint64_t ghosts_free_word(std::uint64_t epoch, std::uint64_t slot) {
@@ -57,24 +58,36 @@ struct NodePeerRoute {
   /// (pieces_in per epoch), counted where the caller's kernel picks its fields (embedded): the
   /// block completing an epoch's count frees the buffer for the next one at once.
   std::uint64_t* pieces_unpacked = nullptr;
+  /// This rank's device memory: the ghosts_free word it last announced to the peer. Where the
+  /// caller's kernel picks its fields, the epoch may have been announced early (into the
+  /// buffer), and the receive side reads here where the peer's pieces went.
+  std::uint64_t* announced_to = nullptr;
   /// Where this rank's words are in pinned host memory (the fallback), the node grid's block 0
   /// alone polls them and copies what it saw here, in device memory, for the other blocks: GPU
   /// reads of host memory are served one after another, and a grid polling them starves.
   /// Null where the words are in this GPU's memory.
   std::uint64_t* ghosts_free_relay = nullptr;
   std::uint64_t* arrival_relay = nullptr;  ///< the relay of the arrival word (see ghosts_free_relay)
-  /// The peer's first FieldSet, mapped here; variable_count 0 when it is not (buffered only).
-  FieldSet target_fields{};
+  /// [kMaxFieldSets]: the peer's FieldSet of each slot, mapped here where bit `slot` of
+  /// direct_out is set (device-readable memory).
+  const FieldSet* target_fields = nullptr;
   std::uint32_t pieces_out = 0;  ///< this rank's send pieces to the peer, per epoch
   std::uint32_t pieces_in = 0;   ///< the receive pieces (NodePlan::recv_pieces) from the peer
   std::uint32_t first_recv_piece = 0;  ///< its first entry in NodePlan::recv_pieces
-  std::uint32_t direct_in = 0;         ///< 1: the peer has mapped this rank's first FieldSet
+  std::uint32_t direct_in = 0;   ///< bit s: the peer has mapped this rank's FieldSet of slot s
+  std::uint32_t direct_out = 0;  ///< bit s: the peer's FieldSet of slot s is mapped here
   /// 1: the arrival word counts elements (added by the sender's blocks); 0: it holds the epoch
   /// (stored once by the sender). For arrival_here and for arrival_there.
   std::uint32_t counts_in = 0;
   std::uint32_t counts_out = 0;  ///< the same for arrival_there
   std::uint64_t elements_in = 0;  ///< elements of the peer's messages to this rank, per epoch
 };
+
+/// Whether `slot`, announced by a receiver, names one of its FieldSets mapped as `mapped` says
+/// (direct_in or direct_out).
+HF_HD inline bool slot_mapped(std::uint32_t mapped, std::uint64_t slot) {
+  return slot < static_cast<std::uint64_t>(kMaxFieldSets) && ((mapped >> slot) & 1U) != 0;
+}
 
 /// The value of a peer's arrival word once every piece of `epoch` from it has landed.
 HF_HD inline std::uint64_t arrival_target(const NodePeerRoute& peer, std::uint64_t epoch) {
