@@ -60,7 +60,8 @@ status=0
   --ignore="$root/tests/python/test_gpu.py" 2>&1 | tee "$out/test_host.log" || status=1
 for library in cupy torch; do
   if "$python" -c "import $library" 2>/dev/null; then
-    "${mpi[@]}" "$python" "$root/examples/python/jacobi3d.py" --library "$library" --iterations 200 \
+    "${mpi[@]}" "$python" "$root/examples/python/jacobi3d.py" --library "$library" \
+      --shape 128 128 128 --iterations 100 \
       2>&1 | tee "$out/jacobi3d_$library.log" || status=1
   fi
 done
