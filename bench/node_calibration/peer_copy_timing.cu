@@ -1,5 +1,4 @@
-// CUDA and HIP alike through gpu_runtime.hpp; the peer calls it does not map are mapped here, the
-// only file that makes them.
+// CUDA and HIP alike through gpu_runtime.hpp.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -8,16 +7,10 @@
 #include <vector>
 
 #include "haloflag/kernels/device_memory.hpp"
+#include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "peer_copy_timing.hpp"
-
-#if defined(HALOFLAG_HAVE_HIP)
-#define cudaMemcpyPeerAsync hipMemcpyPeerAsync
-#define cudaDeviceCanAccessPeer hipDeviceCanAccessPeer
-#define cudaDeviceEnablePeerAccess hipDeviceEnablePeerAccess
-#define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
-#endif
 
 namespace haloflag::bench {
 
@@ -37,19 +30,10 @@ int select_gpu(int gpu) {
 // Without peer access the runtime stages a peer copy through host memory, which would time PCIe
 // and the host instead of the link between the GPUs.
 void enable_peer_access(int from, int to) {
-  int can_access = 0;
-  HF_GPU_CHECK(cudaDeviceCanAccessPeer(&can_access, from, to));
-  if (can_access == 0) {
+  if (!notify::enable_peer_access(from, to)) {
     throw std::invalid_argument("GPU " + std::to_string(from) + " cannot access the memory of " +
                                 "GPU " + std::to_string(to) + " (no peer access between them)");
   }
-  select_gpu(from);
-  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
-  if (status == cudaErrorPeerAccessAlreadyEnabled) {
-    (void)cudaGetLastError();  // clears the sticky "already enabled"
-    return;
-  }
-  HF_GPU_CHECK(status);
 }
 
 // One GPU's part: the buffer it sends from, the one the other GPU's copy lands in, its stream and

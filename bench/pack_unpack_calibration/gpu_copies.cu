@@ -1,19 +1,12 @@
-// CUDA and HIP alike through gpu_runtime.hpp, which maps no peer calls: they are mapped below.
+// CUDA and HIP alike through gpu_runtime.hpp.
 #include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "gpu_copies.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
+#include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
-
-#if defined(HALOFLAG_HAVE_HIP)
-#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
-#define cudaMemcpyPeerAsync hipMemcpyPeerAsync
-#define cudaDeviceCanAccessPeer hipDeviceCanAccessPeer
-#define cudaDeviceEnablePeerAccess hipDeviceEnablePeerAccess
-#define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
-#endif
 
 namespace haloflag::bench {
 
@@ -64,15 +57,10 @@ std::string choose_peer(int device, int& peer) {
     return "no peer GPU: one GPU visible";
   }
   peer = (device + 1) % count;
-  int can = 0;
-  HF_GPU_CHECK(cudaDeviceCanAccessPeer(&can, device, peer));
   const std::string which = "GPU " + std::to_string(peer) + " of " + std::to_string(count);
-  if (!can) return which + ", no peer access (the driver stages the copy)";
-  const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
-  if (status != cudaSuccess && status != cudaErrorPeerAccessAlreadyEnabled) {
-    HF_GPU_CHECK(status);
+  if (!notify::enable_peer_access(device, peer)) {
+    return which + ", no peer access (the driver stages the copy)";
   }
-  (void)cudaGetLastError();  // an access already enabled is no error here
   return which + ", peer access on";
 }
 

@@ -27,4 +27,18 @@ GpuMemoryInfo current_gpu_memory() {
   return GpuMemoryInfo{static_cast<std::int64_t>(free_bytes), static_cast<std::int64_t>(total_bytes)};
 }
 
+bool enable_peer_access(int from, int to) {
+  int can_access = 0;
+  HF_GPU_CHECK(cudaDeviceCanAccessPeer(&can_access, from, to));
+  if (can_access == 0) return false;
+  HF_GPU_CHECK(cudaSetDevice(from));
+  const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+  if (status == cudaErrorPeerAccessAlreadyEnabled) {
+    (void)cudaGetLastError();  // clears the sticky "already enabled"
+    return true;
+  }
+  HF_GPU_CHECK(status);
+  return true;
+}
+
 }  // namespace haloflag::notify

@@ -12,5 +12,6 @@ void set_current_gpu(int) { no_gpu(); }
 int current_gpu() { no_gpu(); }
 GpuDeviceInfo gpu_device_info(int) { no_gpu(); }
 GpuMemoryInfo current_gpu_memory() { no_gpu(); }
+bool enable_peer_access(int, int) { no_gpu(); }
 
 }  // namespace haloflag::notify

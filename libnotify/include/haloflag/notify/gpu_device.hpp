@@ -29,4 +29,9 @@ struct GpuMemoryInfo {
 /// Free and total memory of the current GPU.
 GpuMemoryInfo current_gpu_memory();
 
+/// Lets GPU `from` read and write the memory of GPU `to` (cudaDeviceEnablePeerAccess, made with
+/// `from` current, which stays current). False, enabling nothing, where the pair has no peer
+/// access; an access enabled already is no error.
+bool enable_peer_access(int from, int to);
+
 }  // namespace haloflag::notify

@@ -29,6 +29,11 @@
 #define cudaMemset hipMemset
 #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define cudaMemcpyPeerAsync hipMemcpyPeerAsync
+#define cudaDeviceCanAccessPeer hipDeviceCanAccessPeer
+#define cudaDeviceEnablePeerAccess hipDeviceEnablePeerAccess
+#define cudaErrorPeerAccessAlreadyEnabled hipErrorPeerAccessAlreadyEnabled
 #define cudaStream_t hipStream_t
 #define cudaStreamCreateWithPriority hipStreamCreateWithPriority
 #define cudaStreamCreateWithFlags hipStreamCreateWithFlags
