@@ -13,6 +13,7 @@
 #include <barrier>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -344,18 +345,22 @@ TEST(EmbeddedWholeExchange, AbortFromTheHostStopsTheKernel) {
 // Peers over MPI: the kernel starts every exchange as over node, and the CPU state machine takes
 // the exchanges in turn beside it, with no start() or finish() per exchange: in the caller's
 // finish() (Progress::caller), or in the progress thread while the caller only waits.
+// kEpochs more exchanges, the host following them beside the "kernel"; `plans` default to the
+// buffered ones.
 GridOutcome run_grid_beside_host(Exchange& exchange, const ExchangeVerifier& verifier,
-                                 TwoFields& fields) {
-  exchange.started_on_device(kEpochs);
+                                 TwoFields& fields,
+                                 const std::optional<std::array<DevicePlan, 2>>& plans = {}) {
+  const std::uint64_t first = exchange.epoch() + 1;
+  const std::uint64_t last = first + kEpochs - 1;
+  exchange.started_on_device(last);
   GridOutcome outcome;
-  std::jthread kernel(
-      [&] {
-        outcome =
-            run_grid(buffered_plans(exchange.device_plan(), fields), verifier, fields, 1, kEpochs);
-      });
+  std::jthread kernel([&] {
+    outcome = run_grid(plans ? *plans : buffered_plans(exchange.device_plan(), fields), verifier,
+                       fields, first, kEpochs);
+  });
   exchange.finish();
   kernel.join();
-  EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));
+  EXPECT_EQ(exchange.epoch(), last);
   return outcome;
 }
 
@@ -414,6 +419,12 @@ TEST(EmbeddedWholeExchange, MixedNodesExchangeOverNodeMpiAndSelfFromTheKernel) {
   }
   EXPECT_TRUE(node && self) << describe(exchange.peer_transports());
   expect_every_ghost_cell(run_grid_beside_host(exchange, verifier, fields), "mixed nodes");
+  // Then plans naming slots (map_fields), which the node peers are told and the MPI ones ignore.
+  (void)exchange.map_fields(fields.device[1].view());
+  const std::array<DevicePlan, 2> mapped{exchange.device_plan(fields.device[0].view()),
+                                         exchange.device_plan(fields.device[1].view())};
+  expect_every_ghost_cell(run_grid_beside_host(exchange, verifier, fields, mapped),
+                          "mixed nodes, mapped plans");
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
