@@ -52,7 +52,7 @@ struct HandleEntry {
   std::int32_t unused = 0;
 };
 
-// A rank's first FieldSet as its node peers open it: a handle per distinct allocation, and
+// A rank's FieldSet (the first, or one given to map_fields) as its node peers open it: a handle per distinct allocation, and
 // where each variable lies in its allocation, with its strides and element size (its base is
 // this rank's address, which means nothing to the peer).
 struct FieldExport {

@@ -7,8 +7,9 @@
 //     (GPU backends), or the rank's segment of host memory shared by the node's processes,
 //     registered as pinned (where IPC is refused, or when forced), or that segment itself on the
 //     host backend;
-//   - each rank's first FieldSet is exported too (GPU backends), so that its senders place
-//     their pieces straight into its ghost cells (direct placement).
+//   - each rank's first FieldSet, and each one given to map_fields, is exported too (GPU
+//     backends), so that its senders place their pieces straight into its ghost cells (direct
+//     placement).
 // A rank's messages to itself are never this transport's: the self transport carries them
 // unless every message goes over MPI. For the bulk strategies, whose CPU sequences the
 // kernels, the segments also hold a CPU-to-CPU mailbox per node receive (arrived, unpacked).
