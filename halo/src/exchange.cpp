@@ -135,10 +135,9 @@ class Exchange::Impl {
   }
 
   kernels::DevicePlan device_plan(const kernels::FieldSet& fields) const {
-    const std::optional<std::uint32_t> slot = parts_.resources->registered_slot(fields);
-    const bool offered = slot.has_value() && ((offered_slots_ >> *slot) & 1U) != 0;
+    const std::optional<std::uint32_t> slot = offered_slot(fields);
     return kernels::detail::make_device_plan(
-        parts_.resources->plan, offered ? *slot : kernels::kUnregisteredFields, &fields);
+        parts_.resources->plan, slot ? *slot : kernels::kUnregisteredFields, &fields);
   }
 
   std::uint32_t map_fields(const kernels::FieldSet& fields) {
@@ -216,6 +215,13 @@ class Exchange::Impl {
     notify::enqueue_store(backend, stream, resources.plan.pack_start.word(0), next);
   }
 
+  // The slot of `fields` when they are registered and were offered to the node senders.
+  std::optional<std::uint32_t> offered_slot(const kernels::FieldSet& fields) const {
+    const std::optional<std::uint32_t> slot = parts_.resources->registered_slot(fields);
+    if (!slot || ((offered_slots_ >> *slot) & 1U) == 0) return std::nullopt;
+    return slot;
+  }
+
   // What map_fields() asks of this rank: its fields checked and registered.
   struct MapRequest {
     enum class Kind : std::int32_t { refused, new_slot, mapped_already };
@@ -230,8 +236,7 @@ class Exchange::Impl {
     try {
       request.fields = detail::checked_field_set(fields, parts_.resources->layouts,
                                                  parts_.field_extent, "map_fields()");
-      const std::optional<std::uint32_t> known = parts_.resources->registered_slot(request.fields);
-      if (known && ((offered_slots_ >> *known) & 1U) != 0) {
+      if (const std::optional<std::uint32_t> known = offered_slot(request.fields)) {
         request.kind = MapRequest::Kind::mapped_already;
         request.slot = *known;
       } else {
