@@ -52,9 +52,9 @@ struct HandleEntry {
   std::int32_t unused = 0;
 };
 
-// A rank's FieldSet (the first, or one given to map_fields) as its node peers open it: a handle per distinct allocation, and
-// where each variable lies in its allocation, with its strides and element size (its base is
-// this rank's address, which means nothing to the peer).
+// A rank's FieldSet (the first, or one given to map_fields) as its node peers open it: a handle
+// per distinct allocation, and where each variable lies in its allocation, with its strides and
+// element size (its base is this rank's address, which means nothing to the peer).
 struct FieldExport {
   std::array<kernels::IpcHandle, kernels::kMaxVariables> handles{};
   std::array<std::int64_t, kernels::kMaxVariables> offsets{};
