@@ -26,6 +26,15 @@ std::string_view to_string(NodeMapping mapping) {
   return "unknown";
 }
 
+std::string_view to_string(NodePlacement placement) {
+  switch (placement) {
+    case NodePlacement::by_shape: return "by-shape";
+    case NodePlacement::direct: return "direct";
+    case NodePlacement::buffered: return "buffered";
+  }
+  return "unknown";
+}
+
 Transport parse_transport(std::string_view name) {
   constexpr Transport kTransports[] = {Transport::automatic, Transport::mpi, Transport::node,
                                        Transport::nccl};
@@ -35,6 +44,12 @@ Transport parse_transport(std::string_view name) {
 NodeMapping parse_node_mapping(std::string_view name) {
   constexpr NodeMapping kMappings[] = {NodeMapping::automatic, NodeMapping::host};
   return detail::parse_named<NodeMapping>(name, kMappings, "node mapping");
+}
+
+NodePlacement parse_node_placement(std::string_view name) {
+  constexpr NodePlacement kPlacements[] = {NodePlacement::by_shape, NodePlacement::direct,
+                                           NodePlacement::buffered};
+  return detail::parse_named<NodePlacement>(name, kPlacements, "node placement");
 }
 
 std::string describe(const std::vector<PeerTransport>& peers) {

@@ -25,6 +25,14 @@ namespace haloflag::halo {
 struct AdvancedOptions {
   /// where the node transport puts a receiver's buffers and flags
   NodeMapping node_mapping = NodeMapping::automatic;
+  /// Node transport with the receiver's fields mapped: which messages still go through its
+  /// buffer. by_shape: those whose receiver's cells come in rows shorter than 64 bytes (x faces,
+  /// interleaved variables) and that hold at least node_buffered_from_bytes: over NVLink, stores
+  /// scattered one element per row run at a fraction of the link's rate, and a gather into the
+  /// buffer with an unpack by the receiver wins once the message is large enough.
+  NodePlacement node_placement = NodePlacement::by_shape;
+  /// by_shape: the smallest short-row message that goes through the buffer.
+  std::int64_t node_buffered_from_bytes = kDefaultNodeBufferedFromBytes;
   /// MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
   /// MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
   /// MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up.

@@ -10,6 +10,7 @@
 ///         into its own ghost cells. Chosen for them by every transport but mpi, never asked for.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,18 @@ enum class NodeMapping {
   host,       ///< host memory both ranks map, registered as pinned (the fallback, forced)
 };
 
+/// Which node messages go straight into the receiver's ghost cells where its fields are mapped
+/// (direct placement), and which through its buffer, unpacked by the receiver (docs/transports.md,
+/// "Placement by shape"). The receiver decides for each of its receives and tells the sender.
+enum class NodePlacement {
+  by_shape,  ///< through the buffer when the receiver's rows are short and the message large
+  direct,    ///< every message into the ghost cells where they are mapped
+  buffered,  ///< every message through the buffer
+};
+
+/// NodePlacement::by_shape's default size from which a short-row message goes through the buffer.
+inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{512} << 10;
+
 /// The transport's name.
 std::string_view to_string(Transport transport);
 /// The mapping's name.
@@ -40,6 +53,10 @@ std::string_view to_string(NodeMapping mapping);
 Transport parse_transport(std::string_view name);
 /// As parse_transport, for NodeMapping.
 NodeMapping parse_node_mapping(std::string_view name);
+/// The placement's name: "by-shape", "direct", "buffered".
+std::string_view to_string(NodePlacement placement);
+/// As parse_transport, for NodePlacement.
+NodePlacement parse_node_placement(std::string_view name);
 
 /// How this rank reaches one peer, as the Exchange decided at set-up.
 struct PeerTransport {
@@ -50,6 +67,12 @@ struct PeerTransport {
   /// "mpi" (with the pieces where messages are cut), for nccl peers "NCCL", for the rank itself
   /// how its cells reach its ghost cells.
   std::string path;
+  /// Node peers: this rank's sends to the peer that go through the peer's buffer even where
+  /// this rank maps the peer's ghost cells (NodePlacement; the peer decided, and told this rank).
+  int sends_through_buffer = 0;
+  /// Node peers: the receives from the peer that come through this rank's buffer even where the
+  /// peer maps this rank's ghost cells (this rank decided).
+  int recvs_through_buffer = 0;
 };
 
 /// "node: 1 (device (IPC)); self: 0 (...); mpi: 2, 3", or "nccl: 1" under Strategy::nccl

@@ -27,6 +27,7 @@ std::uint32_t append_pieces(std::vector<kernels::NodePiece>& pieces, std::uint32
 NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
                                const std::vector<std::uint32_t>& send_peer,
                                const std::vector<std::uint32_t>& recv_peer,
+                               const std::vector<bool>& through_buffer,
                                std::size_t peer_count, std::int64_t piece_bytes) {
   // Pieces count elements; a piece of mixed types holds at most piece_bytes of the largest.
   const std::int64_t element_bytes = std::max(1, largest_element_bytes(layouts));
@@ -41,7 +42,8 @@ NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
   table.pieces_of_recv.assign(layouts.recvs.size(), 0);
   table.pieces_out.assign(peer_count, 0);
   table.pieces_in.assign(peer_count, 0);
-  table.first_recv_piece.assign(peer_count, 0);
+  table.direct_pieces_in.assign(peer_count, 0);
+  table.first_direct_piece.assign(peer_count, kernels::kNoNodePeer);
   for (std::size_t m = 0; m < layouts.sends.size(); ++m) {
     if (send_peer[m] == kernels::kNoNodePeer) continue;
     const std::uint32_t count =
@@ -51,14 +53,17 @@ NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
     table.pieces_out[send_peer[m]] += count;
   }
   for (std::uint32_t peer = 0; peer < peer_count; ++peer) {
-    table.first_recv_piece[peer] = static_cast<std::uint32_t>(table.recv_pieces.size());
     for (std::size_t r = 0; r < layouts.recvs.size(); ++r) {
       if (recv_peer[r] != peer) continue;
+      const auto first = static_cast<std::uint32_t>(table.recv_pieces.size());
       const std::uint32_t count =
           append_pieces(table.recv_pieces, static_cast<std::uint32_t>(r), peer,
                         layouts.recvs[r].element_count(), piece_elements);
       table.pieces_of_recv[r] = count;
       table.pieces_in[peer] += count;
+      if (r < through_buffer.size() && through_buffer[r]) continue;
+      if (table.direct_pieces_in[peer] == 0) table.first_direct_piece[peer] = first;
+      table.direct_pieces_in[peer] += count;
     }
   }
   return table;

@@ -19,14 +19,19 @@ struct NodePieceTable {
   std::vector<std::uint32_t> pieces_of_recv;    // [recvs]
   std::vector<std::uint32_t> pieces_out;        // [peers]: send pieces to the peer
   std::vector<std::uint32_t> pieces_in;         // [peers]: receive pieces from it
-  std::vector<std::uint32_t> first_recv_piece;  // [peers]: its first entry in recv_pieces
+  // [peers]: the receive pieces of messages the peer may place directly (not through_buffer),
+  // and the first of them in recv_pieces (kNoNodePeer where there is none).
+  std::vector<std::uint32_t> direct_pieces_in;
+  std::vector<std::uint32_t> first_direct_piece;
 };
 
-// send_peer[m] and recv_peer[r]: the node peer index of each message, kNoNodePeer over MPI.
-// Throws ConfigError when piece_bytes is smaller than one element.
+// send_peer[m] and recv_peer[r]: the node peer index of each message, kNoNodePeer over MPI;
+// through_buffer[r]: receive r comes through this rank's buffer even in an epoch placed
+// directly. Throws ConfigError when piece_bytes is smaller than one element.
 NodePieceTable cut_into_pieces(const MessageLayouts& layouts,
                                const std::vector<std::uint32_t>& send_peer,
                                const std::vector<std::uint32_t>& recv_peer,
+                               const std::vector<bool>& through_buffer,
                                std::size_t peer_count, std::int64_t piece_bytes);
 
 }  // namespace haloflag::halo::detail

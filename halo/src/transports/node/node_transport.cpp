@@ -16,6 +16,7 @@
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
+#include "transports/node/node_placement.hpp"
 #include "transports/piece_grid_size.hpp"
 #include "transports/route_table_memory.hpp"
 
@@ -31,7 +32,7 @@ struct RouteEntry {
   std::int32_t tag = 0;
   std::int32_t node = 0;       // the receiver carries this peer's messages over the node transport
   std::int32_t in_device = 0;  // the region is the receiver's device memory
-  std::int32_t unused = 0;
+  std::int32_t through_buffer = 0;  // into the buffer even in an epoch placed directly
   std::int64_t bytes = 0;
   std::int64_t data_offset = 0;
   std::int64_t mailbox_offset = 0;  // in the shared segment: arrived line; unpacked line follows
@@ -184,15 +185,18 @@ void NodeTransport::throw_if_unusable() const {
 // steps run in set_up()'s order (which is also the order of the collective calls on every rank).
 struct NodeTransport::SetUp {
   SetUp(const RankMessages& rank_messages, const MessageLayouts& message_layouts,
-        const ExchangeOptions& exchange_options, const MessageNames& message_names)
+        const kernels::FieldSet& field_set, const ExchangeOptions& exchange_options,
+        const MessageNames& message_names)
       : messages(rank_messages),
         layouts(message_layouts),
+        fields(field_set),
         options(exchange_options),
         names(message_names) {}
 
-  // set_up()'s arguments (the FieldSet goes to share_fields() alone).
+  // set_up()'s arguments.
   const RankMessages& messages;
   const MessageLayouts& layouts;
+  const kernels::FieldSet& fields;
   const ExchangeOptions& options;
   const MessageNames& names;
   bool gpu = false;
@@ -208,10 +212,12 @@ struct NodeTransport::SetUp {
   std::map<int, bool> by_node;  // peer -> carried by the node transport
   std::map<int, std::uint32_t> peer_index;
   std::set<int> send_peers;
-  // lay_out_region: the offsets in this rank's region.
+  // lay_out_region: the offsets in this rank's region, and which receives come through it even
+  // where their sender maps the ghost cells.
   std::int64_t peer_count = 0;
   std::int64_t region_bytes = 0;
   std::vector<std::int64_t> data_offset;
+  std::vector<bool> through_buffer;
   // place_region: device memory or the shared segment.
   bool try_device = false;
   DeviceSharing sharing;
@@ -249,7 +255,7 @@ struct NodeTransport::SetUp {
 void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                            const MessageLayouts& layouts, const kernels::FieldSet& fields,
                            const ExchangeOptions& options, const MessageNames& names) {
-  SetUp s(messages, layouts, options, names);
+  SetUp s(messages, layouts, fields, options, names);
   s.gpu = options.backend != notify::Backend::host;
   MPI_Comm_rank(comm, &s.rank);
   join_node(comm, s);
@@ -327,8 +333,12 @@ void NodeTransport::lay_out_region(SetUp& s) {
   s.peer_count = static_cast<std::int64_t>(plan_peers_.size());
   s.region_bytes = aligned(2 * s.peer_count * static_cast<std::int64_t>(kLine), kDataAlignment);
   s.data_offset.assign(s.messages.recvs.size(), -1);
+  s.through_buffer.assign(s.messages.recvs.size(), false);
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     if (!s.by_node[s.messages.recvs[r].peer]) continue;
+    s.through_buffer[r] =
+        receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
+                               s.options.advanced.node_buffered_from_bytes);
     s.data_offset[r] = s.region_bytes;
     s.region_bytes = aligned(s.region_bytes + s.messages.recvs[r].bytes, kDataAlignment);
   }
@@ -389,6 +399,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
       entry.in_device = s.in_device ? 1 : 0;
       entry.data_offset = s.data_offset[r];
       entry.layout = s.layouts.recvs[r];
+      entry.through_buffer = s.through_buffer[r] ? 1 : 0;
     }
     outgoing[static_cast<std::size_t>(found->second)].push_back(entry);
   }
@@ -494,6 +505,7 @@ void NodeTransport::route_receives(SetUp& s) {
     s.recv_peer[r] = s.peer_index[m.peer];
     recv_routes_[r].data = s.my_region + s.data_offset[r];
     recv_routes_[r].peer = s.recv_peer[r];
+    recv_routes_[r].through_buffer = s.through_buffer[r] ? 1 : 0;
     recv_text_[r] = s.names.recv(r);
     ++node_recvs_;
   }
@@ -544,6 +556,7 @@ void NodeTransport::route_sends(SetUp& s) {
     send_routes_[m].target = entry->layout;
     send_routes_[m].target_buffer = there + entry->data_offset;
     send_routes_[m].peer = s.send_peer[m];
+    send_routes_[m].through_buffer = entry->through_buffer != 0 ? 1 : 0;
     send_text_[m] = names.send(m);
     ++node_sends_;
   }
@@ -555,7 +568,7 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   const ExchangeOptions& options = s.options;
   const MessageLayouts& layouts = s.layouts;
   const NodePieceTable table =
-      cut_into_pieces(layouts, s.send_peer, s.recv_peer, plan_peers_.size(),
+      cut_into_pieces(layouts, s.send_peer, s.recv_peer, s.through_buffer, plan_peers_.size(),
                       piece_grid_piece_bytes(layouts, options));
   std::vector<kernels::NodePeerRoute>& peer_routes = s.peer_routes;
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
@@ -567,11 +580,26 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   for (std::size_t i = 0; i < peer_routes.size(); ++i) {
     peer_routes[i].pieces_out = table.pieces_out[i];
     peer_routes[i].pieces_in = table.pieces_in[i];
-    peer_routes[i].first_recv_piece = table.first_recv_piece[i];
+    peer_routes[i].direct_pieces_in = table.direct_pieces_in[i];
+    peer_routes[i].first_direct_piece = table.first_direct_piece[i];
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
   upload_plan(options.backend, peer_routes, table, s.gpu && !s.in_device);
+}
+
+// The messages with `peer` that its receiver takes through its buffer (NodePlacement).
+void NodeTransport::count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const {
+  for (std::size_t m = 0; m < send_routes_.size(); ++m) {
+    if (s.messages.sends[m].peer == peer && send_routes_[m].through_buffer != 0) {
+      ++described.sends_through_buffer;
+    }
+  }
+  for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
+    if (s.messages.recvs[r].peer == peer && recv_routes_[r].through_buffer != 0) {
+      ++described.recvs_through_buffer;
+    }
+  }
 }
 
 // peers(): each peer's transport and, for the node ones, the path its messages take and why.
@@ -592,10 +620,16 @@ void NodeTransport::describe_peers(SetUp& s) {
       if (!sharing.export_failure.empty()) {
         described.path += "; this rank's handle: " + sharing.export_failure;
       }
+      count_through_buffer(s, peer, described);
       if (s.send_peers.contains(peer)) {
         const auto why = s.fields_refused.find(peer);
         described.path += why == s.fields_refused.end() ? ", pieces into its ghost cells"
                                                         : ", pieces into its buffer (" + why->second + ")";
+        if (why == s.fields_refused.end() && described.sends_through_buffer > 0) {
+          described.path += " but for " + std::to_string(described.sends_through_buffer) +
+                            " messages through its buffer (placement " +
+                            std::string(to_string(s.options.advanced.node_placement)) + ")";
+        }
       }
     }
     peers_.push_back(described);

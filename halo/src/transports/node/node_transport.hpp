@@ -126,6 +126,7 @@ class NodeTransport {
   void route_sends(SetUp& s);
   void cut_and_upload(SetUp& s);
   void describe_peers(SetUp& s);
+  void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
 
   // What the node's ranks learnt from each other's IPC handles (GPU backends).
   struct DeviceSharing {

@@ -130,7 +130,8 @@ HF_HD BlockStatus embedded_pack(const Group& group, const DevicePlan& plan,
       kernels::detail::wait_ghosts_free(group, internal, route->peer, epoch, message, false);
   if (free.status != BlockStatus::ok) return BlockStatus::failed;
   const auto elements = static_cast<std::uint32_t>(internal.sends[message].element_count());
-  move_send_part(group, internal, message, 0, elements, route->pieces, free.direct, epoch);
+  move_send_part(group, internal, message, 0, elements, route->pieces,
+                 route->through_buffer != 0 ? nullptr : free.direct, epoch);
   return BlockStatus::ok;
 }
 
@@ -185,8 +186,9 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
                            route->peer, epoch, per_epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
-  // A peer that placed its pieces straight into the ghost cells left nothing to unpack.
-  if (!placed_directly(peer, slot_announced_to(peer))) {
+  // A peer that placed its pieces straight into the ghost cells left nothing to unpack, but for
+  // the receives this rank takes through its buffer by their shape.
+  if (route->through_buffer != 0 || !placed_directly(peer, slot_announced_to(peer))) {
     const MessageLayout& layout = internal.recvs[message];
     kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
                                      static_cast<std::uint32_t>(layout.element_count()),

@@ -156,14 +156,16 @@ HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRout
 }
 
 /// Traces: the arrival of `piece` was seen. A directly placed peer's receives all arrived then
-/// (and need no unpack); a buffered piece stamps its receive when it is the first piece.
+/// (and need no unpack; those through the buffer stamp their own); a buffered piece stamps its
+/// receive when it is the first piece.
 HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece, bool direct) {
   if (!direct) {
     if (piece.first == 0) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::ready_seen));
     return;
   }
   for (std::uint32_t r = 0; r < plan.recv_count; ++r) {
-    if (plan.routes.node->recvs[r].peer != piece.peer) continue;
+    const NodeRecvRoute& recv = plan.routes.node->recvs[r];
+    if (recv.peer != piece.peer || recv.through_buffer != 0) continue;
     stamp_device_time(plan.times.recv_slot(r, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(r, RecvTime::unpacked));
   }
@@ -253,8 +255,8 @@ HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, 
       detail::wait_ghosts_free(group, plan, piece.peer, epoch, waiter, true);
   if (free.status != BlockStatus::ok) return free.status;
   const NodeSendRoute& route = node.sends[piece.message];
-  out = {piece.message, piece.first, piece.first + piece.count, &route.target, free.direct,
-         route.target_buffer};
+  out = {piece.message, piece.first, piece.first + piece.count, &route.target,
+         route.through_buffer != 0 ? nullptr : free.direct, route.target_buffer};
   return BlockStatus::ok;
 }
 
@@ -267,7 +269,8 @@ HF_HD inline void node_send_piece_moved(const ExchangePlan& plan, const detail::
 }
 
 /// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
-/// directly leaves nothing to unpack: its first piece's block alone waits, for all of them.
+/// directly leaves nothing to unpack but the receives this rank takes through its buffer
+/// (through_buffer): the block of its first other piece alone waits, for all of those.
 template <ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
@@ -286,14 +289,17 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
     const NodePeerRoute& peer = node.peers[piece.peer];
-    if (launched && placed_directly(peer, slot) && j != peer.first_recv_piece) continue;
+    const bool placeable = node.recvs[piece.message].through_buffer == 0;
+    const bool counts_placed = j == peer.first_direct_piece;
+    if (launched && placeable && placed_directly(peer, slot) && !counts_placed) continue;
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
     const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
                                                 arrival_target(peer, epoch), plan.control, block);
     if (status != BlockStatus::ok) return status;
-    const bool direct = placed_directly(peer, launched ? slot : slot_announced_to(peer));
-    if (direct && j != peer.first_recv_piece) continue;  // its first piece's block counts them
+    const bool peer_direct = placed_directly(peer, launched ? slot : slot_announced_to(peer));
+    const bool direct = placeable && peer_direct;
+    if (direct && !counts_placed) continue;  // the block of counts_placed counts them
     if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
     if (!direct) {
       detail::unpack_elements(group, plan.recvs[piece.message], fields_of(plan), piece.first,
@@ -304,9 +310,10 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     if (group.thread() == 0) {
       if (!direct) {
         stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
-        detail::free_buffer_early(plan, piece.peer, epoch);
+        // In an epoch placed directly the ghost cells are the peer's too: no early free.
+        if (!peer_direct) detail::free_buffer_early(plan, piece.peer, epoch);
       }
-      count_piece_work(plan, epoch, direct ? peer.pieces_in : 1);
+      count_piece_work(plan, epoch, direct ? peer.direct_pieces_in : 1);
     }
   }
   return BlockStatus::ok;

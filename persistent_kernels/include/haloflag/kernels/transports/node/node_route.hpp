@@ -73,7 +73,11 @@ struct NodePeerRoute {
   const FieldSet* target_fields = nullptr;
   std::uint32_t pieces_out = 0;  ///< this rank's send pieces to the peer, per epoch
   std::uint32_t pieces_in = 0;   ///< the receive pieces (NodePlan::recv_pieces) from the peer
-  std::uint32_t first_recv_piece = 0;  ///< its first entry in NodePlan::recv_pieces
+  /// Of pieces_in, those of receives the peer may place directly (not through_buffer): in an
+  /// epoch placed directly, the block of the first of them alone waits, for all of them.
+  std::uint32_t direct_pieces_in = 0;
+  /// The first of those in NodePlan::recv_pieces (kNoNodePeer where there is none).
+  std::uint32_t first_direct_piece = 0;
   std::uint32_t direct_in = 0;   ///< bit s: the peer has mapped this rank's FieldSet of slot s
   std::uint32_t direct_out = 0;  ///< bit s: the peer's FieldSet of slot s is mapped here
   /// 1: the arrival word counts elements (added by the sender's blocks); 0: it holds the epoch
@@ -100,6 +104,9 @@ struct NodeSendRoute {
   std::byte* target_buffer = nullptr;  ///< the receiver's buffer for it, mapped here
   std::uint32_t peer = kNoNodePeer;    ///< index into NodePlan::peers
   std::uint32_t pieces = 0;  ///< the message's pieces
+  /// 1: into the receiver's buffer even in an epoch placed directly (its rows are short: the
+  /// receiver decided, halo::NodePlacement).
+  std::uint32_t through_buffer = 0;
 };
 
 /// A receive of this rank; peer == kNoNodePeer: it comes over MPI.
@@ -107,6 +114,7 @@ struct NodeRecvRoute {
   const std::byte* data = nullptr;  ///< this rank's buffer for it
   std::uint32_t peer = kNoNodePeer;  ///< index into NodePlan::peers
   std::uint32_t pieces = 0;  ///< the message's pieces
+  std::uint32_t through_buffer = 0;  ///< as NodeSendRoute::through_buffer, told to its sender
 };
 
 /// Elements [first, first + count) of a message, in buffer order.

@@ -1,0 +1,35 @@
+#include "transports/node/node_placement.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace haloflag::halo::detail {
+
+std::int64_t shortest_row_bytes(const kernels::MessageLayout& layout,
+                                const kernels::FieldSet& fields) {
+  std::int64_t shortest = std::numeric_limits<std::int64_t>::max();
+  const int variables = std::min(layout.variable_count, fields.variable_count);
+  for (int v = 0; v < variables; ++v) {
+    const kernels::VariableView& view = fields.variables[v];
+    const std::int64_t element = view.element_bytes;
+    for (int b = 0; b < layout.box_count; ++b) {
+      const bool rows_dense = view.stride[0] == element;
+      shortest = std::min(shortest, rows_dense ? layout.boxes[b].extent[0] * element : element);
+    }
+  }
+  return shortest == std::numeric_limits<std::int64_t>::max() ? 0 : shortest;
+}
+
+bool receive_through_buffer(const kernels::MessageLayout& layout, const kernels::FieldSet& fields,
+                            NodePlacement placement, std::int64_t buffered_from_bytes) {
+  switch (placement) {
+    case NodePlacement::direct: return false;
+    case NodePlacement::buffered: return true;
+    case NodePlacement::by_shape:
+      return layout.bytes() >= buffered_from_bytes &&
+             shortest_row_bytes(layout, fields) < kDirectRowBytes;
+  }
+  return false;
+}
+
+}  // namespace haloflag::halo::detail
