@@ -308,6 +308,22 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
          "ranks map, registered as pinned")
       ->check(CLI::IsMember({"auto", "host"}))
       ->default_str("auto");
+  app.add_option_function<std::string>(
+         "--node-placement",
+         [&options](const std::string& value) {
+           options.advanced.node_placement = halo::parse_node_placement(value);
+         },
+         "node transport, where the sender maps the receiver's fields: by-shape sends the "
+         "messages whose receiver's rows are under 64 bytes (x faces) through the receiver's "
+         "buffer from --node-buffered-from-bytes on, and the others straight into its ghost "
+         "cells; direct places every message; buffered none")
+      ->check(CLI::IsMember({"by-shape", "direct", "buffered"}))
+      ->default_str("by-shape");
+  app.add_option("--node-buffered-from-bytes", options.advanced.node_buffered_from_bytes,
+                 "--node-placement by-shape: the smallest short-row message that goes through "
+                 "the receiver's buffer")
+      ->check(at_least(0))
+      ->capture_default_str();
   add_either(app, "--mpi-requests", options.advanced.persistent_requests, "persistent", "per-exchange",
              "MPI peers: persistent makes persistent requests once and starts them each "
              "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");

@@ -231,7 +231,10 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
   line(out, "transport",
        "--transport " + options.transport_argument + " --node-size " +
            std::to_string(options.node_size) + " --node-mapping " +
-           std::string(halo::to_string(options.advanced.node_mapping)) +
+           std::string(halo::to_string(options.advanced.node_mapping)) + " --node-placement " +
+           std::string(halo::to_string(options.advanced.node_placement)) +
+           " --node-buffered-from-bytes " +
+           std::to_string(options.advanced.node_buffered_from_bytes) +
            ": node carries each peer on the rank's node GPU to GPU (device memory through IPC, "
            "or pinned host memory both map), mpi the others through pinned buffers and MPI; "
            "the table's transport column says what each exchange used");

@@ -184,15 +184,17 @@ void measure_strategy(const BenchRunSettings& settings, halo::Strategy strategy,
   result.tuning = exchange.tuning();
   // A rank's messages to itself (the self transport) stay on its GPU as the node transport's do,
   // and the model times them alike: they count as node links.
-  int links[2] = {0, 0};  // node, mpi
+  int links[3] = {0, 0, 0};  // node, mpi, node sends through the buffer
   for (const halo::PeerTransport& peer : exchange.peer_transports()) {
     const bool on_gpus =
         peer.transport == halo::Transport::node || peer.transport == halo::Transport::self;
     ++links[on_gpus ? 0 : 1];
+    links[2] += peer.sends_through_buffer;
   }
-  MPI_Allreduce(MPI_IN_PLACE, links, 2, MPI_INT, MPI_SUM, settings.comm);
+  MPI_Allreduce(MPI_IN_PLACE, links, 3, MPI_INT, MPI_SUM, settings.comm);
   result.node_links = links[0];
   result.mpi_links = links[1];
+  result.node_sends_through_buffer = links[2];
   result.peers_rank0 = halo::describe(exchange.peer_transports());
 
   TimedHaloExchange timed(exchange);

@@ -42,6 +42,9 @@ struct StrategyResult {
   // 0's peers as the Exchange described them.
   int node_links = 0;
   int mpi_links = 0;
+  // Node sends that went through the receiver's buffer by their shape (halo::NodePlacement),
+  // summed over every rank; the peers' paths say so where the fields were mapped.
+  int node_sends_through_buffer = 0;
   std::string peers_rank0;
   std::string launch_description;
   // The order of work the Exchange used; for a tuned row (--tuning auto) how it was chosen at
