@@ -170,3 +170,34 @@ TEST(HostTeamProtocol, AbortEndsEveryDeviceSideWait) {
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->outcome, hn::WaitOutcome::aborted);
 }
+
+// Of many blocks waiting on one word, one reads the abort flag (AbortReads::periodic) and the
+// others only the device's own memory (AbortReads::none): the abort reaches them all through
+// the device_failed mirror that the first one's failure sets, long before their deadline.
+TEST(HostTeamProtocol, AbortReachesWaitsWithoutAbortReadsThroughTheDeviceMirror) {
+  hn::ControlBlock control(hn::Backend::host, 60s);
+  hn::FlagArray flags(control, 1, hn::FlagWriter::host, "node_arrival");
+  std::uint64_t mirror = 0;
+  hn::WaitControl device_control = control.device_control();
+  device_control.device_failed = &mirror;
+  const std::uint64_t* word = flags.device_view().word(0);
+  std::array<hn::WaitOutcome, 4> outcomes{};
+  std::vector<std::thread> blocks;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t b = 0; b < 4; ++b) {
+    blocks.emplace_back([&, b] {
+      outcomes[b] = hn::wait_word(word, flags.device_view().array_id, 0, 1, device_control,
+                                  hn::Side::device, b,
+                                  b == 0 ? hn::AbortReads::periodic : hn::AbortReads::none);
+    });
+  }
+  std::this_thread::sleep_for(30ms);
+  control.raise_abort();
+  for (auto& block : blocks) block.join();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+  for (const auto outcome : outcomes) EXPECT_EQ(outcome, hn::WaitOutcome::aborted);
+  EXPECT_EQ(mirror, 1u);
+  const auto failure = control.failure(hn::Side::device);
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->waiter, 0u);  // the one that read the abort flag
+}

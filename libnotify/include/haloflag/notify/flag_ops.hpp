@@ -95,9 +95,12 @@ HF_HD inline bool abort_raised(const WaitControl& control) {
 }
 
 /// Whether a wait also reads the abort flag (in host memory) now and then. A wait on a copy in
-/// device memory that another block makes of a host flag skips it: that block reads the abort
-/// flag for all, and hundreds of blocks reading one host line at once are served one after
-/// another, for hundreds of microseconds.
+/// device memory that another block makes of a host flag skips it, as do all but one of many
+/// blocks waiting on one word: one block reads the abort flag for all, and hundreds of blocks
+/// reading one host line at once are served one after another, for hundreds of microseconds.
+/// A wait without abort reads still leaves at its deadline, and once any device wait has failed
+/// (WaitControl::device_failed, in the GPU's own memory, where there is one): the waiter that
+/// saw the abort records it there.
 enum class AbortReads { periodic, none };
 
 /// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
@@ -124,6 +127,9 @@ HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t arra
     if (abort_reads == AbortReads::periodic && waited >= next_abort_check) {
       next_abort_check = waited + kAbortCheckIntervalNs;
       if (abort_raised(control)) outcome = WaitOutcome::aborted;
+    } else if (abort_reads == AbortReads::none && control.device_failed != nullptr &&
+               load_relaxed_same_side(control.device_failed) != 0) {
+      outcome = WaitOutcome::aborted;
     }
     if (outcome == WaitOutcome::ready && waited >= control.timeout_ns) {
       outcome = WaitOutcome::timed_out;

@@ -106,11 +106,12 @@ struct GhostsFree {
 };
 
 /// `relayed`: wait on the grid's relay of the word where there is one (the node grid; the
-/// embedded API's groups poll the word itself).
+/// embedded API's groups poll the word itself). `abort_reads`: see first_piece_of_peer.
 template <ExchangeGroup Group>
 HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t peer_index, std::uint64_t epoch,
-                                  std::uint32_t waiter, bool relayed) {
+                                  std::uint32_t waiter, bool relayed,
+                                  notify::AbortReads abort_reads = notify::AbortReads::periodic) {
   const NodePeerRoute& peer = plan.routes.node->peers[peer_index];
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
@@ -120,7 +121,8 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   if (group.thread() == 0) {
     const notify::WaitOutcome waited =
         notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
-                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter);
+                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter,
+                          abort_reads);
     const std::uint64_t seen = notify::load_relaxed_system(word);
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * kSlots;
@@ -132,6 +134,16 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   const int slot = outcome % kSlots;
   return {static_cast<BlockStatus>(outcome / kSlots),
           slot == static_cast<int>(kBufferedSlot) ? nullptr : &peer.target_fields[slot]};
+}
+
+/// How a piece grid's block waits on a peer's word for piece `i` of `pieces` (grouped or ordered
+/// so that a peer's first piece is known): the block of the peer's first piece also reads the
+/// host's abort flag, the others only their own memory (notify::AbortReads). Every block of the
+/// grid may wait on one word at once, and their reads of the one host line would be served one
+/// after another, hundreds of microseconds on the critical path.
+HF_HD inline notify::AbortReads first_piece_of_peer(const NodePiece* pieces, std::uint32_t i) {
+  return i == 0 || pieces[i - 1].peer != pieces[i].peer ? notify::AbortReads::periodic
+                                                        : notify::AbortReads::none;
 }
 
 /// After the group's barrier, thread 0 publishes `elements` elements (`pieces` pieces) of send
@@ -252,7 +264,8 @@ HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, 
   const NodePlan& node = *plan.routes.node;
   const NodePiece piece = node.send_pieces[i];
   const detail::GhostsFree free =
-      detail::wait_ghosts_free(group, plan, piece.peer, epoch, waiter, true);
+      detail::wait_ghosts_free(group, plan, piece.peer, epoch, waiter, true,
+                               detail::first_piece_of_peer(node.send_pieces, i));
   if (free.status != BlockStatus::ok) return free.status;
   const NodeSendRoute& route = node.sends[piece.message];
   out = {piece.message, piece.first, piece.first + piece.count, &route.target,
@@ -294,8 +307,9 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     if (launched && placeable && placed_directly(peer, slot) && !counts_placed) continue;
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
-    const BlockStatus status = leader_wait_word(group, arrival, node.arrival_id, piece.peer,
-                                                arrival_target(peer, epoch), plan.control, block);
+    const BlockStatus status =
+        leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
+                         plan.control, block, detail::first_piece_of_peer(node.recv_pieces, j));
     if (status != BlockStatus::ok) return status;
     const bool peer_direct = placed_directly(peer, launched ? slot : slot_announced_to(peer));
     const bool direct = placeable && peer_direct;
