@@ -42,7 +42,7 @@ enum class NodePlacement {
 };
 
 /// NodePlacement::by_shape's default size from which a short-row message goes through the buffer.
-inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{512} << 10;
+inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{128} << 10;
 
 /// The transport's name.
 std::string_view to_string(Transport transport);
