@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Session 54's device calls (run from the repository root on the GPU machine, .deps carried).
+# STEP=call1: build, GPU tests of what changed, then the placement sweep: halo_bench over node
+#   at cubes 200, 400, 800 with --node-placement direct and by-shape (x faces through the buffer).
+# STEP=call2: the headline (scripts/bench_headline.sh) + Jacobi3D A/B against .ab/before.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
+root=$PWD
+start=$(date +%s)
+left() { echo $(( ${CALL_LIMIT:-585} - ($(date +%s) - start) )); }
+o=$OUT/work; mkdir -p "$o"
+finish() { tar -czf "$OUT/${STEP}.tar.gz" -C "$OUT" work && rm -rf "$o"; }
+trap finish EXIT
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
+git -C "$root" log --oneline -1 >"$o/tree.txt" 2>&1 || true
+cat "$o/gpus.txt"
+sweep() {  # cube placement-args... ; halo_bench over node, 4 strategies
+  local cube=$1 tag=$2; shift 2
+  (( $(left) > 45 )) || { echo "no time for $cube $tag"; return; }
+  timeout $(( $(left) - 10 )) mpiexec -n 2 "$b/bench/halo_bench" \
+    --config comb_configs/comb_${cube}_np2_reduced.cfg \
+    --strategy resident,stream_notify,stacked_notify,comb_fused --transport node \
+    --rounds ${ROUNDS:-2} --iterations ${ITER:-200} --verify 1 --progress 0 "$@" \
+    --json "$o/sweep_${cube}_${tag}.json" >"$o/sweep_${cube}_${tag}.txt" 2>&1 ||
+    echo "halo_bench $cube $tag failed or cut (exit $?)"
+  echo "== cube $cube $tag ($(left) s left)"
+  grep -E '^(strategy|comb_fused|stream_notify|stacked_notify|resident) ' "$o/sweep_${cube}_${tag}.txt" | head -6
+  grep -m1 "^peers of rank 0" "$o/sweep_${cube}_${tag}.txt" | cut -c1-220
+}
+case $STEP in
+  call1)
+    b=$root/build-s54
+    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+      -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1
+    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
+    echo "built: $(left) s left"
+    (cd "$b" && timeout $(( $(left) - 300 )) ctest -L gpu --timeout 100 --output-on-failure \
+      -R "${TESTS:-node_placement|embedded_whole|strategies_cuda_np2|element_types_cuda_np2|jacobi3d_reference_np2|embedding}") \
+      >"$o/ctest_gpu.txt" 2>&1
+    grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" | tail -30
+    echo "tested: $(left) s left"
+    HALOFLAG_BUILD_DIR=$b HALOFLAG_PLACEMENTS="${PLACEMENTS:-direct by-shape:50000}" \
+      HALOFLAG_CUBES="${CUBES:-800 200 400}" timeout $(( $(left) - 8 )) \
+      scripts/bench_node_placement.sh "$o/sweep" >"$o/sweep_log.txt" 2>&1 ||
+      { echo "sweep failed or cut"; tail -5 "$o/sweep_log.txt"; }
+    grep -E "^(\$ |\| (resident|stream|stacked|comb)|^strategy)" "$o/sweep_log.txt" | cut -c1-200 | head -60
+    for st in 7 27; do
+      (( $(left) > 40 )) || break
+      timeout 35 mpiexec -np 2 "$b/examples/jacobi3d/haloflag_jacobi3d" --local 32 --stencil $st \
+        --variant all --check --iterations 200 --repeats 10 --transport node \
+        --json "$o/jacobi_s$st.json" >"$o/jacobi_s$st.txt" 2>&1 || echo "jacobi $st failed"
+      grep -E "^(conventional|resident|stream) " "$o/jacobi_s$st.txt" | head -6
+    done
+    ;;
+  call3)
+    b=$root/build-s54
+    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+      -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
+      >"$o/configure.log" 2>&1
+    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
+    echo "built: $(left) s left"
+    (cd "$b" && timeout 150 ctest -L gpu --timeout 100 --output-on-failure -R "$TESTS") \
+      >"$o/ctest_gpu.txt" 2>&1
+    grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" | tail -30
+    echo "tested: $(left) s left"
+    HALOFLAG_BUILD_DIR=$b HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
+      timeout $(( $(left) - 8 )) scripts/bench_headline.sh "$o/headline" \
+      >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
+    cat "$o/headline/headline.md" 2>/dev/null | head -40
+    ;;
+  call4)
+    HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=7cbd120" \
+      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
+    cat "$o/jab/summary.md" 2>/dev/null
+    ;;
+  call2)
+    HALOFLAG_BUILD_DIR=$root/build-headline HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
+      timeout $(( $(left) - ${AB_TIME:-250} )) scripts/bench_headline.sh "$o/headline" \
+      >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
+    cat "$o/headline/headline.md" 2>/dev/null | head -40
+    echo "headline: $(left) s left"
+    HALOFLAG_AB_ROUNDS=${ROUNDS:-1} HALOFLAG_AB_LABELS="before=7cbd120" \
+      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
+    cat "$o/jab/summary.md" 2>/dev/null
+    ;;
+esac
+echo "end: $(left) s left"
