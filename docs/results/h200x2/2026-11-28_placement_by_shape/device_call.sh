@@ -69,6 +69,19 @@ case $STEP in
       >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
     cat "$o/headline/headline.md" 2>/dev/null | head -40
     ;;
+  call5)
+    b=$root/build-s54
+    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+      -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
+      >"$o/configure.log" 2>&1
+    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
+    echo "built: $(left) s left"
+    (cd "$b" && timeout $(( $(left) - 10 )) ctest -L gpu --timeout 120 -E "${SKIP:-^$}") \
+      >"$o/ctest_gpu_all.txt" 2>&1
+    echo "ctest rc=$?"
+    grep -E "tests passed|\*\*\*|Failed|Not Run|Total Test" "$o/ctest_gpu_all.txt" | tail -30
+    grep -cE "Passed|Skipped" "$o/ctest_gpu_all.txt"
+    ;;
   call4)
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=7cbd120" \
       timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
