@@ -269,31 +269,17 @@ ExchangeOptions embedded_options_on(Backend backend) {
   return options;
 }
 
-// On a GPU backend the real grid (whole_exchange_kernel.cu, a cooperative kernel): many
-// exchanges with no host step, then one more after new values, every ghost cell checked after
-// each; the host calls only started_on_device and finish(). The first runs take the plan whose
-// node senders place straight into the ghost cells (device_plan(fields)), then the buffered one;
-// a direct plan after a buffered run goes through the buffers too (each buffered exchange frees
-// the buffer for the next one as it unpacks, announcing it buffered), and must still be right.
-TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
-#if !defined(HALOFLAG_HAVE_GPU)
-  GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
-#else
-  // Binds one GPU per node-local rank, or skips saying why there is none.
-  SKIP_UNLESS_GPU_BACKEND("the cooperative grid (halo_embedded_whole_exchange_<gpu>_np* run it)");
+#if defined(HALOFLAG_HAVE_GPU)
+// Runs of the real grid (whole_exchange_kernel.cu, a cooperative kernel), each of `count`
+// exchanges with plan `direct` or `buffered`, every ghost cell checked after each run; the host
+// calls only started_on_device and finish().
+void run_gpu_grid(Exchange& exchange, DeviceFields& fields, const ExchangeVerifier& verifier,
+                  const DevicePlan& direct, const DevicePlan& buffered,
+                  const std::vector<std::pair<std::uint32_t, bool>>& runs) {
   const Backend backend = haloflag::test::test_backend();
-  const Geometry geometry = slab();
-  const ExchangeVerifier verifier(geometry, world_rank());
-  DeviceFields fields(backend, verifier.field_extent(), verifier.vars());
   HostField host(verifier.field_extent(), verifier.vars());
-  Exchange exchange(geometry, fields.view(), embedded_options_on(backend));
-  const DevicePlan buffered = exchange.device_plan();
-  const DevicePlan direct = exchange.device_plan(fields.view());
   std::uint64_t last = 0;
-  const auto epochs = static_cast<std::uint32_t>(kEpochs);
-  const std::pair<std::uint32_t, const DevicePlan*> runs[] = {
-      {epochs, &direct}, {1u, &direct}, {epochs, &buffered}, {1u, &buffered}, {epochs, &direct}};
-  for (const auto& [count, plan] : runs) {
+  for (const auto& [count, placed] : runs) {
     const std::uint64_t first = last + 1;
     last += count;
     if (first == 1) {
@@ -303,15 +289,70 @@ TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
     }
     fields.upload(host);
     exchange.started_on_device(last);
-    haloflag::test::WholeExchangeKernel kernel(backend, *plan, first, count);
+    haloflag::test::WholeExchangeKernel kernel(backend, placed ? direct : buffered, first, count);
     exchange.finish();
-    const char* form = plan == &direct ? "direct" : "buffered";
+    const char* form = placed ? "direct" : "buffered";
     EXPECT_TRUE(kernel.wait()) << form << " exchanges " << first << " to " << last;
     fields.download(host);
     const std::string report = verifier.check_all(host, last);
     EXPECT_TRUE(report.empty()) << "rank " << world_rank() << ", " << form << " exchanges "
                                 << first << " to " << last << ": " << report;
   }
+}
+#endif
+
+// On a GPU backend the real grid: many exchanges with no host step, then one more after new
+// values. The first runs take the plan whose node senders place straight into the ghost cells
+// (device_plan(fields)), then the buffered one; a direct plan after a buffered run goes through
+// the buffers too (each buffered exchange frees the buffer for the next one as it unpacks,
+// announcing it buffered), and must still be right.
+TEST(EmbeddedWholeExchange, GpuGridMovesEveryGhostCellWithNoHostStep) {
+#if !defined(HALOFLAG_HAVE_GPU)
+  GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
+#else
+  // Binds one GPU per node-local rank, or skips saying why there is none.
+  SKIP_UNLESS_GPU_BACKEND("the cooperative grid (halo_embedded_whole_exchange_<gpu>_np* run it)");
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(haloflag::test::test_backend(), verifier.field_extent(), verifier.vars());
+  Exchange exchange(geometry, fields.view(), embedded_options_on(haloflag::test::test_backend()));
+  const auto epochs = static_cast<std::uint32_t>(kEpochs);
+  run_gpu_grid(exchange, fields, verifier, exchange.device_plan(fields.view()),
+               exchange.device_plan(),
+               {{epochs, true}, {1u, true}, {epochs, false}, {1u, false}, {epochs, true}});
+  MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+// Placement by shape from the kernel: the ranks along y, rows of 16 cells, and every short-row
+// receive through the buffer (node_buffered_from_bytes 0): in one epoch of a direct plan the y
+// faces are placed into the ghost cells and the edges and corners (rows of one cell) come
+// through the buffer, unpacked by the receiver's blocks.
+TEST(EmbeddedWholeExchange, GpuGridMixesPlacedAndBufferedMessagesInOneEpoch) {
+#if !defined(HALOFLAG_HAVE_GPU)
+  GTEST_SKIP() << "no GPU backend compiled in (configure with -DHALOFLAG_GPU=cuda or hip)";
+#else
+  SKIP_UNLESS_GPU_BACKEND("the cooperative grid (halo_embedded_whole_exchange_<gpu>_np* run it)");
+  GeometrySpec spec;
+  spec.global_size = {16, 6 * world_size(), 5};
+  spec.ranks = world_size();
+  spec.divide = RankGrid{1, world_size(), 1};
+  spec.periodic = {true, true, true};
+  spec.vars = 2;
+  const Geometry geometry(spec);
+  const ExchangeVerifier verifier(geometry, world_rank());
+  DeviceFields fields(haloflag::test::test_backend(), verifier.field_extent(), verifier.vars());
+  ExchangeOptions options = embedded_options_on(haloflag::test::test_backend());
+  options.advanced.node_buffered_from_bytes = 0;
+  Exchange exchange(geometry, fields.view(), options);
+  for (const PeerTransport& peer : exchange.peer_transports()) {
+    if (peer.transport == Transport::node) {
+      EXPECT_GT(peer.recvs_through_buffer, 0) << describe(exchange.peer_transports());
+    }
+  }
+  const auto epochs = static_cast<std::uint32_t>(kEpochs);
+  run_gpu_grid(exchange, fields, verifier, exchange.device_plan(fields.view()),
+               exchange.device_plan(), {{epochs, true}, {epochs, false}, {epochs, true}});
   MPI_Barrier(MPI_COMM_WORLD);
 #endif
 }
