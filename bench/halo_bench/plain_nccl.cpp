@@ -7,20 +7,28 @@
 #include <stdexcept>
 #include <vector>
 
+#if defined(HALOFLAG_HAVE_RCCL)
+#include <rccl/rccl.h>
+#else
+#include <nccl.h>
+#endif
+
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
-// The library's own: NCCL's (RCCL's) header with its stream type, and the strategy's spans.
-#include "transports/nccl/nccl_api.hpp"
-#include "transports/nccl/peer_spans.hpp"
 
 namespace haloflag::bench {
 
 namespace {
 
-using halo::detail::NcclStream;
-using halo::detail::PeerSpan;
+#if defined(HALOFLAG_HAVE_RCCL)
+using NcclStream = hipStream_t;
+#else
+using NcclStream = cudaStream_t;
+#endif
+using halo::PeerSpan;
 using kernels::KernelOp;
 using kernels::Lane;
 
@@ -53,8 +61,8 @@ class PlainNccl final : public TimedExchange {
     MPI_Comm_size(settings.comm, &size);
     const halo::ExchangeConfig& config = *settings.config;
     halo::MessageLayouts layouts = halo::make_message_layouts(config, rank);
-    spans_ = halo::detail::arrange_by_peer(config.rank_messages.at(static_cast<std::size_t>(rank)),
-                                           layouts);
+    spans_ = halo::arrange_by_peer(config.rank_messages.at(static_cast<std::size_t>(rank)),
+                                   layouts);
     send_layouts_ = upload(backend, layouts.sends);
     recv_layouts_ = upload(backend, layouts.recvs);
     send_buffer_ = buffer(backend, layouts.send_buffer_bytes);
@@ -107,7 +115,7 @@ class PlainNccl final : public TimedExchange {
   }
 
  private:
-  halo::detail::PeerSpans spans_;
+  halo::PeerSpans spans_;
   kernels::DeviceMemory send_layouts_;
   kernels::DeviceMemory recv_layouts_;
   kernels::DeviceMemory send_buffer_;

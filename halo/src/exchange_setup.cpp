@@ -18,7 +18,7 @@
 #include "transports/mpi/mpi_host_transport.hpp"
 #include "transports/mpi/peer_handshake.hpp"
 #include "transports/nccl/nccl_host_transport.hpp"
-#include "transports/nccl/peer_spans.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 #include "transports/node/node_host_transport.hpp"
 #include "transports/self/self_transport.hpp"
 

@@ -8,12 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "transports/nccl/peer_spans.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 
 namespace {
 
 namespace hh = haloflag::halo;
-namespace hd = haloflag::halo::detail;
 namespace hk = haloflag::kernels;
 
 // A layout of `elements` doubles (one box of elements x 1 x 1, one variable).
@@ -55,7 +54,7 @@ TEST(NcclPeerSpans, EachPeersMessagesLieTogetherInTagOrderAligned) {
                     message(0, 4, 3)};
   messages.recvs = {message(1, 5, 2), message(3, 3, 6)};
   hh::MessageLayouts layouts = layouts_for(messages);
-  const hd::PeerSpans spans = hd::arrange_by_peer(messages, layouts);
+  const hh::PeerSpans spans = hh::arrange_by_peer(messages, layouts);
 
   ASSERT_EQ(spans.sends.size(), 3u);
   EXPECT_EQ(spans.sends[0].peer, 0);
@@ -69,15 +68,15 @@ TEST(NcclPeerSpans, EachPeersMessagesLieTogetherInTagOrderAligned) {
   // Peer 3: tag 1 (index 2) before tag 7 (index 0).
   EXPECT_EQ(layouts.sends[2].buffer_offset, spans.sends[2].offset);
   EXPECT_EQ(layouts.sends[0].buffer_offset, spans.sends[2].offset + 9 * 8);
-  for (const hd::PeerSpan& span : spans.sends) {
-    EXPECT_EQ(span.offset % hd::kPeerSpanAlignment, 0) << "peer " << span.peer;
+  for (const hh::PeerSpan& span : spans.sends) {
+    EXPECT_EQ(span.offset % hh::kPeerSpanAlignment, 0) << "peer " << span.peer;
   }
   EXPECT_EQ(layouts.send_buffer_bytes, spans.sends.back().offset + spans.sends.back().bytes);
   ASSERT_EQ(spans.recvs.size(), 2u);
   EXPECT_EQ(spans.recvs[0].offset, 0);
-  EXPECT_EQ(spans.recvs[1].offset, hd::kPeerSpanAlignment);
-  EXPECT_EQ(layouts.recv_buffer_bytes, hd::kPeerSpanAlignment + 6 * 8);
-  EXPECT_EQ(hd::peers_of(spans), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(spans.recvs[1].offset, hh::kPeerSpanAlignment);
+  EXPECT_EQ(layouts.recv_buffer_bytes, hh::kPeerSpanAlignment + 6 * 8);
+  EXPECT_EQ(hh::peers_of(spans), (std::vector<int>{0, 1, 3}));
 }
 
 // What rank A sends to B, in B's span for A, is what B unpacks from it: both sides order by tag,
@@ -89,8 +88,8 @@ TEST(NcclPeerSpans, SenderAndReceiverAgreeOnTheOrder) {
   b.recvs = {message(0, 20, 2), message(0, 30, 3), message(0, 10, 7)};
   hh::MessageLayouts a_layouts = layouts_for(a);
   hh::MessageLayouts b_layouts = layouts_for(b);
-  const hd::PeerSpans a_spans = hd::arrange_by_peer(a, a_layouts);
-  const hd::PeerSpans b_spans = hd::arrange_by_peer(b, b_layouts);
+  const hh::PeerSpans a_spans = hh::arrange_by_peer(a, a_layouts);
+  const hh::PeerSpans b_spans = hh::arrange_by_peer(b, b_layouts);
   ASSERT_EQ(a_spans.sends.size(), 1u);
   ASSERT_EQ(b_spans.recvs.size(), 1u);
   EXPECT_EQ(a_spans.sends[0].bytes, b_spans.recvs[0].bytes);
@@ -109,11 +108,11 @@ TEST(NcclPeerSpans, SenderAndReceiverAgreeOnTheOrder) {
 TEST(NcclPeerSpans, ARankWithoutMessagesHasNoSpans) {
   hh::RankMessages none;
   hh::MessageLayouts layouts;
-  const hd::PeerSpans spans = hd::arrange_by_peer(none, layouts);
+  const hh::PeerSpans spans = hh::arrange_by_peer(none, layouts);
   EXPECT_TRUE(spans.sends.empty());
   EXPECT_TRUE(spans.recvs.empty());
   EXPECT_EQ(layouts.send_buffer_bytes, 0);
-  EXPECT_TRUE(hd::peers_of(spans).empty());
+  EXPECT_TRUE(hh::peers_of(spans).empty());
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "transports/nccl/peer_spans.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 
 struct ncclComm;  // NCCL's (and RCCL's) opaque communicator, ncclComm_t
 

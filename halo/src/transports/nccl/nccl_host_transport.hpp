@@ -13,7 +13,7 @@
 #include "exchange_resources.hpp"
 #include "timeline_recorder.hpp"
 #include "transports/host_transport.hpp"
-#include "transports/nccl/peer_spans.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 
 namespace haloflag::halo::detail {
 

@@ -1,9 +1,9 @@
-#include "transports/nccl/peer_spans.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-namespace haloflag::halo::detail {
+namespace haloflag::halo {
 
 namespace {
 
@@ -56,4 +56,4 @@ std::vector<int> peers_of(const PeerSpans& spans) {
   return peers;
 }
 
-}  // namespace haloflag::halo::detail
+}  // namespace haloflag::halo
