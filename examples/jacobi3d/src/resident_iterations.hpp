@@ -41,10 +41,8 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     const hk::DevicePlan& plan = launch.plans[out];
     const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);
 
-    for (int b = 0; b < launch.regions.boundary.count; ++b) {
-      sweep_box(launch.stencil, fields, launch.regions.boundary.boxes[b], grid.thread(),
-                grid.size());
-    }
+    sweep_boxes(launch.stencil, fields, launch.regions.boundary.boxes,
+                launch.regions.boundary.count, grid.thread(), grid.size());
     grid.sync();  // the boundary layer is written before any block packs it
 
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
