@@ -29,7 +29,7 @@ enum class Scope { system, same_side };
 
 namespace detail {
 
-/// One load or release store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
+/// One load or store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
 /// system scope a GPU's release first waits for its earlier writes to host memory to be
 /// performed, which a gate between one GPU's own blocks does not need.
 template <Scope scope, bool acquire>
@@ -53,18 +53,20 @@ HF_HD inline std::uint64_t load(const std::uint64_t* word) {
 #endif
 }
 
-template <Scope scope>
-HF_HD inline void store_release(std::uint64_t* word, std::uint64_t value) {
+template <Scope scope, bool release = true>
+HF_HD inline void store(std::uint64_t* word, std::uint64_t value) {
 #if HF_HIP_DEVICE_CODE
   constexpr int hip_scope =
       scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
-  __hip_atomic_store(word, value, __ATOMIC_RELEASE, hip_scope);
+  __hip_atomic_store(word, value, release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED, hip_scope);
 #elif HF_DEVICE_CODE
   constexpr auto cuda_scope =
       scope == Scope::system ? cuda::thread_scope_system : cuda::thread_scope_device;
-  cuda::atomic_ref<std::uint64_t, cuda_scope>(*word).store(value, cuda::std::memory_order_release);
+  constexpr auto order = release ? cuda::std::memory_order_release : cuda::std::memory_order_relaxed;
+  cuda::atomic_ref<std::uint64_t, cuda_scope>(*word).store(value, order);
 #else
-  std::atomic_ref<std::uint64_t>(*word).store(value, std::memory_order_release);
+  std::atomic_ref<std::uint64_t>(*word).store(
+      value, release ? std::memory_order_release : std::memory_order_relaxed);
 #endif
 }
 
@@ -72,7 +74,15 @@ HF_HD inline void store_release(std::uint64_t* word, std::uint64_t value) {
 
 /// Release store at system scope: visible to the other side (GPU or host) with what preceded it.
 HF_HD inline void store_release_system(std::uint64_t* word, std::uint64_t value) {
-  detail::store_release<Scope::system>(word, value);
+  detail::store<Scope::system>(word, value);
+}
+
+/// Relaxed store at system scope, for a word that publishes no payload (rule 3): a permission
+/// whose earlier reads are complete before it (a barrier stands between), or a mark of
+/// progress. A GPU's system-scope release first waits until its earlier writes are performed
+/// everywhere, which takes microseconds on an epoch's critical path.
+HF_HD inline void store_relaxed_system(std::uint64_t* word, std::uint64_t value) {
+  detail::store<Scope::system, false>(word, value);
 }
 
 /// Acquire load at system scope: sees what the other side wrote before its release store.
@@ -89,7 +99,13 @@ HF_HD inline std::uint64_t load_relaxed_system(const std::uint64_t* word) {
 /// A release store to, and loads of, a word that only one side (GPU blocks, or host threads)
 /// reads and writes, at that side's scope.
 HF_HD inline void store_release_same_side(std::uint64_t* word, std::uint64_t value) {
-  detail::store_release<Scope::same_side>(word, value);
+  detail::store<Scope::same_side>(word, value);
+}
+
+/// Relaxed store to a same-side word that publishes nothing (a number checked by the side's
+/// own blocks): no wait for earlier writes.
+HF_HD inline void store_relaxed_same_side(std::uint64_t* word, std::uint64_t value) {
+  detail::store<Scope::same_side, false>(word, value);
 }
 
 /// Acquire load of a same-side word.

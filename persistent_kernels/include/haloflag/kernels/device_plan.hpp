@@ -84,6 +84,9 @@ inline DevicePlan make_device_plan(const ExchangePlan& plan, std::uint32_t slot,
   handle.plan_.field_bank = nullptr;
   handle.plan_.field_slot = nullptr;
   handle.plan_.fields_slot = slot;
+  // No stream waits on the caller's kernel's epochs (wait(stream) takes Strategy::resident's
+  // own kernels): its blocks skip the count of done units and its release.
+  handle.plan_.exchange_done = nullptr;
   if (fields != nullptr) handle.plan_.fields = *fields;
   return handle;
 }

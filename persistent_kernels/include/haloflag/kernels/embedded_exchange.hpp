@@ -149,7 +149,8 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     return BlockStatus::failed;
   }
   if (block == 0 && group.thread() == 0) {
-    notify::store_release_same_side(internal.device_epoch, epoch);
+    // Only the grid's own epoch checks read it, and it publishes nothing.
+    notify::store_relaxed_same_side(internal.device_epoch, epoch);
     // Peers whose pieces of the last exchange came through the buffer heard of this one as
     // this rank unpacked them (node_pieces.hpp, free_buffer_early); the others hear of it now,
     // with the slot of the plan's fields.

@@ -177,6 +177,10 @@ HF_HD inline bool is_long(const ExchangePlan& plan, const MessageLayout& layout)
   return layout.bytes() >= plan.long_message_bytes;
 }
 
+/// Whether the plan is the caller's kernel's (DevicePlan, which names its fields itself and
+/// has no field_slot), not a launched grid's, whose host or stream picks the fields.
+HF_HD inline bool in_callers_kernel(const ExchangePlan& plan) { return plan.field_slot == nullptr; }
+
 /// The fields of the exchange in progress.
 HF_HD inline const FieldSet& fields_of(const ExchangePlan& plan) {
   if (plan.field_bank == nullptr) return plan.fields;

@@ -32,20 +32,21 @@ namespace haloflag::kernels {
 /// selected slot, or where the caller's kernel picks its fields (embedded), the slot of its
 /// fields when it let senders place into them (kBufferedSlot otherwise).
 HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
-  if (plan.field_slot == nullptr) return plan.fields_slot;
+  if (in_callers_kernel(plan)) return plan.fields_slot;
   return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
 /// This rank's ghost cells (FieldSet `slot`, where the sender mapped it) or else its node
 /// buffers may take `epoch` (one thread): a store into node sender `p`'s memory, noted in this
-/// rank's (announced_to).
+/// rank's (announced_to). The store publishes nothing, so it is relaxed (rule 3): every read of
+/// those cells or buffers was complete before it, behind the barrier or count that led here.
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
                                           std::uint64_t epoch, std::uint64_t slot) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_in > 0) {
     const std::uint64_t word = ghosts_free_word(epoch, slot);
     if (peer.announced_to != nullptr) notify::store_release_same_side(peer.announced_to, word);
-    notify::store_release_system(peer.ghosts_free_there, word);
+    notify::store_relaxed_system(peer.ghosts_free_there, word);
   }
 }
 
@@ -119,11 +120,16 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   constexpr int kSlots = static_cast<int>(kBufferedSlot) + 1;
   int outcome = static_cast<int>(kBufferedSlot);  // BlockStatus * kSlots + slot placed into
   if (group.thread() == 0) {
-    const notify::WaitOutcome waited =
-        notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
-                          ghosts_free_word(epoch, 0), plan.control, notify::Side::device, waiter,
-                          abort_reads);
-    const std::uint64_t seen = notify::load_relaxed_system(word);
+    // The word is a permission that publishes nothing (rule 3): a first relaxed look that finds
+    // it spares the wait's acquire and second read, which the epoch's critical path pays.
+    std::uint64_t seen = notify::load_relaxed_system(word);
+    notify::WaitOutcome waited = notify::WaitOutcome::ready;
+    if (seen < ghosts_free_word(epoch, 0)) {
+      waited = notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
+                                 ghosts_free_word(epoch, 0), plan.control, notify::Side::device,
+                                 waiter, abort_reads);
+      seen = notify::load_relaxed_system(word);
+    }
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * kSlots;
     } else if (slot_mapped(peer.direct_out, seen & kBufferedSlot)) {
@@ -190,7 +196,7 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
 /// of the start, and the peer's next sends find it free instead of waiting a trip for it.
 HF_HD inline void free_buffer_early(const ExchangePlan& plan, std::uint32_t p,
                                     std::uint64_t epoch) {
-  if (plan.field_slot != nullptr) return;  // the launched grids announce their slot at the start
+  if (!in_callers_kernel(plan)) return;  // the launched grids announce their slot at the start
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_unpacked == nullptr) return;
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked);
@@ -293,7 +299,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   // The launched grids announce their plan's slot at the start; the caller's kernel may have
   // announced an epoch early (into the buffer), so it reads what it told the peer once the
   // peer's pieces are in.
-  const bool launched = plan.field_slot != nullptr;
+  const bool launched = !in_callers_kernel(plan);
   const std::uint64_t slot = launched ? announced_slot(plan) : kBufferedSlot;
   if (block == 0) {
     const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, true) : 1;
