@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The links of Jacobi3D's resident iteration (the whole exchange from the kernel), timed by device
+# clocks: a copy of a tree with docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
+# (or PATCH), which stamps %globaltimer at 15 points of each epoch (the announce, the wait for the
+# peer's ghosts free, piece 0's move and count, the receiving block's wait and completion, the
+# barriers) and prints each rank's medians, runs on 2 ranks over the node transport (one GPU per
+# rank), 32^3 cells per rank, at 7 and 27 points, in rounds, in settings (HALOFLAG_EXP):
+#   0  the iteration as built
+#   6  the grid's last block (which has no boundary cells) announces ghosts free at the top of
+#      the iteration, before the boundary update, instead of block 0 after it
+# The patch is for measurement only, never merged. It fits tree 5253634; the folder also holds
+# the two patches as they ran on the older trees.
+#   scripts/jacobi_resident_links.sh OUT_DIR [SOURCE_DIR [PATCH]]   (SOURCE_DIR: this tree)
+# Environment: HALOFLAG_LINKS_ROUNDS (2), HALOFLAG_LINKS_SETTINGS ("0 6"), HALOFLAG_LINKS_LABEL
+# (tree). Writes OUT_DIR/runs.txt (every run's table and stamps), OUT_DIR/build.log and
+# OUT_DIR/links.md (scripts/resident_links_table.py on runs.txt).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[[ $# -ge 1 && $1 != -h && $1 != --help ]] || {
+  echo "usage: jacobi_resident_links.sh OUT_DIR [SOURCE_DIR [PATCH]]" >&2
+  exit 2
+}
+out=$1
+source_dir=$(cd "${2:-$root}" && pwd)
+patch_file=${3:-$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch}
+rounds=${HALOFLAG_LINKS_ROUNDS:-2}
+settings=${HALOFLAG_LINKS_SETTINGS:-0 6}
+label=${HALOFLAG_LINKS_LABEL:-tree}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "HALOFLAG_LINKS_ROUNDS must be >= 1" >&2; exit 2; }
+[[ -f $patch_file ]] || { echo "jacobi_resident_links.sh: no patch $patch_file" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# The copy: the tree's files without build folders, .git and staged dependencies, then the patch.
+copy=$out/tree
+rm -rf "$copy"
+mkdir -p "$copy"
+tar -C "$source_dir" --exclude='./build*' --exclude=./.deps --exclude=./.git -cf - . |
+  tar -x -C "$copy"
+patch -d "$copy" -p1 <"$patch_file" >"$out/build.log"
+configure=(-DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=OFF
+  -DHALOFLAG_PYTHON=OFF)
+[[ -d $root/.deps/root/usr ]] && configure+=(-DCMAKE_PREFIX_PATH="$root/.deps/root/usr")
+cmake -S "$copy" -B "$copy/build" "${configure[@]}" >>"$out/build.log" 2>&1
+cmake --build "$copy/build" -j "$(nproc)" --target haloflag_jacobi3d >>"$out/build.log" 2>&1
+program=$copy/build/examples/jacobi3d/haloflag_jacobi3d
+
+: >"$out/runs.txt"
+for round in $(seq 1 "$rounds"); do
+  for stencil in 7 27; do
+    for setting in $settings; do
+      echo "== $label round $round stencil $stencil exp $setting" >>"$out/runs.txt"
+      HALOFLAG_STAMPS=1 HALOFLAG_EXP=$setting timeout 60 mpiexec -np 2 "$program" \
+        --variant resident --stencil "$stencil" --local 32 --iterations 200 --repeats 10 \
+        --transport node >>"$out/runs.txt" 2>&1 || echo "setting $setting failed" >>"$out/runs.txt"
+    done
+  done
+done
+"$root/scripts/resident_links_table.py" "$out/runs.txt" | tee "$out/links.md"
