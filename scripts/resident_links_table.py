@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The links of Jacobi3D's resident iteration, from scripts/jacobi_resident_links.sh's runs.txt:
+"""The links of Jacobi3D's resident iteration, from scripts/jacobi_resident_breakdown.sh's runs.txt:
 each run prints, per rank, the median over its epochs of the device clock at 15 points of the
 iteration, in us after the iteration's start (s1 ... s15; s16 is the next iteration's start).
 This turns them into the time of each link: one table per tree label, a column per stencil and
