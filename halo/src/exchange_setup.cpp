@@ -13,12 +13,12 @@
 #include "field_set_check.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/halo/message_layouts.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "transports/mpi/message_requests.hpp"
 #include "transports/mpi/mpi_host_transport.hpp"
 #include "transports/mpi/peer_handshake.hpp"
 #include "transports/nccl/nccl_host_transport.hpp"
-#include "haloflag/halo/peer_spans.hpp"
 #include "transports/node/node_host_transport.hpp"
 #include "transports/self/self_transport.hpp"
 

@@ -11,17 +11,16 @@
 
 namespace jacobi3d {
 
-// Cells first, first + step, ... of `box` (x fastest).
 template <class Real>
-HF_HD inline void sweep_cells(StencilKind kind, const SweepFields<Real>& fields,
-                              const haloflag::kernels::Box& box, std::int64_t first,
-                              std::int64_t step) {
+HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
+                            const haloflag::kernels::Box& box, std::int64_t member,
+                            std::int64_t members) {
   const std::int64_t cells = box.cells();
   // A local field holds far fewer than 2^32 cells: the index arithmetic runs in 32 bits, which
   // GPUs divide much faster than 64-bit numbers.
   const auto row = static_cast<std::uint32_t>(box.extent[0]);
   const auto plane = static_cast<std::uint32_t>(box.extent[0] * box.extent[1]);
-  for (std::int64_t i = first; i < cells; i += step) {
+  for (std::int64_t i = member; i < cells; i += members) {
     const auto index = static_cast<std::uint32_t>(i);
     const std::uint32_t z = index / plane;
     const std::uint32_t y = (index - z * plane) / row;
@@ -30,13 +29,6 @@ HF_HD inline void sweep_cells(StencilKind kind, const SweepFields<Real>& fields,
                               (box.begin[1] + y) * fields.stride_y + box.begin[0] + x;
     update_cell(kind, fields, cell);
   }
-}
-
-template <class Real>
-HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
-                            const haloflag::kernels::Box& box, std::int64_t member,
-                            std::int64_t members) {
-  sweep_cells(kind, fields, box, member, members);
 }
 
 // Every cell of `count` boxes, laid end to end and shared out as one: a grid with more members
@@ -50,7 +42,7 @@ HF_HD inline void sweep_boxes(StencilKind kind, const SweepFields<Real>& fields,
   for (int b = 0; b < count; ++b) {
     // The member's first cell in this box: the least i >= 0 with before + i = member (mod members).
     const std::int64_t first = ((member - before) % members + members) % members;
-    sweep_cells(kind, fields, boxes[b], first, members);
+    sweep_box(kind, fields, boxes[b], first, members);
     before += boxes[b].cells();
   }
 }

@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "exchange_resources.hpp"
+#include "haloflag/halo/peer_spans.hpp"
 #include "timeline_recorder.hpp"
 #include "transports/host_transport.hpp"
-#include "haloflag/halo/peer_spans.hpp"
 
 namespace haloflag::halo::detail {
 

@@ -14,9 +14,9 @@ namespace haloflag::kernels {
 
 /// `amount` pieces of this rank's piece-grid work are done (one thread): the block completing
 /// the epoch's count tells the CPU with the grid's done flag, and the stream with one done unit.
-/// In the caller's kernel the flag only marks progress for the host, which
-/// reads the fields after the kernel ends, so it is stored relaxed (rule 3): a release there
-/// waited for the epoch's writes on every exchange's critical path.
+/// In the caller's kernel the flag only marks progress for the host, which reads the fields after
+/// the kernel ends, so it is stored relaxed (rule 3): a release there waited for the epoch's
+/// writes on every exchange's critical path.
 HF_HD inline void count_piece_work(const ExchangePlan& plan, std::uint64_t epoch,
                                    std::uint64_t amount) {
   const std::uint64_t total = plan.pieces.work_per_epoch();
