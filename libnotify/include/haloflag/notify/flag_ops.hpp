@@ -103,20 +103,27 @@ HF_HD inline bool abort_raised(const WaitControl& control) {
 /// saw the abort records it there.
 enum class AbortReads { periodic, none };
 
-/// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
-/// On failure the first failing waiter of `side` is recorded in the control block; the caller
-/// (a GPU block) must then stop its work and return.
-///
-/// wait_word is the same wait on a single flag word that is not part of an array this side owns
-/// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
-/// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
-HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
-                                   std::uint32_t index, std::uint64_t epoch,
-                                   const WaitControl& control, Side side, std::uint32_t waiter,
-                                   AbortReads abort_reads = AbortReads::periodic,
-                                   Scope scope = Scope::system) {
+/// An idle check that never says leave: the plain waits below.
+struct NeverLeave {
+  HF_HD bool operator()() const { return false; }
+};
+
+/// Waits until *word >= epoch, the abort flag is raised, or the deadline passes; from `idle_ns`
+/// of waiting on, each look at the clock also asks `leave()`, and the wait gives up quietly
+/// (WaitOutcome::idle, nothing recorded) when it says so. The deadline is idle_ns +
+/// control.timeout_ns: a waiter that stays past its idle check still has the whole timeout. A
+/// resident kernel's wait for the next exchange uses it to leave the GPU (idle_exit.hpp).
+template <class Leave>
+HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t array_id,
+                                     std::uint32_t index, std::uint64_t epoch,
+                                     const WaitControl& control, Side side, std::uint32_t waiter,
+                                     AbortReads abort_reads, Scope scope, std::uint64_t idle_ns,
+                                     Leave leave) {
   if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
   const std::uint64_t start = clock_ns();
+  const std::uint64_t deadline =
+      idle_ns > ~std::uint64_t{0} - control.timeout_ns ? ~std::uint64_t{0}
+                                                        : idle_ns + control.timeout_ns;
   std::uint64_t next_abort_check = 0;  // waited time at which the abort flag is read next
   for (std::uint32_t polls = 1;; ++polls) {
     back_off(control);
@@ -131,15 +138,30 @@ HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t arra
                load_relaxed_same_side(control.device_failed) != 0) {
       outcome = WaitOutcome::aborted;
     }
-    if (outcome == WaitOutcome::ready && waited >= control.timeout_ns) {
-      outcome = WaitOutcome::timed_out;
-    }
+    if (outcome == WaitOutcome::ready && waited >= idle_ns && leave()) return WaitOutcome::idle;
+    if (outcome == WaitOutcome::ready && waited >= deadline) outcome = WaitOutcome::timed_out;
     if (outcome != WaitOutcome::ready) {
       record_wait_failure(control, side, outcome, array_id, index, epoch,
                           load_relaxed(word, scope), waited, waiter);
       return outcome;
     }
   }
+}
+
+/// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
+/// On failure the first failing waiter of `side` is recorded in the control block; the caller
+/// (a GPU block) must then stop its work and return.
+///
+/// wait_word is the same wait on a single flag word that is not part of an array this side owns
+/// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
+/// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
+HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
+                                   std::uint32_t index, std::uint64_t epoch,
+                                   const WaitControl& control, Side side, std::uint32_t waiter,
+                                   AbortReads abort_reads = AbortReads::periodic,
+                                   Scope scope = Scope::system) {
+  return wait_word_or_leave(word, array_id, index, epoch, control, side, waiter, abort_reads,
+                            scope, 0, NeverLeave{});
 }
 
 /// Waits until flag `index` of `flags` shows `epoch`, the deadline passes or an abort is raised.

@@ -208,4 +208,19 @@ HF_HD inline void fence_release_system() {
 #endif
 }
 
+/// A system-scope sequentially consistent fence: this thread's earlier stores are performed for
+/// every observer before its later loads. Two sides that each store their own word, fence and
+/// then load the other's cannot both miss the other's store: a resident kernel deciding to leave
+/// and the host promising it a start settle who goes on this way (idle_exit.hpp), without a
+/// read-modify-write across the bus (rule 1).
+HF_HD inline void fence_seq_cst_system() {
+#if HF_HIP_DEVICE_CODE
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");  // "": the system scope
+#elif HF_DEVICE_CODE
+  cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_system);
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+}
+
 }  // namespace haloflag::notify
