@@ -57,32 +57,40 @@ __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan 
   stacked_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
-__global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
-  for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != BlockStatus::ok) break;
+// The resident kernels run their block's epochs until one ends it (end_resident_block says
+// what an ending releases); block 0 of the pack and piece grids watches the start.
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
+  const ResidentLaunch launch{ResidentGrid::messages, generation};
+  if (blockIdx.x == 0 && threadIdx.x == 0) say_launched(plan, launch, first_epoch);
+  BlockStatus status = BlockStatus::ok;
+  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
+    status = resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
   }
-  if (threadIdx.x == 0) release_stream_waits(plan);
+  if (threadIdx.x == 0) end_resident_block(plan, status);
 }
 
-__global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
-  for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, epoch) != BlockStatus::ok) break;
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
+  const ResidentLaunch launch{ResidentGrid::messages, generation};
+  BlockStatus status = BlockStatus::ok;
+  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
+    status = resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
   }
-  if (threadIdx.x == 0) release_stream_waits(plan);
+  if (threadIdx.x == 0) end_resident_block(plan, status);
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) piece_grid_kernel(ExchangePlan plan, std::uint64_t epoch) {
   piece_grid_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
-__global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(ExchangePlan plan, std::uint64_t first_epoch) {
-  for (std::uint64_t epoch = first_epoch;; ++epoch) {
-    if (resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch) !=
-        BlockStatus::ok) {
-      break;
-    }
+__global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
+  const ResidentLaunch launch{ResidentGrid::pieces, generation};
+  if (blockIdx.x == 0 && threadIdx.x == 0) say_launched(plan, launch, first_epoch);
+  BlockStatus status = BlockStatus::ok;
+  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
+    status = resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, launch,
+                                      epoch);
   }
-  if (threadIdx.x == 0) release_stream_waits(plan);
+  if (threadIdx.x == 0) end_resident_block(plan, status);
 }
 
 void check_launch(KernelOp op) {
@@ -215,11 +223,10 @@ class GpuKernelRunner final : public KernelRunner {
         }
         break;
       case KernelOp::resident_piece_grid:
-        require_stream_residency(StreamKernels::resident);
-        if (node_blocks() > 0) {
-          resident_piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
-        }
-        break;
+      case KernelOp::resident_pack:
+      case KernelOp::resident_unpack:
+        launch_resident(op, epoch, 1);
+        return;
       case KernelOp::notify_pack:
         require_stream_residency(StreamKernels::notify);
         if (plan_.send_count > 0) {
@@ -232,18 +239,6 @@ class GpuKernelRunner final : public KernelRunner {
           notify_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
         }
         break;
-      case KernelOp::resident_pack:
-        require_stream_residency(StreamKernels::resident);
-        if (plan_.send_count > 0) {
-          resident_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
-        }
-        break;
-      case KernelOp::resident_unpack:
-        require_stream_residency(StreamKernels::resident);
-        if (plan_.recv_count > 0) {
-          resident_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(plan_, epoch);
-        }
-        break;
       case KernelOp::stacked: {
         const int blocks = stacked_blocks();
         void* arguments[] = {&plan_, &epoch};
@@ -253,6 +248,33 @@ class GpuKernelRunner final : public KernelRunner {
                                                  arguments, 0, stream));
         break;
       }
+    }
+    check_launch(op);
+  }
+
+  void launch_resident(KernelOp op, std::uint64_t first_epoch, std::uint64_t generation) override {
+    require_stream_residency(StreamKernels::resident);
+    cudaStream_t stream = streams_[static_cast<int>(lane_of(op))];
+    const dim3 message_block(static_cast<unsigned>(settings_.message_threads));
+    switch (op) {
+      case KernelOp::resident_pack:
+        if (plan_.send_count == 0) return;
+        resident_pack_kernel<<<pack_blocks(plan_), message_block, 0, stream>>>(plan_, first_epoch,
+                                                                              generation);
+        break;
+      case KernelOp::resident_unpack:
+        if (plan_.recv_count == 0) return;
+        resident_unpack_kernel<<<unpack_blocks(plan_), message_block, 0, stream>>>(
+            plan_, first_epoch, generation);
+        break;
+      case KernelOp::resident_piece_grid:
+        if (node_blocks() == 0) return;
+        resident_piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(
+            plan_, first_epoch, generation);
+        break;
+      default:
+        throw KernelError("launch_resident() of " + std::string(to_string(op)) +
+                          ", which is not a resident kernel");
     }
     check_launch(op);
   }

@@ -26,6 +26,15 @@ class HostKernelRunner final : public KernelRunner {
     lane(lane_of(op)).submit(job(op, epoch));
   }
 
+  void launch_resident(KernelOp op, std::uint64_t first_epoch, std::uint64_t generation) override {
+    if (op != KernelOp::resident_pack && op != KernelOp::resident_unpack &&
+        op != KernelOp::resident_piece_grid) {
+      throw KernelError("launch_resident() of " + std::string(to_string(op)) +
+                        ", which is not a resident kernel");
+    }
+    lane(lane_of(op)).submit(job(op, first_epoch, generation));
+  }
+
   void launch_graph(KernelOp op) override { launch(op, 0); }
 
   bool lane_idle(Lane which) override { return lane(which).idle(); }
@@ -73,48 +82,54 @@ class HostKernelRunner final : public KernelRunner {
   }
 
   // The resident grids' jobs, out of job() so that each op's epoch loop reads on its own: each
-  // thread runs its blocks epoch after epoch from `epoch` on until one stops (stopped or
-  // failed), then releases the streams waiting for exchanges that will never be done.
+  // thread runs its blocks epoch after epoch from `epoch` on until one ends them (stopped,
+  // failed, or the grid left idle: end_resident_block says what that releases).
   // A thread without blocks has nothing to wait for and must not spin through epochs.
   static HostLane::Job resident_pack_job(const ExchangePlan& plan, const HostThreadGroup block,
-                                         std::uint64_t epoch) {
-    return [plan, block, epoch](int thread, int threads) {
+                                         std::uint64_t epoch, std::uint64_t generation) {
+    return [plan, block, epoch, generation](int thread, int threads) {
       if (static_cast<std::uint32_t>(thread) >= plan.send_count) return;
+      const ResidentLaunch launch{ResidentGrid::messages, generation};
+      if (thread == 0) say_launched(plan, launch, epoch);
       for (std::uint64_t e = epoch;; ++e) {
         // Thread 0 runs the block of message 0, which watches the host's flag. A thread waits
         // once per epoch, then packs its blocks, short sends first.
         BlockStatus status = resident_pack_start(block, plan, thread == 0,
-                                                 static_cast<std::uint32_t>(thread), e);
+                                                 static_cast<std::uint32_t>(thread), launch, e);
         for_my_sends(plan, thread, threads, [&](std::uint32_t m) {
           if (status == BlockStatus::ok) status = pack_block(block, plan, m, e);
         });
-        if (status != BlockStatus::ok) return release_stream_waits(plan);
+        if (status != BlockStatus::ok) return end_resident_block(plan, status);
       }
     };
   }
 
   static HostLane::Job resident_unpack_job(const ExchangePlan& plan, const HostThreadGroup block,
-                                           std::uint64_t epoch) {
-    return [plan, block, epoch](int thread, int threads) {
+                                           std::uint64_t epoch, std::uint64_t generation) {
+    return [plan, block, epoch, generation](int thread, int threads) {
       if (static_cast<std::uint32_t>(thread) >= plan.recv_count) return;
+      const ResidentLaunch launch{ResidentGrid::messages, generation};
       for (std::uint64_t e = epoch;; ++e) {
         BlockStatus status = BlockStatus::ok;
         for_my_blocks(plan.recv_count, thread, threads, [&](std::uint32_t r) {
-          if (status == BlockStatus::ok) status = resident_unpack_step(block, plan, r, e);
+          if (status == BlockStatus::ok) status = resident_unpack_step(block, plan, r, launch, e);
         });
-        if (status != BlockStatus::ok) return release_stream_waits(plan);
+        if (status != BlockStatus::ok) return end_resident_block(plan, status);
       }
     };
   }
 
   static HostLane::Job resident_piece_grid_job(const ExchangePlan& plan,
-                                               const HostThreadGroup block, std::uint64_t epoch) {
-    return [plan, block, epoch](int thread, int threads) {
+                                               const HostThreadGroup block, std::uint64_t epoch,
+                                               std::uint64_t generation) {
+    return [plan, block, epoch, generation](int thread, int threads) {
+      const ResidentLaunch launch{ResidentGrid::pieces, generation};
+      if (thread == 0) say_launched(plan, launch, epoch);
       for (std::uint64_t e = epoch;; ++e) {
-        if (resident_piece_grid_step(block, plan, static_cast<std::uint32_t>(thread),
-                                     static_cast<std::uint32_t>(threads), e) != BlockStatus::ok) {
-          return release_stream_waits(plan);
-        }
+        const BlockStatus status =
+            resident_piece_grid_step(block, plan, static_cast<std::uint32_t>(thread),
+                                     static_cast<std::uint32_t>(threads), launch, e);
+        if (status != BlockStatus::ok) return end_resident_block(plan, status);
       }
     };
   }
@@ -143,7 +158,7 @@ class HostKernelRunner final : public KernelRunner {
 
   // The job that runs `op` of `epoch` on a lane: the block programs of the op, spread over the
   // lane's threads. The lambdas hold copies, so that the job outlives this call.
-  HostLane::Job job(KernelOp op, std::uint64_t epoch) {
+  HostLane::Job job(KernelOp op, std::uint64_t epoch, std::uint64_t generation = 1) {
     const ExchangePlan plan = plan_;
     const HostThreadGroup block;
     switch (op) {
@@ -182,9 +197,9 @@ class HostKernelRunner final : public KernelRunner {
                            static_cast<std::uint32_t>(threads), epoch);
         };
       case KernelOp::resident_pack:
-        return resident_pack_job(plan, block, epoch);
+        return resident_pack_job(plan, block, epoch, generation);
       case KernelOp::resident_unpack:
-        return resident_unpack_job(plan, block, epoch);
+        return resident_unpack_job(plan, block, epoch, generation);
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
       case KernelOp::piece_grid:
@@ -193,7 +208,7 @@ class HostKernelRunner final : public KernelRunner {
                               static_cast<std::uint32_t>(threads), epoch);
         };
       case KernelOp::resident_piece_grid:
-        return resident_piece_grid_job(plan, block, epoch);
+        return resident_piece_grid_job(plan, block, epoch, generation);
     }
     throw KernelError("unknown kernel op");
   }

@@ -32,6 +32,7 @@ class RecordingRunner final : public kernels::KernelRunner {
   void launch(KernelOp op, std::uint64_t) override {
     log_.push_back("launch " + std::string(kernels::to_string(op)));
   }
+  void launch_resident(KernelOp op, std::uint64_t, std::uint64_t) override { launch(op, 0); }
   void launch_graph(KernelOp) override { log_.push_back("launch_graph"); }
   bool lane_idle(Lane) override {
     log_.push_back("lane_idle");

@@ -13,6 +13,7 @@
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/idle_exit.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/transports/mpi/mpi_route.hpp"
 #include "haloflag/kernels/transports/piece_grid_steps.hpp"
@@ -326,24 +327,23 @@ HF_HD BlockStatus pack_block(const Group& group, const ExchangePlan& plan, std::
 /// MPI sends are out of the send buffer, and until the host (or the caller's stream) says the
 /// fields are ready. The send buffer comes first: it is usually free while the caller's stream
 /// still computes, so once the start is stored only one read across the bus remains. One group
-/// (the block of message 0; on the host the thread running it) waits on the host's flags and
+/// (the block of message 0; on the host the thread running it) watches the host's flags and
 /// relays what it saw (the epoch, or the stop value; kStopEpoch too when its wait failed)
-/// through device memory; the others wait on the relay and leave the abort flag to it.
+/// through device memory; the others follow the relay and leave the abort flag to it. When the
+/// watcher leaves idle (idle_exit.hpp) it relays nothing: the followers see it leave.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& plan,
                                       bool watches_host, std::uint32_t waiter,
-                                      std::uint64_t epoch) {
+                                      ResidentLaunch launch, std::uint64_t epoch) {
+  if (!watches_host) {
+    return follow_start(group, plan, launch, plan.pack_start_relay.word(0), epoch, waiter, false);
+  }
   BlockStatus status = BlockStatus::ok;
-  if (watches_host && plan.send_buffer_free.count != 0 && epoch > 1) {
+  if (plan.send_buffer_free.count != 0 && epoch > 1) {
     status = leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, waiter);
   }
-  if (status == BlockStatus::ok) {
-    status = watches_host
-                 ? leader_wait(group, plan.pack_start, 0, epoch, plan.control, waiter)
-                 : leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control, waiter,
-                               notify::AbortReads::none);
-  }
-  if (watches_host && group.thread() == 0) {
+  if (status == BlockStatus::ok) status = watch_start(group, plan, launch, epoch, waiter);
+  if (status != BlockStatus::left && group.thread() == 0) {
     notify::signal_flag(plan.pack_start_relay, 0,
                         status == BlockStatus::failed
                             ? kStopEpoch
@@ -355,8 +355,9 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
 /// One epoch of a resident pack block.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& plan,
-                                     std::uint32_t block, std::uint64_t epoch) {
-  const BlockStatus status = resident_pack_start(group, plan, block == 0, block, epoch);
+                                     std::uint32_t block, ResidentLaunch launch,
+                                     std::uint64_t epoch) {
+  const BlockStatus status = resident_pack_start(group, plan, block == 0, block, launch, epoch);
   if (status != BlockStatus::ok) return status;
   return pack_block(group, plan, block, epoch);
 }
@@ -367,9 +368,10 @@ HF_HD BlockStatus resident_pack_step(const Group& group, const ExchangePlan& pla
 /// slow the long unpacks still running.
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& plan,
-                                       std::uint32_t block, std::uint64_t epoch) {
-  const BlockStatus status = leader_wait(group, plan.pack_start_relay, 0, epoch, plan.control,
-                                         block, notify::AbortReads::none);
+                                       std::uint32_t block, ResidentLaunch launch,
+                                       std::uint64_t epoch) {
+  const BlockStatus status =
+      follow_start(group, plan, launch, plan.pack_start_relay.word(0), epoch, block, true);
   if (status != BlockStatus::ok) return status;
   return unpack_receive(group, plan, unpack_role(plan, block), epoch, block);
 }

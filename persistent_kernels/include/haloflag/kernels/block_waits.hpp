@@ -36,7 +36,35 @@ enum class BlockStatus : int {
   ok,      ///< the flag shows the epoch: go on
   stop,    ///< the host stored kStopEpoch: the resident kernel ends
   failed,  ///< deadline or abort: recorded in the control block; the block ends
+  left,    ///< the resident grid leaves the GPU idle; a later start launches it again
 };
+
+/// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record)
+/// as notify::wait_word_or_leave does, asking `leave` from `idle_ns` of waiting on; every member
+/// gets the outcome.
+template <ExchangeGroup Group, class Leave>
+HF_HD BlockStatus leader_wait_word_or_leave(const Group& group, const std::uint64_t* word,
+                                            std::uint32_t array_id, std::uint32_t index,
+                                            std::uint64_t epoch,
+                                            const notify::WaitControl& control,
+                                            std::uint32_t waiter, notify::AbortReads abort_reads,
+                                            notify::Scope scope, std::uint64_t idle_ns,
+                                            Leave leave) {
+  BlockStatus status = BlockStatus::ok;
+  if (group.thread() == 0) {
+    const notify::WaitOutcome outcome =
+        notify::wait_word_or_leave(word, array_id, index, epoch, control, notify::Side::device,
+                                   waiter, abort_reads, scope, idle_ns, leave);
+    if (outcome == notify::WaitOutcome::idle) {
+      status = BlockStatus::left;
+    } else if (outcome != notify::WaitOutcome::ready) {
+      status = BlockStatus::failed;
+    } else if (notify::load_relaxed(word, scope) == kStopEpoch) {
+      status = BlockStatus::stop;
+    }
+  }
+  return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
+}
 
 /// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
 /// every member gets the outcome.
@@ -47,17 +75,8 @@ HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word
                                    std::uint32_t waiter,
                                    notify::AbortReads abort_reads = notify::AbortReads::periodic,
                                    notify::Scope scope = notify::Scope::system) {
-  BlockStatus status = BlockStatus::ok;
-  if (group.thread() == 0) {
-    const notify::WaitOutcome outcome = notify::wait_word(
-        word, array_id, index, epoch, control, notify::Side::device, waiter, abort_reads, scope);
-    if (outcome != notify::WaitOutcome::ready) {
-      status = BlockStatus::failed;
-    } else if (notify::load_relaxed(word, scope) == kStopEpoch) {
-      status = BlockStatus::stop;
-    }
-  }
-  return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
+  return leader_wait_word_or_leave(group, word, array_id, index, epoch, control, waiter,
+                                   abort_reads, scope, 0, notify::NeverLeave{});
 }
 
 /// The same for flag `index` of `flags`: member 0 waits, every member gets the outcome.
@@ -95,7 +114,7 @@ HF_HD inline void count_done_unit(const ExchangePlan& plan, std::uint64_t epoch)
 
 /// A resident kernel that ends (stopped or failed) releases every stream waiting in
 /// wait(stream), whose exchange will never be done: no caller's stream waits forever, and the
-/// host reports the failure at its next call.
+/// host reports the failure at its next call (end_resident_block, idle_exit.hpp, says when).
 HF_HD inline void release_stream_waits(const ExchangePlan& plan) {
   if (plan.exchange_done != nullptr) {
     notify::store_release_same_side(plan.exchange_done, notify::kReleaseStreamWaits);

@@ -40,6 +40,12 @@ class KernelRunner {
   /// Flag-driven persistent ops (notify_*, stacked, resident_*) are checked for co-residency and
   /// refused with CoResidencyError when their blocks cannot all run at once.
   virtual void launch(KernelOp op, std::uint64_t epoch) = 0;
+  /// Starts resident op `op` (resident_pack, resident_unpack, resident_piece_grid) for the
+  /// exchanges from `first_epoch` on, as generation `generation` of its grid (idle_exit.hpp): 1
+  /// for the first launch, one more each time the grid comes back after leaving idle.
+  /// launch(op, epoch) of a resident op is generation 1.
+  virtual void launch_resident(KernelOp op, std::uint64_t first_epoch,
+                               std::uint64_t generation) = 0;
   /// The same work as launch(op, 0), recorded once as a graph and replayed (comb_graph). Only for
   /// the non-flag ops. The host backend has no graphs and runs the op directly.
   virtual void launch_graph(KernelOp op) = 0;

@@ -13,6 +13,7 @@
 
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/field_set.hpp"
+#include "haloflag/kernels/idle_exit_plan.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/notify/flag_array_view.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -169,6 +170,9 @@ struct ExchangePlan {
 
   /// Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
+
+  /// Resident kernels that leave the GPU when idle (idle_exit.hpp); window 0: they stay.
+  IdleExitPlan idle;
 };
 
 static_assert(std::is_trivially_copyable_v<ExchangePlan>);

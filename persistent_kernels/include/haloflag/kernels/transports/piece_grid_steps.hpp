@@ -20,6 +20,7 @@
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/group_moves.hpp"
+#include "haloflag/kernels/idle_exit.hpp"
 #include "haloflag/kernels/transports/node/node_pieces.hpp"
 #include "haloflag/kernels/transports/self/self_pieces.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -103,17 +104,17 @@ HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& pl
 }
 
 /// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's
-/// ghosts free and relays what it saw (kStopEpoch when its wait failed); the others wait on the
-/// relay in device memory.
+/// ghosts free and relays what it saw (kStopEpoch when its wait failed); the others follow the
+/// relay in device memory. A watcher that leaves idle (idle_exit.hpp) does neither.
 template <ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
-                                   std::uint32_t block, std::uint64_t epoch) {
+                                   std::uint32_t block, ResidentLaunch launch,
+                                   std::uint64_t epoch) {
   if (block != 0) {
-    return leader_wait_word(group, plan.pieces.start_relay, plan.pack_start.array_id, 0, epoch,
-                            plan.control, block, notify::AbortReads::none);
+    return follow_start(group, plan, launch, plan.pieces.start_relay, epoch, block, false);
   }
-  const BlockStatus status = leader_wait(group, plan.pack_start, 0, epoch, plan.control, block);
-  if (group.thread() == 0) {
+  const BlockStatus status = watch_start(group, plan, launch, epoch, block);
+  if (status != BlockStatus::left && group.thread() == 0) {
     if (status == BlockStatus::ok) announce_ghosts_free(plan, epoch);
     notify::store_release_system(plan.pieces.start_relay,
                                  status == BlockStatus::failed
@@ -138,8 +139,8 @@ HF_HD void piece_grid_exchange(const Group& group, const ExchangePlan& plan, std
 template <ExchangeGroup Group>
 HF_HD BlockStatus resident_piece_grid_step(const Group& group, const ExchangePlan& plan,
                                            std::uint32_t block, std::uint32_t blocks,
-                                           std::uint64_t epoch) {
-  BlockStatus status = piece_grid_start(group, plan, block, epoch);
+                                           ResidentLaunch launch, std::uint64_t epoch) {
+  BlockStatus status = piece_grid_start(group, plan, block, launch, epoch);
   if (status != BlockStatus::ok) return status;
   status = piece_grid_sends(group, plan, block, blocks, epoch);
   if (status == BlockStatus::ok) status = piece_grid_receives(group, plan, block, blocks, epoch);

@@ -1,0 +1,135 @@
+/// @file
+/// Resident kernels that leave the GPU when idle (docs/design.md, "Resident kernels that leave
+/// when idle"): how a resident grid waits for the next exchange's start.
+///
+/// Each resident grid has a watcher, the one block that waits on the host's start flag; the other
+/// blocks (and the unpack grid, which follows pack block 0) wait on its relay in device memory.
+/// Once the window passes with no start, the watcher and the host settle who goes on, with a
+/// store, a sequentially consistent fence and a load on each side:
+///   watcher: says may_leave(e);  fence;  reads the promise
+///   host:    promises e;         fence;  reads what the watcher says
+/// At least one of them sees the other's store. A watcher that sees the promise stays and waits
+/// for the start with the whole timeout; else it leaves, and first raises its grid's `left` word
+/// to the grid's generation so that the followers leave too. A host that sees may_leave(e) waits
+/// for the answer; one that sees left(e) launches the grid again, one generation on.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/kernels/block_waits.hpp"
+#include "haloflag/kernels/detail/exchange_plan.hpp"
+#include "haloflag/kernels/idle_exit_plan.hpp"
+#include "haloflag/notify/flag_ops.hpp"
+#include "haloflag/notify/portability.hpp"
+#include "haloflag/notify/system_atomics.hpp"
+
+namespace haloflag::kernels {
+namespace detail {
+
+/// The watcher's idle check: the settling above, once; after staying it never leaves.
+class WatcherIdleCheck {
+ public:
+  HF_HD WatcherIdleCheck(const ExchangePlan& plan, ResidentGrid grid, std::uint64_t generation,
+                         std::uint64_t epoch)
+      : plan_(plan), grid_(static_cast<std::uint32_t>(grid)), generation_(generation),
+        epoch_(epoch) {}
+
+  HF_HD bool operator()() {
+    if (stays_) return false;
+    std::uint64_t* says = plan_.idle.watchers.word(grid_);
+    notify::store_relaxed_system(says, watcher_word(epoch_, WatcherSays::may_leave));
+    notify::fence_seq_cst_system();
+    if (notify::load_relaxed_system(plan_.idle.promised.word(0)) >= epoch_) {
+      notify::store_relaxed_system(says, watcher_word(epoch_, WatcherSays::stays));
+      stays_ = true;
+      return false;
+    }
+    // The followers' word first: the host launches the grid again once it reads `left`.
+    notify::store_relaxed_same_side(plan_.idle.left.word(grid_), generation_);
+    notify::store_release_system(says, watcher_word(epoch_, WatcherSays::left));
+    return true;
+  }
+
+ private:
+  const ExchangePlan& plan_;
+  std::uint32_t grid_;
+  std::uint64_t generation_;
+  std::uint64_t epoch_;
+  bool stays_ = false;
+};
+
+/// A follower's idle check: its watcher has left.
+struct FollowerIdleCheck {
+  const std::uint64_t* left;
+  std::uint64_t generation;
+  HF_HD bool operator()() const { return notify::load_relaxed_same_side(left) >= generation; }
+};
+
+}  // namespace detail
+
+/// Which launch of a resident grid a block belongs to: the grid, and its generation (1 for the
+/// first launch, one more for each launch after the grid left).
+struct ResidentLaunch {
+  ResidentGrid grid;
+  std::uint64_t generation;
+};
+
+/// The watcher of `launch`'s grid, at the grid's first epoch: the host reads that the launch has
+/// begun (a relaunch still waiting for the GPU shows in its errors). One thread.
+HF_HD inline void say_launched(const ExchangePlan& plan, ResidentLaunch launch,
+                               std::uint64_t first_epoch) {
+  if (!plan.idle.leaves()) return;
+  notify::store_relaxed_system(plan.idle.watchers.word(static_cast<std::uint32_t>(launch.grid)),
+                               watcher_word(first_epoch, WatcherSays::launched));
+}
+
+/// The watcher waits for exchange `epoch` to start on the host's pack_start flag: ok, stop (the
+/// host stored kStopEpoch), failed (deadline or abort, recorded), or left (idle: the grid leaves).
+template <ExchangeGroup Group>
+HF_HD BlockStatus watch_start(const Group& group, const ExchangePlan& plan, ResidentLaunch launch,
+                              std::uint64_t epoch, std::uint32_t waiter) {
+  const std::uint64_t* start = plan.pack_start.word(0);
+  if (!plan.idle.leaves()) {
+    return leader_wait_word(group, start, plan.pack_start.array_id, 0, epoch, plan.control,
+                            waiter);
+  }
+  return leader_wait_word_or_leave(group, start, plan.pack_start.array_id, 0, epoch, plan.control,
+                                   waiter, notify::AbortReads::periodic, notify::Scope::system,
+                                   plan.idle.window_ns,
+                                   detail::WatcherIdleCheck(plan, launch.grid, launch.generation,
+                                                            epoch));
+}
+
+/// A follower waits for its watcher's `relay` (device memory) to show `epoch`, or for the
+/// watcher to leave. `other_kernel`: the follower is not in the watcher's kernel (the unpack
+/// grid), so a watcher of the next generation may relay the start before this block has seen
+/// its own leave: a relay seen is the start only while the grid has not left.
+template <ExchangeGroup Group>
+HF_HD BlockStatus follow_start(const Group& group, const ExchangePlan& plan,
+                               ResidentLaunch launch, const std::uint64_t* relay,
+                               std::uint64_t epoch, std::uint32_t waiter, bool other_kernel) {
+  const std::uint32_t array_id = plan.pack_start.array_id;
+  if (!plan.idle.leaves()) {
+    return leader_wait_word(group, relay, array_id, 0, epoch, plan.control, waiter,
+                            notify::AbortReads::none);
+  }
+  const detail::FollowerIdleCheck left{plan.idle.left.word(static_cast<std::uint32_t>(launch.grid)),
+                                       launch.generation};
+  BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch, plan.control,
+                                                 waiter, notify::AbortReads::none,
+                                                 notify::Scope::system, plan.idle.window_ns, left);
+  if (other_kernel && status == BlockStatus::ok) {
+    status = static_cast<BlockStatus>(group.from_leader(
+        static_cast<int>(group.thread() == 0 && left() ? BlockStatus::left : BlockStatus::ok)));
+  }
+  return status;
+}
+
+/// A resident kernel's block that ends: unless its grid only left idle (its exchanges go on after
+/// the relaunch), it releases every stream waiting in wait(stream) for an exchange that will
+/// never be done. One thread.
+HF_HD inline void end_resident_block(const ExchangePlan& plan, BlockStatus why) {
+  if (why != BlockStatus::left) release_stream_waits(plan);
+}
+
+}  // namespace haloflag::kernels
