@@ -57,7 +57,11 @@ class Exchange::Impl {
     }
     const std::uint32_t slot = field_slot("start(stream, fields)", fields);
     const std::uint64_t next = epoch() + 1;
-    progress_.guarded([&] { enqueue_start(stream, slot, next); });
+    progress_.guarded([&] {
+      // Kernels that left the GPU idle come back first; the stream's stores then start them.
+      const bool kernels_as_they_are = parts_.strategy->bring_back(next);
+      enqueue_start(stream, slot, next, kernels_as_they_are);
+    });
     progress_.publish(next);
   }
 
@@ -115,6 +119,7 @@ class Exchange::Impl {
   void abort(std::string reason) { errors_.request_abort(std::move(reason)); }
 
   std::uint64_t epoch() const { return progress_.epoch(); }
+  std::uint64_t relaunches() const { return parts_.strategy->relaunches(); }
   // The last exchange the CPU side completed.
   std::uint64_t completed() const { return progress_.completed(); }
   // A handle waited for `exchange`: a later start(stream) may follow it.
@@ -195,8 +200,11 @@ class Exchange::Impl {
   std::string prefix() const { return errors_.prefix(epoch()); }
 
   // start(stream)'s stores, in the caller's stream's order: the field slot where it changes,
-  // then the start of exchange `next`.
-  void enqueue_start(notify::WorkStream stream, std::uint32_t slot, std::uint64_t next) {
+  // then the start of exchange `next`. `relays`: the kernels on the GPU take the start, and the
+  // stream may store their relays too (not when some were launched again: the relays are then
+  // their new watchers' to store, or a block of the grid that left could take the start).
+  void enqueue_start(notify::WorkStream stream, std::uint32_t slot, std::uint64_t next,
+                     bool relays) {
     const notify::Backend backend = parts_.options.backend;
     detail::ExchangeResources& resources = *parts_.resources;
     if (slot != resources.selected_slot()) {
@@ -206,7 +214,7 @@ class Exchange::Impl {
     // Without MPI sends no CPU step gates the start: the stream also stores the relay in
     // device memory, so the blocks start without waiting for pack block 0 to poll the host
     // flag over PCIe (docs/design.md, "Stream-ordered exchanges").
-    if (resources.plan.send_buffer_free.count == 0) {
+    if (resources.plan.send_buffer_free.count == 0 && relays) {
       notify::enqueue_store(backend, stream, resources.plan.pack_start_relay.word(0), next);
       if (resources.plan.pieces.start_relay != nullptr) {
         notify::enqueue_store(backend, stream, resources.plan.pieces.start_relay, next);
@@ -342,6 +350,7 @@ void Exchange::run() {
 }
 void Exchange::abort(std::string reason) { impl().abort(std::move(reason)); }
 std::uint64_t Exchange::epoch() const { return impl().epoch(); }
+std::uint64_t Exchange::relaunches() const { return impl().relaunches(); }
 Strategy Exchange::strategy() const { return impl().options().strategy; }
 notify::Backend Exchange::backend() const { return impl().options().backend; }
 int Exchange::rank() const { return impl().rank(); }

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/strategy.hpp"
 
 namespace haloflag::halo::detail {
@@ -79,13 +80,30 @@ std::string ExchangeErrors::describe_device_failure(const notify::WaitFailure& f
     text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
             "start(stream) with MPI peers needs progress = thread or progress() calls)";
   } else if (failure.array_name == "pack_start") {
-    text += parts_.options.strategy == Strategy::embedded
-                ? ", waiting for this rank's start() of that exchange (the caller's kernel "
-                  "waits for it at most the timeout)"
-                : ", waiting for the next exchange to start (resident kernels wait at most "
-                  "the timeout between exchanges)";
+    text += waiting_for_start_text();
   }
   return text + "; still pending:";
+}
+
+// What a wait on pack_start (or its relays) that failed was doing, and what likely held it.
+std::string ExchangeErrors::waiting_for_start_text() const {
+  const ExchangeOptions& options = parts_.options;
+  if (options.strategy == Strategy::embedded) {
+    return ", waiting for this rank's start() of that exchange (the caller's kernel waits for it "
+           "at most the timeout)";
+  }
+  if (options.idle_exit == kIdleExitNever) {
+    return ", waiting for the next exchange to start: with idle_exit = never the resident "
+           "kernels wait at most the timeout between exchanges and stay on the GPU meanwhile, "
+           "so a device-wide wait in the program (a synchronize, a free such as cudaFree, "
+           "empty_cache() or free_all_blocks(), a kernel's first lazy load) holds until this "
+           "deadline";
+  }
+  return ", waiting for the start of an exchange that start() or start(stream) had promised: "
+         "the resident kernels stay on the GPU for a promised start, and its store did not "
+         "reach the GPU within the idle window and the timeout (the stream given to "
+         "start(stream) had not reached it: work before it on that stream, or a wait there for "
+         "something that never came)";
 }
 
 }  // namespace haloflag::halo::detail

@@ -47,6 +47,8 @@ class ExchangeErrors {
   std::string describe_device_failure(const notify::WaitFailure& failure) const;
 
  private:
+  std::string waiting_for_start_text() const;
+
   ExchangeParts& parts_;
   std::atomic<bool> failed_{false};
   std::string thread_error_;  // the progress thread's failure, not reported yet

@@ -102,7 +102,11 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
       send_buffer_free(control, 1, notify::FlagWriter::host, "send_buffer_free"),
       exchange_done(options.backend, 4 * sizeof(notify::FlagLine)),
       field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
-                                      sizeof(std::uint32_t)) {
+                                      sizeof(std::uint32_t)),
+      idle_promised(control, 1, notify::FlagWriter::host, "idle_promised"),
+      idle_watchers(control, kernels::kResidentGrids, notify::FlagWriter::device,
+                    "idle_watchers"),
+      idle_left(options.backend, sizeof(notify::FlagLine) * kernels::kResidentGrids) {
   control.set_poll_backoff(options.advanced.poll_backoff);
   // The steps build on each other in this order: the counts and views first (the rest reads
   // them), and the gate's flag array is registered only once the launch options are checked.
@@ -116,6 +120,18 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
   order_short_first(options);
   choose_long_teams(options);
   gate_short_sends();
+  let_resident_kernels_leave(options);
+}
+
+// Strategy::resident with a window: the words its grids and the host settle a leave through
+// (haloflag/kernels/idle_exit.hpp). Without them the plan's window stays 0 and no grid leaves.
+void ExchangeResources::let_resident_kernels_leave(const ExchangeOptions& options) {
+  if (options.strategy != Strategy::resident || options.idle_exit == kIdleExitNever) return;
+  plan.idle.window_ns = static_cast<std::uint64_t>(options.idle_exit.count());
+  plan.idle.promised = idle_promised.device_view();
+  plan.idle.watchers = idle_watchers.device_view();
+  plan.idle.left = {static_cast<notify::FlagLine*>(idle_left.data()), kernels::kResidentGrids,
+                    control.register_array("idle_left")};
 }
 
 // The plan's views of the memory allocated above (device addresses of the mapped memory), and

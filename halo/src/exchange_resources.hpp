@@ -82,6 +82,12 @@ struct ExchangeResources {
   // device memory: the FieldSets of start(fields), kMaxFieldSets of them, then plan.field_slot
   kernels::DeviceMemory field_bank;
   notify::MappedAllocation device_times;  // traced flag strategies: the blocks' clock stamps
+  // Resident kernels that leave when idle (plan.idle): host -> device, the last start promised;
+  // device -> host, each grid's watcher's word; device memory, each grid's last generation that
+  // left (one line each).
+  notify::FlagArray idle_promised;
+  notify::FlagArray idle_watchers;
+  kernels::DeviceMemory idle_left;
   kernels::ExchangePlan plan;
 
  private:
@@ -90,6 +96,7 @@ struct ExchangeResources {
   void order_short_first(const ExchangeOptions& options);
   void choose_long_teams(const ExchangeOptions& options);  // throws ExchangeError (config)
   void gate_short_sends();
+  void let_resident_kernels_leave(const ExchangeOptions& options);
 
   std::vector<kernels::FieldSet> registered_fields_;  // host copy of the bank
   std::uint32_t selected_slot_ = 0;                   // what the device's field slot holds

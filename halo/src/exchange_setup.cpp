@@ -80,6 +80,15 @@ void check_strategy(const ExchangeOptions& options) {
   }
 }
 
+// The window after which resident kernels leave the GPU idle: at least a microsecond (a shorter
+// one would have them leave between back-to-back exchanges), or never.
+void check_idle_exit(const ExchangeOptions& options) {
+  if (options.idle_exit >= std::chrono::microseconds(1)) return;
+  throw ConfigError("ExchangeOptions::idle_exit must be at least 1 microsecond, or kIdleExitNever "
+                    "to keep resident kernels on the GPU (got " +
+                    std::to_string(options.idle_exit.count()) + " ns)");
+}
+
 // The transport of every peer is NCCL (Strategy::nccl).
 bool all_over_nccl(const ExchangeOptions& options) {
   return options.strategy == Strategy::nccl || options.transport == Transport::nccl;
@@ -202,6 +211,7 @@ class ExchangeSetUp {
     const int rank = parts_.rank;
     check_strategy(options);
     check_thread_level(options);
+    check_idle_exit(options);
     int size = 0;
     MPI_Comm_size(parts_.comm, &size);
     if (config_.ranks != size) {

@@ -40,6 +40,15 @@ class ExchangeStrategy {
   virtual bool progress() = 0;
   // Where the strategy's own work stands, for deadline errors (each transport names its own).
   virtual std::string pending() const = 0;
+  // Before exchange `epoch`'s start is enqueued on the caller's stream: kernels that left the
+  // GPU idle are launched again (resident). True when the kernels on the GPU take the start as
+  // they are, so the stream may also store their relays.
+  virtual bool bring_back(std::uint64_t epoch) {
+    (void)epoch;
+    return true;
+  }
+  // How many times kernels that left the GPU idle were launched again.
+  virtual std::uint64_t relaunches() const { return 0; }
   // Ends kernels that outlive an exchange (resident); waits for the lanes to drain.
   virtual void shut_down() noexcept = 0;
   virtual std::string launch_description() const = 0;

@@ -5,10 +5,12 @@
 // sends each message as soon as its send_ready flag shows the epoch and hands each completed
 // receive to the GPU; the piece grid's messages take no CPU step) and the exchange is done when
 // all of them are and the launched kernels have ended.
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "strategies/exchange_strategy.hpp"
+#include "strategies/resident_grids.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -30,16 +32,20 @@ class NotifyStrategy final : public ExchangeStrategy {
                                        : strategy_ == Strategy::resident   ? KernelOp::resident_pack
                                                                            : KernelOp::notify_pack);
     if (strategy_ == Strategy::resident) {
-      // Resident kernels start now and serve exchange 1, 2, ... until shut_down(): the
-      // per-message kernels and the piece grid, for the transports that use them.
-      if (message_blocks_) {
-        context_.runner.launch(KernelOp::resident_pack, 1);
-        context_.runner.launch(KernelOp::resident_unpack, 1);
-      }
-      if (piece_grid_) context_.runner.launch(KernelOp::resident_piece_grid, 1);
+      // Resident kernels start now and serve exchange 1, 2, ... until shut_down(), leaving the
+      // GPU while idle: the per-message kernels and the piece grid, for the transports that
+      // use them.
+      resident_.emplace(context_.runner, context_.resources, message_blocks_, piece_grid_);
+      resident_->launch();
       resident_running_ = true;
     }
   }
+
+  bool bring_back(std::uint64_t epoch) override {
+    return resident_ ? resident_->bring_back(epoch) : true;
+  }
+
+  std::uint64_t relaunches() const override { return resident_ ? resident_->relaunches() : 0; }
 
   void start(std::uint64_t epoch, PackStart pack_start) override {
     epoch_ = epoch;
@@ -61,8 +67,9 @@ class NotifyStrategy final : public ExchangeStrategy {
            context_.runner.lane_idle(Lane::pieces);
   }
 
-  // The transports name what they wait for; the kernels' lanes are all this adds.
-  std::string pending() const override { return {}; }
+  // The transports name what they wait for; this adds resident kernels that were launched
+  // again and have not begun.
+  std::string pending() const override { return resident_ ? resident_->pending(epoch_) : ""; }
 
   void shut_down() noexcept override {
     try {
@@ -99,7 +106,8 @@ class NotifyStrategy final : public ExchangeStrategy {
                           ", resident unpack " +
                           context_.runner.launch_shape(KernelOp::resident_unpack) + ", "
                     : std::string()) +
-               piece_grid_description(KernelOp::resident_piece_grid) + "launched once";
+               piece_grid_description(KernelOp::resident_piece_grid) + "launched once" +
+               idle_exit_description();
       default:
         return (message_blocks_
                     ? "pack " + context_.runner.launch_shape(KernelOp::notify_pack) +
@@ -125,13 +133,25 @@ class NotifyStrategy final : public ExchangeStrategy {
         context_.runner.launch(KernelOp::stacked, epoch);
         break;
       case Strategy::resident:
-      case Strategy::embedded:
+        (void)resident_->bring_back(epoch);
         // The previous exchange has finished (its sends completed): the send buffer is free.
+        context_.resources.pack_start.signal(0, epoch);
+        break;
+      case Strategy::embedded:
         context_.resources.pack_start.signal(0, epoch);
         break;
       default:
         throw std::logic_error("not a flag strategy: " + std::string(to_string(strategy_)));
     }
+  }
+
+  // When resident kernels leave the GPU, for launch_description().
+  std::string idle_exit_description() const {
+    const std::uint64_t window = context_.resources.plan.idle.window_ns;
+    if (window == 0) return ", never leaving the GPU";
+    return ", leaving the GPU after " +
+           describe_idle_window(std::chrono::nanoseconds(static_cast<std::int64_t>(window))) +
+           " without an exchange";
   }
 
   // The piece grid's shape and pieces, for launch_description(); empty without it.
@@ -148,6 +168,7 @@ class NotifyStrategy final : public ExchangeStrategy {
   bool message_blocks_;  // some transport's messages are packed by a block each
   bool piece_grid_;      // some transport's messages move in pieces by the piece grid
   std::uint64_t epoch_ = 0;
+  std::optional<ResidentGrids> resident_;  // Strategy::resident's grids
   bool resident_running_ = false;
 };
 

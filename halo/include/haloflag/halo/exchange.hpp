@@ -152,6 +152,10 @@ class Exchange {
 
   /// Number of the last exchange started (0 before the first).
   std::uint64_t epoch() const;
+  /// Strategy::resident: how many times a start launched the kernels again after they left the
+  /// GPU idle (ExchangeOptions::idle_exit); 0 for the other strategies. A loop of back-to-back
+  /// exchanges adds none.
+  std::uint64_t relaunches() const;
   /// The strategy the exchange runs.
   Strategy strategy() const;
   /// The backend the exchange runs on.

@@ -19,6 +19,14 @@
 
 namespace haloflag::halo {
 
+/// ExchangeOptions::idle_exit: Strategy::resident's kernels never leave the GPU between exchanges.
+inline constexpr std::chrono::nanoseconds kIdleExitNever = std::chrono::nanoseconds::max();
+/// ExchangeOptions::idle_exit's default: a relaunch costs a few tens of microseconds, so an idle
+/// gap of this length pays at most about 1 % of it for the kernels' return, and a device-wide
+/// wait (a synchronize, a free, a kernel's first load) is held at most this long
+/// (docs/design.md, "Resident kernels that leave when idle").
+inline constexpr std::chrono::nanoseconds kDefaultIdleExit = std::chrono::milliseconds(2);
+
 /// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the
 /// fastest measured on the lent machines; tune() (tune.hpp) measures them where the Exchange
 /// runs instead (docs/exchange.md, "What to set when").
@@ -83,8 +91,16 @@ struct ExchangeOptions {
   /// Exchange::tuned()'s (tune.hpp), which return fixed options with the fastest order.
   Tuning tuning = Tuning::fixed;
   /// Deadline of every wait: device flag waits, and the host's wait for one exchange to finish.
-  /// Resident kernels also wait at most this long for the next exchange to start.
+  /// A start that was promised (start(stream) stores it later on the caller's stream) is waited
+  /// for at most this long by the resident kernels.
   std::chrono::nanoseconds timeout = notify::kDefaultWaitTimeout;
+  /// Strategy::resident: once no exchange has started for this long, the kernels leave the GPU,
+  /// so that a device-wide wait of the program around them (cudaDeviceSynchronize, cudaFree and
+  /// the allocators' frees, a kernel's first lazy load) ends; the next start(), run() or
+  /// start(stream) launches them again (Exchange::relaunches() counts it). Back-to-back
+  /// exchanges never relaunch. kIdleExitNever keeps them on the GPU until the Exchange ends.
+  /// At least 1 microsecond.
+  std::chrono::nanoseconds idle_exit = kDefaultIdleExit;
   /// Record a timeline of every exchange (Exchange::last_timeline): a clock read per message
   /// event on the host and, for the flag strategies, device-clock stamps written by the blocks.
   /// Off for timing runs.
