@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 
 #include "haloflag/bench/build_info.hpp"
@@ -200,6 +201,26 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "deadline in seconds of every wait inside an exchange")
       ->check(CLI::Range(1e-3, 86400.0).description(""))
       ->type_name("SECONDS")
+      ->capture_default_str();
+  app.add_option("--idle-exit", options.idle_exit,
+                 "resident: microseconds without an exchange after which the kernels leave the "
+                 "GPU and the next start launches them again, never (they stay), or default")
+      ->check([](const std::string& value) -> std::string {
+        if (value == "never" || value == "default") return {};
+        try {
+          if (std::stod(value) >= 1.0) return {};
+        } catch (const std::exception&) {
+        }
+        return "--idle-exit takes microseconds (at least 1), never or default, not " + value;
+      })
+      ->type_name("US|never|default")
+      ->capture_default_str();
+  app.add_option("--idle-gap", options.idle_gap_us,
+                 "microseconds of pause before each timed exchange, outside its timed interval: "
+                 "with a gap longer than --idle-exit every resident exchange launches its kernels "
+                 "again, which measures what that costs")
+      ->check(CLI::Range(0.0, 1e7).description(""))
+      ->type_name("US")
       ->capture_default_str();
   app.add_option("--trace-exchanges", options.trace_exchanges,
                  "exchanges of a separate traced pass per strategy, for the phase breakdown "

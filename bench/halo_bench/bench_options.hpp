@@ -50,6 +50,8 @@ struct BenchOptions {
   int drift_window = 1000;          // drift: median of the first and last this many timed exchanges
   double progress_seconds = 10.0;   // a progress line on stderr this often; 0: none
   double timeout_seconds = 30.0;    // deadline of every wait inside an exchange
+  std::string idle_exit = "default";  // resident kernels' idle window: microseconds, never, default
+  double idle_gap_us = 0;           // a pause before each timed exchange, outside its interval
   std::string json_path = "halo_bench.json";  // empty: no JSON file
   std::string params_path;          // model parameter file; empty: choose_params decides
   int gpu = -1;                     // -1: by node-local rank

@@ -172,6 +172,14 @@ int run_halo_bench(int argc, char** argv) {
   settings.exchange_options.comm = comm;
   settings.exchange_options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
+  if (options.idle_exit == "never") {
+    settings.exchange_options.idle_exit = halo::kIdleExitNever;
+  } else if (options.idle_exit != "default") {
+    settings.exchange_options.idle_exit = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double, std::micro>(std::stod(options.idle_exit)));
+  }
+  settings.idle_gap = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double, std::micro>(options.idle_gap_us));
   settings.exchange_options.advanced = options.advanced;
   settings.exchange_options.advanced.poll_backoff = std::chrono::nanoseconds(options.poll_backoff_ns);
   settings.warmup = options.warmup;

@@ -221,7 +221,10 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            std::to_string(options.rounds) +
            " rounds over the strategies in rotation, each round after " +
            std::to_string(options.warmup) +
-           " warm-up exchanges; each exchange after a barrier; its time is the slowest rank's");
+           " warm-up exchanges; each exchange after " +
+           (options.idle_gap_us > 0 ? "a pause of " + fixed(options.idle_gap_us, 0) + " us and "
+                                    : std::string()) +
+           "a barrier; its time is the slowest rank's");
   line(out, "receives",
        options.advanced.long_receives_on_arrival
            ? "flag strategies post the long ones as they arrive, after every send (between "
@@ -384,6 +387,12 @@ void print_run_footer(std::ostream& out, const RunContext& context,
     any_predicted = true;
     out << "  " << padded(result.name, kNameWidth, true)
         << model::describe_phases(*predicted.prediction) << '\n';
+  }
+  // Resident kernels leave the GPU when idle; a timed loop should never bring them back.
+  for (const StrategyResult& result : results) {
+    if (result.strategy != halo::Strategy::resident || result.samples_us.empty()) continue;
+    out << result.name << ": resident kernels launched again in the timed exchanges: "
+        << result.timed_relaunches << '\n';
   }
   // comb_fused's peers, and each other way a row reached them (MPI pieces, NCCL), once.
   std::vector<std::string> peers_shown;

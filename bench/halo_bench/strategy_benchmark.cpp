@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -127,6 +128,7 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, TimedExcha
       epoch = prepare_verified_exchange(exchange, fields, scratch, *settings.verifier, fill);
       fill = FieldFill::shell;
     }
+    if (settings.idle_gap.count() > 0) std::this_thread::sleep_for(settings.idle_gap);
     halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
                                 "the barrier before an exchange");
     const double start = MPI_Wtime();
@@ -168,7 +170,11 @@ void verified_and_timed(const BenchRunSettings& settings, TimedExchange& exchang
     if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
   }
 
+  const std::uint64_t relaunches_before = exchange.relaunches();
   result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
+  std::uint64_t relaunches = exchange.relaunches() - relaunches_before;
+  MPI_Allreduce(MPI_IN_PLACE, &relaunches, 1, MPI_UINT64_T, MPI_MAX, settings.comm);
+  result.timed_relaunches += relaunches;
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
 }
@@ -235,6 +241,7 @@ void add_round(StrategyResult& total, StrategyResult round) {
   }
   total.samples_us.insert(total.samples_us.end(), round.samples_us.begin(),
                           round.samples_us.end());
+  total.timed_relaunches += round.timed_relaunches;
   if (round.traced) total.traced = std::move(round.traced);
 }
 

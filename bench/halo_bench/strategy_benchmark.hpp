@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +58,9 @@ struct StrategyResult {
   VerificationRecord verification;
   // On rank 0: per timed exchange, the slowest rank's time in microseconds.
   std::vector<double> samples_us;
+  // Resident kernels launched again after leaving the GPU idle during the timed exchanges of
+  // every round, the most of any rank (halo::Exchange::relaunches): 0 in a loop.
+  std::uint64_t timed_relaunches = 0;
   // Set by summarize_samples after the last round.
   std::optional<model::calibration::SampleSummary> summary_us;  // on rank 0; empty when not timed
   std::optional<DriftSummary> drift;  // on rank 0, with at least 2 drift windows of samples
@@ -74,6 +79,7 @@ struct BenchRunSettings {
   int iterations = 1;
   int verify = 0;
   bool verify_each = false;     // verify every timed exchange too (needs a verifier)
+  std::chrono::nanoseconds idle_gap{0};  // a pause before each timed exchange (--idle-gap)
   double progress_seconds = 0;  // rank 0's progress line on stderr; 0: none
   int traced_exchanges = 0;  // 0: no traced pass
   int trace_kept = 0;        // timelines per rank kept for the trace file

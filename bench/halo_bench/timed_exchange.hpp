@@ -18,6 +18,8 @@ class TimedExchange {
   virtual void run() = 0;
   // For messages: the strategy's name, or the program's.
   virtual std::string name() const = 0;
+  // Times resident kernels were launched again after leaving the GPU idle (0: none do).
+  virtual std::uint64_t relaunches() const { return 0; }
 };
 
 // A halo::Exchange as a TimedExchange; it must outlive this.
@@ -27,6 +29,7 @@ class TimedHaloExchange final : public TimedExchange {
   std::uint64_t epoch() const override { return exchange_.epoch(); }
   void run() override { exchange_.run(); }
   std::string name() const override { return std::string(halo::to_string(exchange_.strategy())); }
+  std::uint64_t relaunches() const override { return exchange_.relaunches(); }
 
  private:
   halo::Exchange& exchange_;
