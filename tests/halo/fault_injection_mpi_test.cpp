@@ -82,7 +82,8 @@ std::string run_name(Strategy strategy) {
 // verifier's values (the tests look at errors, not at the data).
 class FaultScenario {
  public:
-  FaultScenario(Strategy strategy, std::chrono::nanoseconds timeout)
+  FaultScenario(Strategy strategy, std::chrono::nanoseconds timeout,
+                std::chrono::nanoseconds idle_exit = kDefaultIdleExit)
       : geometry_(make_spec()),
         verifier_(geometry_, world_rank()),
         fields_(test_backend(), verifier_.field_extent(), verifier_.vars()),
@@ -91,6 +92,7 @@ class FaultScenario {
     options.strategy = strategy;
     options.backend = test_backend();
     options.timeout = timeout;
+    options.idle_exit = idle_exit;
     apply_test_transport(options);
     verifier_.fill(host_, 1);
     fields_.upload(host_);
@@ -264,12 +266,13 @@ INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy,
                            return std::string(to_string(param.param));
                          });
 
-// Resident kernels wait at most the deadline for the next exchange; an exchange started later
-// fails with the device-side wait that timed out: flag, index, epoch expected, value last seen.
+// Resident kernels that never leave the GPU (idle_exit = never) wait at most the deadline for
+// the next exchange; an exchange started later fails with the device-side wait that timed out:
+// flag, index, epoch expected, value last seen.
 TEST(ResidentKernels, IdleLongerThanTheDeadlineReportTheFlagTheyWaitedOn) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const auto deadline = std::chrono::seconds(2);
-  FaultScenario scenario(Strategy::resident, deadline);
+  FaultScenario scenario(Strategy::resident, deadline, kIdleExitNever);
   const ExchangeFailure first = failure_of([&] { scenario.exchange().run(); });
   ASSERT_FALSE(first.thrown) << "exchange 1 must finish within the deadline: " << first.message;
   std::this_thread::sleep_for(deadline + std::chrono::milliseconds(500));
@@ -281,6 +284,21 @@ TEST(ResidentKernels, IdleLongerThanTheDeadlineReportTheFlagTheyWaitedOn) {
       "last seen 1 \\(block [0-9]+\\)");
   EXPECT_TRUE(std::regex_search(failure.message, device_wait)) << failure.message;
   EXPECT_LT(failure.seconds, 1.0) << "the failure was recorded before this exchange began";
+  EXPECT_LT(scenario.tear_down(), kTearDownSeconds);
+}
+
+// With the default window they leave the GPU instead, and an exchange started after longer than
+// the deadline launches them again and succeeds.
+TEST(ResidentKernels, IdleLongerThanTheDeadlineLeaveAndComeBack) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const auto deadline = std::chrono::seconds(2);
+  FaultScenario scenario(Strategy::resident, deadline);
+  const ExchangeFailure first = failure_of([&] { scenario.exchange().run(); });
+  ASSERT_FALSE(first.thrown) << "exchange 1 must finish within the deadline: " << first.message;
+  std::this_thread::sleep_for(deadline + std::chrono::milliseconds(500));
+  const ExchangeFailure second = failure_of([&] { scenario.exchange().run(); });
+  EXPECT_FALSE(second.thrown) << second.message;
+  EXPECT_GE(scenario.exchange().relaunches(), 1U);
   EXPECT_LT(scenario.tear_down(), kTearDownSeconds);
 }
 
