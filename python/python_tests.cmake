@@ -1,6 +1,7 @@
 # CTest's jobs for the Python package: pytest on every rank of an mpiexec job at 2 and 4 ranks,
-# the GPU tests on 2 (skipped, saying why, without a GPU), and at 2 ranks an exit with exchanges
-# left open, the README's "From Python" example and examples/python/jacobi3d.py.
+# the GPU tests on 2 (skipped, saying why, without a GPU): the GPU fields and the resident
+# kernels beside the array libraries' device-wide waits (test_coexistence.py), and at 2 ranks an
+# exit with exchanges left open, the README's "From Python" example and examples/python/jacobi3d.py.
 set(python_test_env
   "PYTHONPATH=${CMAKE_CURRENT_BINARY_DIR}:${PROJECT_SOURCE_DIR}/tests/python"
   PYTHONDONTWRITEBYTECODE=1
@@ -24,9 +25,12 @@ function(haloflag_add_python_test name)
 endfunction()
 
 haloflag_add_python_test(python_pytest RANKS 2 4
-  ARGS "${python_tests}/run_pytest.py" "${python_tests}" --ignore=${python_tests}/test_gpu.py)
+  ARGS "${python_tests}/run_pytest.py" "${python_tests}" --ignore=${python_tests}/test_gpu.py
+       --ignore=${python_tests}/test_coexistence.py)
 haloflag_add_python_test(python_gpu RANKS 2
   ARGS "${python_tests}/run_pytest.py" "${python_tests}/test_gpu.py")
+haloflag_add_python_test(python_gpu_coexistence RANKS 2
+  ARGS "${python_tests}/run_pytest.py" "${python_tests}/test_coexistence.py")
 haloflag_add_python_test(python_exit_without_close RANKS 2
   ARGS "${python_tests}/exit_without_close.py")
 haloflag_add_python_test(python_readme_example RANKS 2

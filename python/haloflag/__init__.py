@@ -16,12 +16,12 @@ from mpi4py import MPI  # initializes MPI (thread level multiple) before anythin
 from . import _core
 from .errors import (CoResidencyError, ConfigError, Error, GeometryError, GpuError, MpiError,
                      OtherError, PeerError, TimeoutError, UsageError)
-from .exchange import Exchange, Handle, close_all
+from .exchange import DEFAULT_IDLE_EXIT, Exchange, Handle, close_all
 from .geometry import Geometry, Neighbour
 
-__all__ = ["Geometry", "Neighbour", "Exchange", "Handle", "bind_gpu", "gpu_backend", "Error",
-           "ConfigError", "GeometryError", "CoResidencyError", "PeerError", "TimeoutError",
-           "MpiError", "GpuError", "UsageError", "OtherError"]
+__all__ = ["Geometry", "Neighbour", "Exchange", "Handle", "DEFAULT_IDLE_EXIT", "bind_gpu",
+           "gpu_backend", "Error", "ConfigError", "GeometryError", "CoResidencyError",
+           "PeerError", "TimeoutError", "MpiError", "GpuError", "UsageError", "OtherError"]
 
 
 def bind_gpu(comm: Any = None, gpu: Optional[int] = None) -> int:

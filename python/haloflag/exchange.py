@@ -2,8 +2,9 @@
 
 import itertools
 import math
+import numbers
 import weakref
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _core, arrays
 from .errors import ConfigError, Error, UsageError
@@ -14,6 +15,11 @@ from .streams import stream_handle
 # that closes them before mpi4py finalizes MPI.
 _open: "weakref.WeakValueDictionary[int, Exchange]" = weakref.WeakValueDictionary()
 _made = itertools.count()
+
+# idle_exit: the C++ default (halo::kDefaultIdleExit) in seconds, and the shortest window the C++
+# library takes (ExchangeOptions::idle_exit, "at least 1 microsecond").
+DEFAULT_IDLE_EXIT: float = _core.DEFAULT_IDLE_EXIT_S
+_MIN_IDLE_EXIT_S = 1e-6
 
 
 def close_all() -> None:
@@ -59,6 +65,17 @@ def _agree(comm: Any, problems: List[str], what: Any) -> List[Any]:
     return [w for _, w in gathered]
 
 
+def _idle_exit_seconds(idle_exit: Any) -> Tuple[float, List[str]]:
+    """idle_exit in seconds for _core (infinite for "never"), and why it is refused."""
+    if isinstance(idle_exit, str) and idle_exit == "never":
+        return math.inf, []
+    if (isinstance(idle_exit, numbers.Real) and not isinstance(idle_exit, bool) and
+            math.isfinite(idle_exit) and idle_exit >= _MIN_IDLE_EXIT_S):
+        return float(idle_exit), []
+    return DEFAULT_IDLE_EXIT, [f"idle_exit must be a positive number of seconds (at least "
+                               f"{_MIN_IDLE_EXIT_S:g}) or \"never\", not {idle_exit!r}"]
+
+
 def _sizes_problem(sizes_by_rank: List[List[int]]) -> List[str]:
     """Variables whose element size, or the number of variables, differs between ranks."""
     first = sizes_by_rank[0]
@@ -94,11 +111,18 @@ def _backend_of(views: List[arrays.ArrayView], backend: str) -> Tuple[str, List[
 
 class Exchange:
     """The halo exchange of `fields`, one array of geometry.field_shape per variable, used in
-    place. Collective over geometry.comm. See docs/python.md for every argument."""
+    place. Collective over geometry.comm. See docs/python.md for every argument.
+
+    idle_exit: strategy "resident" only: seconds without a start after which the kernels leave
+    the GPU, so that a device-wide wait (a device synchronize, a free, a kernel's first load)
+    ends; the next start launches them again (relaunches counts it). "never" keeps them on the
+    GPU, waiting at most `timeout` for the next start, as before idle_exit existed. Default:
+    haloflag.DEFAULT_IDLE_EXIT, the C++ halo::kDefaultIdleExit."""
 
     def __init__(self, geometry: Geometry, fields: Sequence[Any], strategy: str = "resident",
                  transport: str = "auto", backend: str = "auto", timeout: float = 30.0,
-                 progress: str = "caller", gpu: Optional[int] = None):
+                 progress: str = "caller", gpu: Optional[int] = None,
+                 idle_exit: Union[float, str] = DEFAULT_IDLE_EXIT):
         if not isinstance(geometry, Geometry):
             raise TypeError(f"geometry must be a haloflag.Geometry, not {type(geometry).__name__}")
         comm = geometry.comm
@@ -108,6 +132,8 @@ class Exchange:
         problems += backend_problems
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
             problems.append(f"timeout must be a positive number of seconds, not {timeout!r}")
+        idle_exit_s, idle_problem = _idle_exit_seconds(idle_exit)
+        problems += idle_problem
         try:
             _core.check_options(strategy, transport, backend, progress)
         except Error as error:
@@ -122,7 +148,7 @@ class Exchange:
         self._sets: Dict[Tuple[int, ...], Tuple[List[Any], Any]] = {}
         self._core = _core.Exchange(geometry._core, [v.itemsize for v in views],
                                     arrays.field_set(views), comm.py2f(), strategy, transport,
-                                    backend, float(timeout), progress)
+                                    backend, float(timeout), progress, idle_exit_s)
         self._number = next(_made)
         _open[self._number] = self
 
@@ -220,6 +246,13 @@ class Exchange:
     def epoch(self) -> int:
         """The number of the last exchange started (0 before the first)."""
         return self._live().epoch
+
+    @property
+    def relaunches(self) -> int:
+        """strategy "resident": how many times a start launched the kernels again after they
+        left the GPU, idle for idle_exit; 0 for the other strategies and with idle_exit="never".
+        Back-to-back exchanges add none."""
+        return self._live().relaunches
 
     @property
     def strategy(self) -> str:

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,11 +20,22 @@ namespace nb = nanobind;
 namespace haloflag::python {
 namespace {
 
-/// The options as exchange.py passes them: names as the C++ parse functions spell them.
+/// The options as exchange.py passes them: names as the C++ parse functions spell them, and
+/// seconds (idle_exit_s infinite for "never").
 struct OptionNames {
   std::string strategy, transport, backend, progress;
   double timeout_s = 30.0;
+  double idle_exit_s = std::chrono::duration<double>(halo::kDefaultIdleExit).count();
 };
+
+/// idle_exit from seconds: an infinite window, or one near what nanoseconds hold (over 146
+/// years, where the conversion could overflow), is kIdleExitNever.
+std::chrono::nanoseconds idle_exit_of(double seconds) {
+  const double far_s = std::chrono::duration<double>(halo::kIdleExitNever).count() / 2;
+  if (!std::isfinite(seconds) || seconds >= far_s) return halo::kIdleExitNever;
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(seconds));
+}
 
 halo::ExchangeOptions make_options(std::int64_t comm_f, const OptionNames& names) {
   halo::ExchangeOptions options;
@@ -34,6 +46,7 @@ halo::ExchangeOptions make_options(std::int64_t comm_f, const OptionNames& names
   options.comm = MPI_Comm_f2c(static_cast<MPI_Fint>(comm_f));
   options.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(names.timeout_s));
+  options.idle_exit = idle_exit_of(names.idle_exit_s);
   return options;
 }
 
@@ -79,6 +92,9 @@ void bind_handle(nb::module_& module) {
 
 void bind_exchange(nb::module_& module) {
   bind_handle(module);
+  // ExchangeOptions::idle_exit's default, in seconds, for exchange.py's default argument.
+  module.attr("DEFAULT_IDLE_EXIT_S") =
+      std::chrono::duration<double>(halo::kDefaultIdleExit).count();
   // The names alone, checked before the collective set-up, so that a rank that misspells one
   // fails with the others instead of leaving them waiting.
   module.def("check_options", [](const std::string& strategy, const std::string& transport,
@@ -91,9 +107,9 @@ void bind_exchange(nb::module_& module) {
            [](X* self, const halo::Geometry& geometry, const std::vector<int>& variable_bytes,
               const kernels::FieldSet& fields, std::int64_t comm_f, const std::string& strategy,
               const std::string& transport, const std::string& backend, double timeout_s,
-              const std::string& progress) {
-             const halo::ExchangeOptions options =
-                 make_options(comm_f, {strategy, transport, backend, progress, timeout_s});
+              const std::string& progress, double idle_exit_s) {
+             const halo::ExchangeOptions options = make_options(
+                 comm_f, {strategy, transport, backend, progress, timeout_s, idle_exit_s});
              const halo::Geometry full = with_variables(geometry, variable_bytes);
              nb::gil_scoped_release release;  // collective: the other ranks may take a while
              new (self) X(full, fields, options);
@@ -111,6 +127,7 @@ void bind_exchange(nb::module_& module) {
       .def("close", &X::close, nb::call_guard<nb::gil_scoped_release>())
       .def_prop_ro("closed", &X::closed)
       .def_prop_ro("epoch", [](X& x) { return x.get().epoch(); })
+      .def_prop_ro("relaunches", [](X& x) { return x.get().relaunches(); })
       .def_prop_ro("strategy", [](X& x) { return std::string(halo::to_string(x.get().strategy())); })
       .def_prop_ro("backend", [](X& x) { return std::string(notify::to_string(x.get().backend())); })
       .def_prop_ro("transports", [](X& x) { return halo::describe(x.get().peer_transports()); });
