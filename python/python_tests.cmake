@@ -10,12 +10,17 @@ set(python_test_env
   PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe)
 set(python_tests "${PROJECT_SOURCE_DIR}/tests/python")
 
-# A job `name`_np<N> per rank count that runs Python with `ARGS` on every rank.
+# A job `name`_np<N> per rank count that runs Python with `ARGS` on every rank; GPU jobs go
+# through scripts/run_with_mps.sh, which starts MPS where the ranks share a GPU.
 function(haloflag_add_python_test name)
-  cmake_parse_arguments(arg "" "" "RANKS;ARGS" ${ARGN})
+  cmake_parse_arguments(arg "GPU" "" "RANKS;ARGS" ${ARGN})
   foreach(np IN LISTS arg_RANKS)
+    set(launcher)
+    if(arg_GPU)
+      set(launcher "${PROJECT_SOURCE_DIR}/scripts/run_with_mps.sh" ${np})
+    endif()
     add_test(NAME ${name}_np${np}
-      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
+      COMMAND ${launcher} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
               "${Python_EXECUTABLE}" ${MPIEXEC_POSTFLAGS} ${arg_ARGS}
       WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
     set_tests_properties(${name}_np${np} PROPERTIES
@@ -27,9 +32,9 @@ endfunction()
 haloflag_add_python_test(python_pytest RANKS 2 4
   ARGS "${python_tests}/run_pytest.py" "${python_tests}" --ignore=${python_tests}/test_gpu.py
        --ignore=${python_tests}/test_coexistence.py)
-haloflag_add_python_test(python_gpu RANKS 2
+haloflag_add_python_test(python_gpu GPU RANKS 2
   ARGS "${python_tests}/run_pytest.py" "${python_tests}/test_gpu.py")
-haloflag_add_python_test(python_gpu_coexistence RANKS 2
+haloflag_add_python_test(python_gpu_coexistence GPU RANKS 2
   ARGS "${python_tests}/run_pytest.py" "${python_tests}/test_coexistence.py")
 haloflag_add_python_test(python_exit_without_close RANKS 2
   ARGS "${python_tests}/exit_without_close.py")

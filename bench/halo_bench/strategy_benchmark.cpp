@@ -105,14 +105,17 @@ void gather_timed_failures(const BenchRunSettings& settings, const TimedFailures
 // that no reduction sits between two exchanges; one reduction at the end. With verify_each,
 // each exchange is filled and uploaded before its barrier and downloaded and checked after its
 // timed interval, which covers exchange.run() alone as without.
+// `relaunches` gains the timed exchanges' relaunches of resident kernels, the most of any rank
+// (the warm-up exchanges bring back kernels that left during the verification before).
 std::vector<double> timed_exchanges(const BenchRunSettings& settings, TimedExchange& exchange,
                                     halo::DeviceFields& fields, halo::HostField& scratch,
-                                    VerificationRecord& record) {
+                                    VerificationRecord& record, std::uint64_t& relaunches) {
   for (int i = 0; i < settings.warmup; ++i) {
     halo::barrier_with_deadline(settings.comm, settings.exchange_options.timeout,
                                 "the barrier before an exchange");
     exchange.run();
   }
+  const std::uint64_t relaunches_before = exchange.relaunches();
   const bool root = rank_of(settings.comm) == 0;
   const bool verify = settings.verify_each && settings.verifier != nullptr;
   ProgressLine progress(exchange.name(),
@@ -148,6 +151,9 @@ std::vector<double> timed_exchanges(const BenchRunSettings& settings, TimedExcha
     record.timed_verified = true;
     gather_timed_failures(settings, failures, record);
   }
+  std::uint64_t timed_relaunches = exchange.relaunches() - relaunches_before;
+  MPI_Allreduce(MPI_IN_PLACE, &timed_relaunches, 1, MPI_UINT64_T, MPI_MAX, settings.comm);
+  relaunches += timed_relaunches;
   std::vector<double> slowest(root ? local.size() : 0);
   MPI_Reduce(local.data(), slowest.data(), settings.iterations, MPI_DOUBLE, MPI_MAX, 0,
              settings.comm);
@@ -170,11 +176,8 @@ void verified_and_timed(const BenchRunSettings& settings, TimedExchange& exchang
     if (!verify_everywhere(settings, exchange, fields, scratch, verification)) return;
   }
 
-  const std::uint64_t relaunches_before = exchange.relaunches();
-  result.samples_us = timed_exchanges(settings, exchange, fields, scratch, verification);
-  std::uint64_t relaunches = exchange.relaunches() - relaunches_before;
-  MPI_Allreduce(MPI_IN_PLACE, &relaunches, 1, MPI_UINT64_T, MPI_MAX, settings.comm);
-  result.timed_relaunches += relaunches;
+  result.samples_us =
+      timed_exchanges(settings, exchange, fields, scratch, verification, result.timed_relaunches);
 
   if (can_verify) verify_everywhere(settings, exchange, fields, scratch, verification);
 }

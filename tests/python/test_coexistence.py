@@ -193,14 +193,21 @@ def _exchange(exchange, lib, form):
 
 
 def _loop(exchange, lib, form):
-    """LOOP back-to-back exchanges; the stream form queues them all, then waits once."""
-    for _ in range(LOOP):
+    """LOOP back-to-back exchanges; the stream form queues them all, then waits once. Returns
+    the relaunches of all but the first: the first follows a host synchronisation of the
+    previous exchange, which may outlast the window (two ranks time-slicing one GPU without MPS
+    saw that in the stream form), and then rightly brings the kernels back."""
+    after_first = exchange.relaunches
+    for i in range(LOOP):
         if form == "run":
             exchange.run()
         else:
             exchange.start(lib.stream)
             exchange.wait(lib.stream)
+        if i == 0:
+            after_first = exchange.relaunches
     lib.synchronize(lib.stream if form == "stream" else None)
+    return exchange.relaunches - after_first
 
 
 def _watchdog(exchange):
@@ -250,8 +257,7 @@ def test_action_between_exchanges(comm, library, form, action):
             before = exchange.relaunches
             _exchange(exchange, lib, form)
             relaunches = exchange.relaunches
-            _loop(exchange, lib, form)
-            looped = exchange.relaunches - relaunches
+            looped = _loop(exchange, lib, form)
             agree(wrong_cells(lib.to_host(field), geometry, 0, 2))
         finally:
             watchdog.cancel()
@@ -265,7 +271,8 @@ def test_action_between_exchanges(comm, library, form, action):
     if action in DEVICE_WAITS and relaunches < 1:
         problems.append(f"{what} waited for the device, but relaunches is {relaunches}")
     if looped:
-        problems.append(f"{LOOP} back-to-back exchanges relaunched the kernels {looped} times")
+        problems.append(f"{LOOP - 1} back-to-back exchanges after a loop's first relaunched the "
+                        f"kernels {looped} times")
     agree("; ".join(problems))
 
 

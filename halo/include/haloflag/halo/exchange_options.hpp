@@ -22,9 +22,9 @@ namespace haloflag::halo {
 /// ExchangeOptions::idle_exit: Strategy::resident's kernels never leave the GPU between exchanges.
 inline constexpr std::chrono::nanoseconds kIdleExitNever = std::chrono::nanoseconds::max();
 /// ExchangeOptions::idle_exit's default: a relaunch costs a few tens of microseconds, so an idle
-/// gap of this length pays at most about 1 % of it for the kernels' return, and a device-wide
-/// wait (a synchronize, a free, a kernel's first load) is held at most this long
-/// (docs/design.md, "Resident kernels that leave when idle").
+/// gap of this length pays under 2 % of it for the kernels' return, and a device-wide wait (a
+/// synchronize, a free, a kernel's first load) is held at most this long (docs/design.md,
+/// "Resident kernels that leave when idle").
 inline constexpr std::chrono::nanoseconds kDefaultIdleExit = std::chrono::milliseconds(2);
 
 /// The orders of work, launch shapes and MPI details an Exchange runs with. The defaults are the

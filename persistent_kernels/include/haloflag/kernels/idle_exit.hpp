@@ -4,8 +4,9 @@
 ///
 /// Each resident grid has a watcher, the one block that waits on the host's start flag; the other
 /// blocks (and the unpack grid, which follows pack block 0) wait on its relay in device memory.
-/// Once the window passes with no start, the watcher and the host settle who goes on, with a
-/// store, a sequentially consistent fence and a load on each side:
+/// Once the window passes with no start (counted from the end of the previous exchange on this
+/// GPU), the watcher and the host settle who goes on, with a store, a sequentially consistent
+/// fence and a load on each side:
 ///   watcher: says may_leave(e);  fence;  reads the promise
 ///   host:    promises e;         fence;  reads what the watcher says
 /// At least one of them sees the other's store. A watcher that sees the promise stays and waits
@@ -19,6 +20,7 @@
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/idle_exit_plan.hpp"
+#include "haloflag/notify/clock.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/system_atomics.hpp"
@@ -26,7 +28,8 @@
 namespace haloflag::kernels {
 namespace detail {
 
-/// The watcher's idle check: the settling above, once; after staying it never leaves.
+/// The watcher's idle check: the settling above, once the grid is quiet; after staying it
+/// never leaves.
 class WatcherIdleCheck {
  public:
   HF_HD WatcherIdleCheck(const ExchangePlan& plan, ResidentGrid grid, std::uint64_t generation,
@@ -35,7 +38,7 @@ class WatcherIdleCheck {
         epoch_(epoch) {}
 
   HF_HD bool operator()() {
-    if (stays_) return false;
+    if (stays_ || !quiet()) return false;
     std::uint64_t* says = plan_.idle.watchers.word(grid_);
     notify::store_relaxed_system(says, watcher_word(epoch_, WatcherSays::may_leave));
     notify::fence_seq_cst_system();
@@ -51,11 +54,31 @@ class WatcherIdleCheck {
   }
 
  private:
+  // The window counts from the end of the previous exchange on this GPU, not from the watcher's
+  // own part of it: a peer slow to deliver keeps the grid busy, and the next start follows the
+  // end closely. An exchange that had ended when the window passed leaves it as it is.
+  HF_HD bool quiet() {
+    if (!previous_exchange_done()) {
+      was_busy_ = true;
+      return false;
+    }
+    if (!was_busy_) return true;
+    if (done_at_ns_ == 0) done_at_ns_ = notify::clock_ns();
+    return notify::clock_ns() - done_at_ns_ >= plan_.idle.window_ns;
+  }
+
+  HF_HD bool previous_exchange_done() const {
+    if (plan_.exchange_done == nullptr || plan_.done_units == 0 || epoch_ <= 1) return true;
+    return notify::load_relaxed_same_side(plan_.exchange_done) >= epoch_ - 1;
+  }
+
   const ExchangePlan& plan_;
   std::uint32_t grid_;
   std::uint64_t generation_;
   std::uint64_t epoch_;
   bool stays_ = false;
+  bool was_busy_ = false;
+  std::uint64_t done_at_ns_ = 0;
 };
 
 /// A follower's idle check: its watcher has left.
