@@ -31,6 +31,7 @@
 #include "haloflag/notify/work_stream.hpp"
 #include "mpi_world.hpp"
 #include "test_backend.hpp"
+#include "test_stream.hpp"
 #include "test_transport.hpp"
 
 #if defined(HALOFLAG_HAVE_GPU)
@@ -38,6 +39,8 @@
 #endif
 
 namespace {
+
+using haloflag::test::TestStream;
 
 using haloflag::halo::DeviceFields;
 using haloflag::halo::Exchange;
@@ -103,52 +106,6 @@ ExchangeOptions stream_options(Transport transport, Progress progress) {
   options.advanced.launch.message_threads = 128;
   return options;
 }
-
-// The caller's stream: a HostQueue on the host backend, a GPU stream on the others. Host work
-// goes on the queue (ordered with the exchange's stream operations) on the host backend, and
-// runs at once on a GPU backend, whose stream runs only the exchange's operations here.
-class TestStream {
- public:
-  explicit TestStream(Backend backend) : backend_(backend) {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (backend != Backend::host) gpu_ = std::make_unique<haloflag::notify::GpuStream>();
-#endif
-  }
-
-  haloflag::notify::WorkStream handle() {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (gpu_) return haloflag::notify::WorkStream(gpu_->get());
-#endif
-    return queue_;
-  }
-
-  template <class Work>
-  void enqueue_host_work(Work work) {
-    if (backend_ == Backend::host) {
-      queue_.enqueue(work);
-    } else {
-      synchronize();
-      work();
-    }
-  }
-
-  void synchronize() {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (gpu_) {
-      HF_GPU_CHECK(cudaStreamSynchronize(gpu_->get()));
-      return;
-    }
-#endif
-    queue_.synchronize();
-  }
-
- private:
-  Backend backend_;
-  haloflag::notify::HostQueue queue_{"test stream"};
-#if defined(HALOFLAG_HAVE_GPU)
-  std::unique_ptr<haloflag::notify::GpuStream> gpu_;
-#endif
-};
 
 // One FieldSet with its host copy: written for an epoch, then checked after it.
 struct Buffer {

@@ -28,6 +28,7 @@ from mpi4py import MPI
 
 import haloflag
 from ghost_check import agree, fill, wrong_cells
+from gpu_libraries import LIBRARIES, cupy, needs_gpu, torch
 
 SHAPE = (16, 16, 32)
 TIMEOUT = 20.0  # a hang would last this long
@@ -40,31 +41,6 @@ BIG_BYTES = 1 << 30
 LOOP = 50
 
 
-def _gpu_reason():
-    if not haloflag.gpu_backend():
-        return "this build of haloflag has no GPU backend (HALOFLAG_GPU=none or no nvcc)"
-    from haloflag import _core
-    count, why = _core.gpu_count()
-    return "" if count > 0 else f"no GPU visible: {why}"
-
-
-GPU_REASON = _gpu_reason()
-needs_gpu = pytest.mark.skipif(bool(GPU_REASON), reason=GPU_REASON)
-
-
-def _library(name):
-    try:
-        return __import__(name)
-    except ImportError:
-        return None
-
-
-cupy = _library("cupy")
-torch = _library("torch")
-LIBRARIES = [
-    pytest.param("cupy", marks=pytest.mark.skipif(cupy is None, reason="CuPy is not installed")),
-    pytest.param("torch",
-                 marks=pytest.mark.skipif(torch is None, reason="PyTorch is not installed"))]
 FORMS = ["run", "stream"]  # host-started run(); start(stream)/wait(stream) on the library's stream
 # Actions that wait for the whole device: the kernels must have left, so the next start relaunches.
 DEVICE_WAITS = ["device_sync", "first_launch", "free"]

@@ -7,31 +7,9 @@ import pytest
 
 import haloflag
 from ghost_check import agree, fill, wrong_cells
+from gpu_libraries import LIBRARIES, cupy, needs_gpu, torch
 
 SHAPE = (8, 12, 16)
-
-
-def _gpu_reason():
-    if not haloflag.gpu_backend():
-        return "this build of haloflag has no GPU backend (HALOFLAG_GPU=none or no nvcc)"
-    from haloflag import _core
-    count, why = _core.gpu_count()
-    return "" if count > 0 else f"no GPU visible: {why}"
-
-
-GPU_REASON = _gpu_reason()
-needs_gpu = pytest.mark.skipif(bool(GPU_REASON), reason=GPU_REASON)
-
-
-def _library(name):
-    try:
-        return __import__(name)
-    except ImportError:
-        return None
-
-
-cupy = _library("cupy")
-torch = _library("torch")
 
 
 def _on_gpu(library, device, host):
@@ -54,10 +32,6 @@ def _stream(library, device):
 
 def _synchronize(library, stream):
     stream.synchronize()
-
-
-LIBRARIES = [pytest.param("cupy", marks=pytest.mark.skipif(cupy is None, reason="CuPy is not installed")),
-             pytest.param("torch", marks=pytest.mark.skipif(torch is None, reason="PyTorch is not installed"))]
 
 
 @needs_gpu

@@ -22,13 +22,8 @@
 #include "haloflag/halo/host_field.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
-#include "haloflag/notify/host_queue.hpp"
-#include "haloflag/notify/work_stream.hpp"
 #include "mpi_world.hpp"
-
-#if defined(HALOFLAG_HAVE_GPU)
-#include "haloflag/notify/gpu_handles.hpp"
-#endif
+#include "test_stream.hpp"
 
 namespace haloflag::test {
 
@@ -71,45 +66,6 @@ inline halo::ExchangeOptions resident_options(notify::Backend backend, halo::Tra
   options.advanced.launch.message_threads = 128;
   return options;
 }
-
-// The test's own stream: a HostQueue on the host backend, a non-blocking GPU stream on the others.
-class StreamForTest {
- public:
-  explicit StreamForTest(notify::Backend backend) {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (backend != notify::Backend::host) gpu_ = std::make_unique<notify::GpuStream>();
-#else
-    (void)backend;
-#endif
-  }
-
-  notify::WorkStream handle() {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (gpu_) return notify::WorkStream(gpu_->get());
-#endif
-    return queue_;
-  }
-
-  // Host work in the stream's order: on the host backend only (a GPU stream here carries the
-  // exchange's operations alone).
-  notify::HostQueue& queue() { return queue_; }
-
-  void synchronize() {
-#if defined(HALOFLAG_HAVE_GPU)
-    if (gpu_) {
-      HF_GPU_CHECK(cudaStreamSynchronize(gpu_->get()));
-      return;
-    }
-#endif
-    queue_.synchronize();
-  }
-
- private:
-  notify::HostQueue queue_{"idle-exit test stream"};
-#if defined(HALOFLAG_HAVE_GPU)
-  std::unique_ptr<notify::GpuStream> gpu_;
-#endif
-};
 
 // A resident Exchange with its fields and stream. exchange() runs the next exchange in the
 // chosen form, the fields written with that epoch's values first, and returns once it is
@@ -169,7 +125,7 @@ class VerifiedResident {
       exchange_.run();
       return;
     }
-    if (before != nullptr) stream_.queue().enqueue(*before);
+    if (before != nullptr) stream_.enqueue_host_work(*before);
     exchange_.start(stream_.handle());
     exchange_.wait(stream_.handle());
     // The caller drives the MPI peers (Progress::caller) until the exchange is complete.
@@ -183,7 +139,7 @@ class VerifiedResident {
   halo::ExchangeVerifier verifier_;
   halo::DeviceFields device_;
   halo::HostField host_;
-  StreamForTest stream_;
+  TestStream stream_;
   halo::Exchange exchange_;  // last: goes first, before its stream and fields
 };
 

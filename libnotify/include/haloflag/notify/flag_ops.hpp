@@ -105,6 +105,7 @@ enum class AbortReads { periodic, none };
 
 /// An idle check that never says leave: the plain waits below.
 struct NeverLeave {
+  /// Never: the wait goes on to its deadline.
   HF_HD bool operator()() const { return false; }
 };
 

@@ -93,8 +93,8 @@ struct FollowerIdleCheck {
 /// Which launch of a resident grid a block belongs to: the grid, and its generation (1 for the
 /// first launch, one more for each launch after the grid left).
 struct ResidentLaunch {
-  ResidentGrid grid;
-  std::uint64_t generation;
+  ResidentGrid grid;         ///< which grid the block is in
+  std::uint64_t generation;  ///< which launch of it
 };
 
 /// The watcher of `launch`'s grid, at the grid's first epoch: the host reads that the launch has

@@ -34,6 +34,7 @@ HF_HD constexpr WatcherSays watcher_says(std::uint64_t word) {
 /// The epoch the watcher's word is about.
 HF_HD constexpr std::uint64_t watcher_epoch(std::uint64_t word) { return word >> 2; }
 
+/// What the resident grids and the host settle a leave through (ExchangePlan::idle).
 struct IdleExitPlan {
   /// How long a watcher waits for the next start before it may leave; 0: the grids never leave.
   std::uint64_t window_ns = 0;
