@@ -9,6 +9,7 @@
 // - The stream form (start(queue)/wait(queue) on a notify::HostQueue) after an idle sleep
 //   relaunches and is right; a start promised on the queue keeps the kernels until the queue
 //   reaches it, however long after the window that is.
+// - A promised start that the queue does not reach within the timeout fails, naming it.
 // - kIdleExitNever: the kernels stay across an idle sleep (no relaunch), exchanges stay right.
 // - The other strategies never relaunch.
 // - idle_exit of 0 or below is refused at construction, kind config, naming the option, on
@@ -164,6 +165,28 @@ TEST_P(IdleExit, APromisedStreamStartKeepsTheKernelsUntilTheQueueReachesIt) {
   EXPECT_EQ(resident.check(), "") << "rank " << world_rank();
   EXPECT_EQ(resident.relaunches(), before)
       << "rank " << world_rank() << ": the kernels left while a start was promised";
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// A start promised on the queue that the queue does not reach within the timeout: the kernels
+// stay for it (a promise) and then fail, and the error names the start that never came and
+// start(stream) (the device's failed wait on pack_start, or the host's deadline listing
+// pack_start behind its epoch, whichever comes first).
+TEST_P(IdleExit, APromisedStartThatNeverComesFailsNamingIt) {
+  ExchangeOptions short_deadline = options(std::chrono::milliseconds(50));
+  short_deadline.timeout = std::chrono::milliseconds(500);
+  VerifiedResident resident(geometry_, short_deadline, StartForm::stream);
+  EXPECT_EQ(resident.exchange_and_check(), "") << "rank " << world_rank();
+  const auto failure = failure_of([&] {
+    resident.exchange_behind([] { std::this_thread::sleep_for(std::chrono::seconds(2)); });
+  });
+  resident.drain_stream();
+  if (world_rank() == 0) std::printf("the error: %s\n", failure.message.c_str());
+  EXPECT_TRUE(failure.thrown) << "rank " << world_rank();
+  EXPECT_EQ(failure.kind, ErrorKind::timeout) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "pack_start")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "start(stream)")) << failure.message;
+  EXPECT_LT(failure.seconds, 1.9) << "the error waited for the queue: " << failure.message;
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

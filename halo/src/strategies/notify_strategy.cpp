@@ -67,9 +67,20 @@ class NotifyStrategy final : public ExchangeStrategy {
            context_.runner.lane_idle(Lane::pieces);
   }
 
-  // The transports name what they wait for; this adds resident kernels that were launched
-  // again and have not begun.
-  std::string pending() const override { return resident_ ? resident_->pending(epoch_) : ""; }
+  // The transports name what they wait for; this adds, for resident kernels, a start that has
+  // not reached them and grids launched again that have not begun.
+  std::string pending() const override {
+    if (!resident_) return {};
+    std::string text;
+    const std::uint64_t start = context_.resources.pack_start.value(0);
+    if (start < epoch_) {
+      text += "\n  pack_start = " + std::to_string(start) + ", waiting for " +
+              std::to_string(epoch_) + ": the start of exchange " + std::to_string(epoch_) +
+              " has not reached the kernels; start(stream) enqueued it, and the stream has not "
+              "run it yet (work before it on that stream, or a wait there that never ends)";
+    }
+    return text + resident_->pending(epoch_);
+  }
 
   void shut_down() noexcept override {
     try {

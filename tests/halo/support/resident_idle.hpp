@@ -113,6 +113,9 @@ class VerifiedResident {
 
   halo::Exchange& get() { return exchange_; }
   std::uint64_t relaunches() const { return exchange_.relaunches(); }
+  // Waits until the stream has run everything enqueued on it: after a failed exchange, before
+  // the Exchange goes, so that no store of the stream's lands in memory already freed.
+  void drain_stream() { stream_.synchronize(); }
   std::uint64_t epoch() const { return exchange_.epoch(); }
   StartForm form() const { return form_; }
 
