@@ -144,11 +144,10 @@ class NotifyStrategy final : public ExchangeStrategy {
         context_.runner.launch(KernelOp::stacked, epoch);
         break;
       case Strategy::resident:
-        (void)resident_->bring_back(epoch);
-        // The previous exchange has finished (its sends completed): the send buffer is free.
-        context_.resources.pack_start.signal(0, epoch);
-        break;
+        (void)resident_->bring_back(epoch);  // grids that left the GPU idle come back first
+        [[fallthrough]];
       case Strategy::embedded:
+        // The previous exchange has finished (its sends completed): the send buffer is free.
         context_.resources.pack_start.signal(0, epoch);
         break;
       default:

@@ -118,10 +118,8 @@ std::string ResidentGrids::pending(std::uint64_t epoch) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   std::string text;
   for (std::uint32_t g = 0; g < kernels::kResidentGrids; ++g) {
-    const Grid& grid = grids_[g];
-    const std::uint64_t word = grid.ops.empty() ? 0 : watcher_word(static_cast<ResidentGrid>(g));
-    if (grid.relaunched_for != epoch || epoch == 0 ||
-        kernels::watcher_says(word) != WatcherSays::left) {
+    if (epoch == 0 || grids_[g].relaunched_for != epoch ||
+        kernels::watcher_says(watcher_word(static_cast<ResidentGrid>(g))) != WatcherSays::left) {
       continue;
     }
     text += "\n  the resident " + std::string(grid_name(static_cast<ResidentGrid>(g))) +
