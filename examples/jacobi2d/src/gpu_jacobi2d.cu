@@ -1,0 +1,258 @@
+// The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the row update
+// kernel of the lanes, the norm's publication, and the resident kernel as a cooperative launch
+// sized by the occupancy API. Each kernel is compiled for float and for double fields.
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "gpu_jacobi2d.hpp"
+#include "haloflag/kernels/gpu_groups.hpp"
+#include "haloflag/notify/gpu_handles.hpp"
+#include "haloflag/notify/gpu_runtime.hpp"
+#include "norm_accumulator.hpp"
+#include "resident_kernel.hpp"
+#include "resident_steps.hpp"
+#include "row_sweeps.hpp"
+
+namespace jacobi2d {
+
+namespace {
+
+namespace hk = haloflag::kernels;
+
+// Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
+constexpr int kMaxThreads = 1024;
+
+// Adds a warp's sums with one atomic: every lane of the warp must call it together.
+struct WarpNormAdd {
+  HF_HD void operator()(double* norm, double value) const {
+#if HF_HIP_DEVICE_CODE
+    for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down(value, offset);
+    if (threadIdx.x % warpSize == 0) add_norm(norm, value);
+#elif HF_DEVICE_CODE
+    for (int offset = 16; offset > 0; offset /= 2) {
+      value += __shfl_down_sync(0xffffffffu, value, offset);
+    }
+    if (threadIdx.x % 32 == 0) add_norm(norm, value);
+#else
+    add_norm(norm, value);
+#endif
+  }
+};
+
+template <class Real>
+__global__ void __launch_bounds__(kMaxThreads)
+    rows_kernel(PlaneStep<Real> step, RowSet rows, double* norm) {
+  const double sum = sweep_rows(step, rows,
+                                static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+                                static_cast<std::int64_t>(gridDim.x) * blockDim.x,
+                                norm != nullptr);
+  if (norm != nullptr) WarpNormAdd{}(norm, sum);
+}
+
+__global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t check) {
+  publish_norm(slots, check, take_norm(norm));
+}
+
+template <class Real>
+__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
+  (void)resident_steps(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x,
+                       launch, WarpNormAdd{});
+}
+
+// Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
+// is instantiated.
+template __global__ void rows_kernel<float>(PlaneStep<float>, RowSet, double*);
+template __global__ void rows_kernel<double>(PlaneStep<double>, RowSet, double*);
+template __global__ void resident_kernel<float>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double>(ResidentLaunch<double>);
+
+template <class Real>
+const void* resident_kernel_of() {
+  return reinterpret_cast<const void*>(resident_kernel<Real>);
+}
+
+void check_threads(int threads) {
+  if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
+    throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
+                                std::to_string(threads));
+  }
+}
+
+int multiprocessors() {
+  int device = 0;
+  int count = 0;
+  HF_GPU_CHECK(cudaGetDevice(&device));
+  HF_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+// A non-blocking stream at the device's highest priority or its lowest.
+class PriorityStream {
+ public:
+  explicit PriorityStream(bool highest) {
+    int least = 0;
+    int greatest = 0;
+    HF_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    HF_GPU_CHECK(
+        cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, highest ? greatest : least));
+  }
+  ~PriorityStream() {
+    (void)cudaStreamSynchronize(stream_);
+    (void)cudaStreamDestroy(stream_);
+  }
+  PriorityStream(const PriorityStream&) = delete;
+  PriorityStream& operator=(const PriorityStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+template <class Real>
+class GpuRowSweeps final : public RowSweeps<Real> {
+ public:
+  explicit GpuRowSweeps(int threads) : threads_(threads), sms_(multiprocessors()) {
+    check_threads(threads);
+  }
+
+  void enqueue(Lane lane, const PlaneStep<Real>& step, const RowSet& rows,
+               double* norm) override {
+    if (rows.count <= 0) return;
+    rows_kernel<Real><<<blocks_for((step.nx - 2) * rows.count), threads_, 0, get(lane)>>>(
+        step, rows, norm);
+    HF_GPU_CHECK(cudaGetLastError());
+  }
+  void enqueue_publish(Lane lane, double* norm, const NormSlots& slots,
+                       std::uint64_t check) override {
+    publish_kernel<<<1, 1, 0, get(lane)>>>(norm, slots, check);
+    HF_GPU_CHECK(cudaGetLastError());
+  }
+  void enqueue_copy(Lane lane, void* to, const void* from, std::size_t bytes) override {
+    HF_GPU_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, get(lane)));
+  }
+  haloflag::notify::WorkStream stream(Lane lane) override {
+    return haloflag::notify::WorkStream(get(lane));
+  }
+  void synchronize(Lane lane) override { HF_GPU_CHECK(cudaStreamSynchronize(get(lane))); }
+  double take(double* norm) override {
+    double value = 0.0;
+    HF_GPU_CHECK(cudaMemcpy(&value, norm, sizeof value, cudaMemcpyDeviceToHost));
+    HF_GPU_CHECK(cudaMemset(norm, 0, sizeof value));
+    return value;
+  }
+  std::string describe() const override {
+    return "update: up to " + std::to_string(sms_ * kBlocksPerSm) + " blocks x " +
+           std::to_string(threads_) + " threads per launch, boundary rows on a high-priority stream";
+  }
+
+ private:
+  static constexpr int kBlocksPerSm = 32;
+  cudaStream_t get(Lane lane) const {
+    return lane == Lane::boundary ? boundary_.get() : interior_.get();
+  }
+  // One cell per thread, capped at a few waves of blocks (the sweep strides over the rest).
+  unsigned blocks_for(std::int64_t cells) const {
+    const std::int64_t wanted = (cells + threads_ - 1) / threads_;
+    const std::int64_t cap = std::int64_t{sms_} * kBlocksPerSm;
+    return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, cap));
+  }
+
+  int threads_;
+  int sms_;
+  PriorityStream boundary_{true};
+  PriorityStream interior_{false};
+};
+
+template <class Real>
+class GpuResidentKernel final : public ResidentKernel<Real> {
+ public:
+  GpuResidentKernel(int threads, int blocks) : threads_(threads), sms_(multiprocessors()) {
+    check_threads(threads_);
+    HF_GPU_CHECK(cudaGetDevice(&device_));
+    int cooperative = 0;
+    HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_));
+    if (!cooperative) {
+      throw std::runtime_error("the resident Jacobi kernel needs cooperative launches; GPU " +
+                               std::to_string(device_) + " does not support them");
+    }
+    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm_, resident_kernel_of<Real>(), threads_, 0));
+    const int fit = per_sm_ * sms_;
+    blocks_ = blocks > 0 ? blocks : fit;
+    if (blocks_ > fit || fit == 0) {
+      throw std::runtime_error(
+          "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
+          std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
+          " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm_) +
+          " per SM x " + std::to_string(sms_) + " SMs); ask for fewer with --resident-blocks");
+    }
+  }
+
+  ~GpuResidentKernel() override { (void)cudaStreamSynchronize(stream_.get()); }
+
+  void launch(const ResidentLaunch<Real>& launch) override {
+    launch_ = launch;  // the argument array points at it until the launch call returns
+    void* arguments[] = {&launch_};
+    HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
+    HF_GPU_CHECK(cudaLaunchCooperativeKernel(resident_kernel_of<Real>(),
+                                             dim3(static_cast<unsigned>(blocks_)),
+                                             dim3(static_cast<unsigned>(threads_)), arguments, 0,
+                                             stream_.get()));
+    HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
+  }
+
+  ResidentOutcome wait() override {
+    HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
+    float milliseconds = 0.0f;
+    HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
+    return {static_cast<double>(milliseconds) * 1e-3, true};
+  }
+
+  std::string describe() const override {
+    return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
+           std::to_string(threads_) + " threads on GPU " + std::to_string(device_) +
+           " (occupancy: " + std::to_string(per_sm_) + " per SM)";
+  }
+
+ private:
+  int threads_;
+  int sms_;
+  int device_ = 0;
+  int per_sm_ = 0;
+  int blocks_ = 0;
+  ResidentLaunch<Real> launch_{};
+  haloflag::notify::GpuStream stream_;
+  haloflag::notify::GpuEvent begin_;
+  haloflag::notify::GpuEvent end_;
+};
+
+}  // namespace
+
+void load_gpu_kernels() {
+  for (const void* kernel : {reinterpret_cast<const void*>(rows_kernel<float>),
+                             reinterpret_cast<const void*>(rows_kernel<double>),
+                             reinterpret_cast<const void*>(publish_kernel),
+                             resident_kernel_of<float>(), resident_kernel_of<double>()}) {
+    cudaFuncAttributes attributes{};
+    HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  }
+}
+
+template <class Real>
+std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int threads) {
+  return std::make_unique<GpuRowSweeps<Real>>(threads);
+}
+
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks) {
+  return std::make_unique<GpuResidentKernel<Real>>(threads, blocks);
+}
+
+template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
+template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int);
+
+}  // namespace jacobi2d

@@ -1,0 +1,32 @@
+// Everything the resident kernel needs for a run of many iterations, as plain data passed to the
+// kernel by value (device addresses on a GPU, host addresses on the host backend).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "haloflag/kernels/device_plan.hpp"
+#include "norm_slots.hpp"
+
+namespace jacobi2d {
+
+template <class Real>
+struct ResidentLaunch {
+  // plans[k] packs from and unpacks into field k: the plan of the field an iteration writes.
+  haloflag::kernels::DevicePlan plans[2];
+  Real* planes[2];  // the fields' middle planes (PlanePair::plane)
+  std::int64_t nx;
+  std::int64_t rows;
+  int first_in;  // the field the first iteration reads
+  int iterations;
+  std::uint64_t first_epoch;  // exchange epoch of the first iteration (Exchange::epoch() + 1)
+  bool exchange;  // false: the updates alone, to time them
+  int nccheck;    // iterations i with i % nccheck == 0 compute the norm
+  double* norms;  // two accumulators, check k adding into norms[k % 2]
+  NormSlots slots;
+};
+
+static_assert(std::is_trivially_copyable_v<ResidentLaunch<float>>);
+static_assert(std::is_trivially_copyable_v<ResidentLaunch<double>>);
+
+}  // namespace jacobi2d

@@ -1,0 +1,76 @@
+// The resident kernel's body, written once over a block group and a grid group so that a GPU
+// cooperative grid and the host backend's team of CPU threads run the same code.
+//
+// Per iteration i (exchange epoch first_epoch + i):
+//   1. the grid updates the first and last row (they read the ghost rows the last iteration
+//      unpacked);  grid barrier
+//   2. the grid starts the exchange of those rows, split over every block (peers over MPI are
+//      driven by the host beside the kernel: Exchange::started_on_device)
+//   3. the grid updates the interior rows while the rows fly; on a norm check every member's
+//      sum of squared changes goes into the check's accumulator
+//   4. the grid finishes the exchange into the ghost rows of the field just written
+//   5. grid barrier (which also tells every block whether a wait failed: then all return);
+//      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
+// Two accumulators alternate: block 0 empties check k's after the barrier of step 5, and check
+// k + 2 cannot add to it before the next iteration's first barrier, which waits for block 0.
+#pragma once
+
+#include <cstdint>
+
+#include "haloflag/kernels/embedded_api.hpp"
+#include "haloflag/kernels/embedded_exchange.hpp"
+#include "haloflag/notify/portability.hpp"
+#include "norm_accumulator.hpp"
+#include "resident_launch.hpp"
+#include "row_sweep.hpp"
+
+namespace jacobi2d {
+
+// Returns false when the run stopped on a failed wait (the host's exchange reports which).
+// NormAdd adds a member's sum to an accumulator; every member of the grid calls it at the same
+// point.
+template <class Real, class Block, class Grid, class NormAdd>
+HF_HD bool resident_steps(const Block& block, const Grid& grid, std::uint32_t block_index,
+                          std::uint32_t blocks, const ResidentLaunch<Real>& launch,
+                          const NormAdd& add_to_norm) {
+  namespace hk = haloflag::kernels;
+  const RowSet boundary = boundary_rows(launch.rows);
+  const RowSet interior = interior_rows(launch.rows);
+  for (int i = 0; i < launch.iterations; ++i) {
+    const int in = (launch.first_in + i) & 1;
+    const PlaneStep<Real> step{launch.planes[in], launch.planes[in ^ 1], launch.nx};
+    const hk::DevicePlan& plan = launch.plans[in ^ 1];
+    const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);
+    const bool check = i % launch.nccheck == 0;
+    const auto k = static_cast<std::uint64_t>(i / launch.nccheck);
+    double* norm = &launch.norms[k & 1];
+
+    double sum = sweep_rows(step, boundary, grid.thread(), grid.size(), check);
+    grid.sync();  // the boundary rows are written before any block packs them
+
+    // A block whose wait failed skips its remaining waits; the barrier below still meets every
+    // block, and embedded_failed() then sends all of them home together.
+    bool failed = false;
+    if (launch.exchange) {
+      failed = hk::embedded_exchange_start(block, plan, block_index, blocks, epoch) !=
+               hk::BlockStatus::ok;
+    }
+    sum += sweep_rows(step, interior, grid.thread(), grid.size(), check);
+    if (check) add_to_norm(norm, sum);
+    if (launch.exchange) {
+      if (!failed) {
+        failed = hk::embedded_exchange_finish(block, plan, block_index, blocks, epoch) !=
+                 hk::BlockStatus::ok;
+      }
+      if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts complete
+    } else {
+      grid.sync();
+    }
+    if (check && block_index == 0 && block.thread() == 0) {
+      publish_norm(launch.slots, k, take_norm(norm));
+    }
+  }
+  return true;
+}
+
+}  // namespace jacobi2d

@@ -1,0 +1,178 @@
+// Every variant of the 2-D Jacobi equals the single-device reference bit for bit, and its norms
+// match the reference's, on whatever number of ranks mpiexec starts (the rows split unevenly at
+// 2 and 4): float and double, the norm every iteration and every third, the peers over node
+// (one host) and over MPI.
+//
+// The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
+// skips every case, saying why.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "gpu_jacobi2d.hpp"
+#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/halo/progress.hpp"
+#include "haloflag/halo/transport.hpp"
+#include "haloflag/notify/backend.hpp"
+#include "mpi_world.hpp"
+#include "reference.hpp"
+#include "variant.hpp"
+
+namespace {
+
+using namespace jacobi2d;
+using haloflag::halo::Progress;
+using haloflag::halo::Transport;
+using haloflag::notify::Backend;
+using haloflag::test::world_rank;
+using haloflag::test::world_size;
+
+constexpr int kIterations = 9;  // odd: the result ends in the second field
+
+Backend test_backend() {
+  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
+  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
+}
+
+// Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
+// example's kernels, as main() does.
+const std::string& backend_unavailable() {
+  static const std::string why = [] {
+    const Backend backend = test_backend();
+    if (backend == Backend::host) return std::string();
+    if (!haloflag::notify::backend_compiled(backend)) {
+      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
+    }
+    std::string reason;
+    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
+    const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
+    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
+    load_gpu_kernels();
+    return std::string();
+  }();
+  return why;
+}
+
+bool mpi_thread_multiple() {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level >= MPI_THREAD_MULTIPLE;
+}
+
+// 13 rows: 11 updated, 6 + 5 at 2 ranks and 3 + 3 + 3 + 2 at 4; 10 columns.
+Problem test_problem(Precision precision) { return make_problem(10, 13, world_size(), precision); }
+
+RunSettings test_settings(int nccheck) {
+  RunSettings settings;
+  settings.backend = test_backend();
+  settings.timeout = std::chrono::seconds(60);
+  settings.nccheck = nccheck;
+  settings.max_iterations = kIterations;
+  settings.gpu_threads = 128;
+  settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
+  return settings;
+}
+
+// A run of 5 iterations first, so the checked run starts from later epochs; a failure inside a
+// run ends the job at once (the other ranks would wait for their deadline).
+CheckResult run_and_check(Variant& variant, const Problem& problem, const RunSettings& settings) {
+  const Reference reference = run_reference(problem, world_rank(), settings, kIterations);
+  try {
+    variant.reset();
+    variant.run(5);
+    variant.reset();
+    variant.run(kIterations);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
+                 std::string(to_string(variant.kind())).c_str(), error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  EXPECT_EQ(variant.norms().size(), static_cast<std::size_t>(norm_checks(kIterations, settings.nccheck)));
+  return check_against_reference(MPI_COMM_WORLD, problem, variant.current_rows(), variant.norms(),
+                                 reference);
+}
+
+using Case = std::tuple<VariantKind, Precision, int>;
+
+class EveryVariant : public testing::TestWithParam<Case> {};
+
+TEST_P(EveryVariant, MatchesReferenceBitForBitWithItsNorms) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const auto [kind, precision, nccheck] = GetParam();
+  const Problem problem = test_problem(precision);
+  const RunSettings settings = test_settings(nccheck);
+  auto variant = make_variant(kind, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, settings);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
+std::string case_name(const testing::TestParamInfo<Case>& info) {
+  return std::string(to_string(std::get<0>(info.param))) + "_" +
+         std::string(to_string(std::get<1>(info.param))) + "_nccheck" +
+         std::to_string(std::get<2>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Jacobi2d, EveryVariant,
+    testing::Combine(testing::Values(VariantKind::conventional_overlap, VariantKind::stream,
+                                     VariantKind::resident),
+                     testing::Values(Precision::float32, Precision::float64),
+                     testing::Values(1, 3)),
+    case_name);
+
+// Every peer over MPI: the exchanges complete only while someone runs their CPU side, beside the
+// host following the norms (a blocking reduction there would hold back a send a peer needs).
+using MpiCase = std::tuple<VariantKind, Progress>;
+
+class OverMpi : public testing::TestWithParam<MpiCase> {};
+
+TEST_P(OverMpi, MatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const auto [kind, progress] = GetParam();
+  if (progress == Progress::thread && !mpi_thread_multiple()) {
+    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
+                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+  }
+  const Problem problem = test_problem(Precision::float32);
+  RunSettings settings = test_settings(1);
+  settings.transport = Transport::mpi;
+  settings.progress = progress;
+  auto variant = make_variant(kind, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, settings);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
+std::string mpi_case_name(const testing::TestParamInfo<MpiCase>& info) {
+  return std::string(to_string(std::get<0>(info.param))) + "_" +
+         std::string(haloflag::halo::to_string(std::get<1>(info.param)));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Jacobi2d, OverMpi,
+    testing::Values(MpiCase{VariantKind::stream, Progress::caller},
+                    MpiCase{VariantKind::stream, Progress::thread},
+                    MpiCase{VariantKind::resident, Progress::caller},
+                    MpiCase{VariantKind::conventional_overlap, Progress::caller}),
+    mpi_case_name);
+
+// A problem that cannot be split names the option and the numbers.
+TEST(Problem, RefusesMoreRanksThanRows) {
+  try {
+    (void)make_problem(8, 4, 3, Precision::float32);
+    FAIL() << "expected ProblemError";
+  } catch (const ProblemError& error) {
+    EXPECT_NE(std::string(error.what()).find("-ny 4 leaves 2 rows to update, fewer than the 3 "
+                                             "ranks"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
