@@ -28,3 +28,20 @@ pip_cmd=(python3 -m pip)
 "${pip_cmd[@]}" download -q --disable-pip-version-check --no-deps --no-binary :all: -d "$wheels" mpi4py
 echo "staged into $wheels ($(du -sh "$wheels" | cut -f1)):"
 ls "$wheels" | sed 's/^/  /'
+
+# The peer of examples/jacobi2d, NVIDIA's multi-gpu-programming-models, at the commit its results
+# were taken with, for scripts/build_jacobi_peer.sh on a machine with no internet. Only built and
+# run beside haloflag's, never part of it. Skipped, saying so, where GitHub cannot be reached.
+peer=$deps/peer/multi-gpu-programming-models
+peer_commit=9a600f5ea8f5e53614e30b7b36e9136107178dd8
+if [[ ! -f $peer/single_gpu/jacobi.cu ]]; then
+  rm -rf "$peer.tmp" && mkdir -p "$(dirname "$peer")"
+  if git clone -q https://github.com/NVIDIA/multi-gpu-programming-models "$peer.tmp" &&
+     git -C "$peer.tmp" checkout -q "$peer_commit"; then
+    rm -rf "$peer.tmp/.git" && mv "$peer.tmp" "$peer"
+    echo "staged the Jacobi peer at $peer_commit into $peer"
+  else
+    rm -rf "$peer.tmp"
+    echo "could not fetch NVIDIA/multi-gpu-programming-models: scripts/build_jacobi_peer.sh will have no peer"
+  fi
+fi
