@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the variants of NVIDIA's multi-gpu-programming-models that examples/jacobi2d is set
-# beside (staged by scripts/stage_offline_deps.sh), with the flags of their Makefiles, for sm_90:
+# beside (staged by scripts/stage_offline_deps.sh), with the flags of their Makefiles, for sm_90,
+# in C++17 where they say C++14 (CUDA 13's CUB refuses anything older):
 #   scripts/build_jacobi_peer.sh PEER_SOURCE BUILD_DIR [VARIANT ...]
 # Default variants: nccl nccl_overlap nccl_graphs (MPI + NCCL) and multi_threaded_p2p_opt,
 # multi_threaded_copy_overlap (one process, OpenMP). NCCL comes from NCCL_HOME, else from the
@@ -27,13 +28,13 @@ for variant in "${variants[@]}"; do
   if [[ -f $src/jacobi_kernels.cu ]]; then
     # MPI + NCCL: the kernels by nvcc, the host code by mpicxx (their Makefile's flags).
     [[ -d ${NCCL_HOME:-} ]] || { echo "$variant: no NCCL (set NCCL_HOME)"; status=1; continue; }
-    nvcc -DHAVE_CUB -lineinfo "${gencode[@]}" -std=c++14 -c "$src/jacobi_kernels.cu" \
+    nvcc -DHAVE_CUB -lineinfo "${gencode[@]}" -std=c++17 -c "$src/jacobi_kernels.cu" \
          -o "$out/jacobi_kernels.o" >"$out/build.log" 2>&1 &&
-    mpicxx -DUSE_NVTX -I"$cuda_home/include" -I"$NCCL_HOME/include" -std=c++14 "$src/jacobi.cpp" \
+    mpicxx -DUSE_NVTX -I"$cuda_home/include" -I"$NCCL_HOME/include" -std=c++17 "$src/jacobi.cpp" \
            "$out/jacobi_kernels.o" -L"$cuda_home/lib64" -L"$NCCL_HOME/lib" -lcudart -ldl \
            -l:libnccl.so.2 -Wl,-rpath,"$NCCL_HOME/lib" -o "$out/jacobi" >>"$out/build.log" 2>&1
   else
-    nvcc -DHAVE_CUB -Xcompiler -fopenmp -lineinfo -DUSE_NVTX -ldl "${gencode[@]}" -std=c++14 \
+    nvcc -DHAVE_CUB -Xcompiler -fopenmp -lineinfo -DUSE_NVTX -ldl "${gencode[@]}" -std=c++17 \
          "$src/jacobi.cu" -o "$out/jacobi" >"$out/build.log" 2>&1
   fi
   if [[ -x $out/jacobi ]]; then

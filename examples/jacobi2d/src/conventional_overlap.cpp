@@ -2,18 +2,18 @@
 // iteration the first and last row are updated on a high-priority stream; once they are done,
 // a Comb-style exchange (halo::Exchange, comb_fused or comb_graph) sends them and fills the
 // ghost rows while the interior rows update on a second stream; the host then waits for the
-// interior. On a norm check the host reads the rank's sum and sums it over the ranks
-// (MPI_Allreduce), as the peer does. One Exchange per field: an Exchange is bound to the fields
+// interior. On a norm check a one-thread kernel after the interior's copies the rank's sum to
+// host memory, and the host sums it over the ranks once the interior is done, as the peer does. One Exchange per field: an Exchange is bound to the fields
 // it packs. The host waits and MPI calls between the kernels leave no stretch to capture as a
 // CUDA graph; the exchange's own kernels are replayed as graphs with comb_graph.
 #include <array>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <string>
 
 #include "haloflag/halo/exchange.hpp"
 #include "haloflag/kernels/device_memory.hpp"
+#include "norm_follower.hpp"
 #include "plane_pair.hpp"
 #include "row_sweeps.hpp"
 #include "variant.hpp"
@@ -28,8 +28,10 @@ template <class Real>
 class ConventionalOverlap final : public Variant {
  public:
   ConventionalOverlap(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
-      : comm_(comm), settings_(settings), fields_(problem, rank_of(comm), settings.backend),
-        norm_(settings.backend, sizeof(double)) {
+      : settings_(settings), fields_(problem, rank_of(comm), settings.backend),
+        norm_(settings.backend, sizeof(double)),
+        follower_(settings.backend, norm_checks(settings.max_iterations, settings.nccheck), comm,
+                  settings.timeout) {
     const hh::ExchangeOptions options =
         exchange_options(settings, comm, settings.conventional_strategy);
     for (int k = 0; k < 2; ++k) {
@@ -57,6 +59,7 @@ class ConventionalOverlap final : public Variant {
  private:
   double iterate(int iterations, bool exchange) {
     norms_.clear();
+    follower_.reset();
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) {
       const int in = fields_.current();
@@ -67,22 +70,22 @@ class ConventionalOverlap final : public Variant {
       sweeps_->enqueue(Lane::interior, step, interior_rows(fields_.rows()), norm);
       sweeps_->synchronize(Lane::boundary);
       if (exchange) exchanges_[in ^ 1]->run();
-      sweeps_->synchronize(Lane::interior);
+      const int k = i / settings_.nccheck;
       if (check) {
-        const double partial = sweeps_->take(norm);
-        double total = 0.0;
-        MPI_Allreduce(&partial, &total, 1, MPI_DOUBLE, MPI_SUM, comm_);
-        norms_.push_back(std::sqrt(total));
+        sweeps_->enqueue_publish(Lane::interior, norm, follower_.slots(),
+                                 static_cast<std::uint64_t>(k));
       }
+      sweeps_->synchronize(Lane::interior);
+      if (check) norms_.push_back(follower_.reduce(k, i, [] {}));
       fields_.advance(1);
     }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }
 
-  MPI_Comm comm_;
   RunSettings settings_;
   PlanePair<Real> fields_;
   haloflag::kernels::DeviceMemory norm_;  // the rank's sum of squared changes
+  NormFollower follower_;
   std::array<std::unique_ptr<hh::Exchange>, 2> exchanges_;
   std::unique_ptr<RowSweeps<Real>> sweeps_;
   std::vector<double> norms_;

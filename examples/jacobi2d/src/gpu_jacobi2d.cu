@@ -24,17 +24,35 @@ namespace hk = haloflag::kernels;
 // Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
 constexpr int kMaxThreads = 1024;
 
-// Adds a warp's sums with one atomic: every lane of the warp must call it together.
-struct WarpNormAdd {
-  HF_HD void operator()(double* norm, double value) const {
+// The sum of `value` over a warp, in lane 0.
+__device__ double warp_sum(double value) {
 #if HF_HIP_DEVICE_CODE
-    for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down(value, offset);
-    if (threadIdx.x % warpSize == 0) add_norm(norm, value);
-#elif HF_DEVICE_CODE
-    for (int offset = 16; offset > 0; offset /= 2) {
-      value += __shfl_down_sync(0xffffffffu, value, offset);
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down(value, offset);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value += __shfl_down_sync(0xffffffffu, value, offset);
+  }
+#endif
+  return value;
+}
+
+// Adds a block's sums with one atomic, so that a check costs one atomic per block on the
+// accumulator, not one per warp: every thread of the block must call it together.
+struct BlockNormAdd {
+  HF_HD void operator()(double* norm, double value) const {
+#if HF_DEVICE_CODE
+    __shared__ double warp_sums[kMaxThreads / 32];
+    const int lane = static_cast<int>(threadIdx.x) % warpSize;
+    const int warp = static_cast<int>(threadIdx.x) / warpSize;
+    value = warp_sum(value);
+    if (lane == 0) warp_sums[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+      const int warps = (static_cast<int>(blockDim.x) + warpSize - 1) / warpSize;
+      const double total = warp_sum(lane < warps ? warp_sums[lane] : 0.0);
+      if (lane == 0) add_norm(norm, total);
     }
-    if (threadIdx.x % 32 == 0) add_norm(norm, value);
+    __syncthreads();  // warp_sums serves the next call
 #else
     add_norm(norm, value);
 #endif
@@ -48,7 +66,7 @@ __global__ void __launch_bounds__(kMaxThreads)
                                 static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
                                 static_cast<std::int64_t>(gridDim.x) * blockDim.x,
                                 norm != nullptr);
-  if (norm != nullptr) WarpNormAdd{}(norm, sum);
+  if (norm != nullptr) BlockNormAdd{}(norm, sum);
 }
 
 __global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t check) {
@@ -58,7 +76,7 @@ __global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t chec
 template <class Real>
 __global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
   (void)resident_steps(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x,
-                       launch, WarpNormAdd{});
+                       launch, BlockNormAdd{});
 }
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel

@@ -1,5 +1,5 @@
 // A norm accumulator: one double in device memory (host memory on the host backend) that the
-// update's members add their sums of squared changes to. On a GPU each warp adds its reduced
+// update's members add their sums of squared changes to. On a GPU each block adds its reduced
 // sum once (gpu_jacobi2d.cu); here is what host threads add, and how one thread takes the total.
 #pragma once
 

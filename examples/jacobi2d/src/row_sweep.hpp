@@ -33,42 +33,56 @@ HF_HD inline RowSet boundary_rows(std::int64_t rows) {
 // The rows between them: they read owned rows only.
 HF_HD inline RowSet interior_rows(std::int64_t rows) { return {2, rows > 2 ? rows - 2 : 0, 1}; }
 
-// Columns 1 .. nx-2 of the rows of `set`, shared out among `members`: member m takes cells m,
-// m + members, ... (x fastest), so consecutive members touch consecutive cells. Returns the
-// member's sum of squared changes when `norm` is set (else 0). The cell index advances by a
-// fixed step, so no cell costs a division.
+// Most contiguous rows one member walks down a column (sweep_rows).
+inline constexpr std::int64_t kMaxRowRun = 32;
+
+// Columns 1 .. nx-2 of the rows of `set`, shared out among `members`. The work is cut into
+// items of one column and a run of up to kMaxRowRun contiguous rows, as long as every member
+// still gets an item; member m takes items m, m + members, ... (a column fastest), so consecutive
+// members read consecutive cells. Walking down a column keeps the row above and the cell itself
+// in registers: each cell then loads the row below and its two neighbours in its row (cached),
+// and every byte of the plane comes from memory about once. Returns the member's sum of squared
+// changes when `norm` is set (else 0).
 template <class Real>
 HF_HD inline double sweep_rows(const PlaneStep<Real>& step, const RowSet& set,
                                std::int64_t member, std::int64_t members, bool norm) {
   const std::int64_t nx = step.nx;
   const std::int64_t cols = nx - 2;
-  if (set.count <= 0 || member >= cols * set.count) return 0.0;
-  std::int64_t row = member / cols;
-  std::int64_t col = member - row * cols;
-  const std::int64_t step_rows = members / cols;
-  const std::int64_t step_cols = members - step_rows * cols;
-  const std::int64_t row_cells = set.gap * nx;
-  const std::int64_t step_cells = step_rows * row_cells + step_cols;
-  std::int64_t cell = (set.first + row * set.gap) * nx + 1 + col;
-  // The two planes never overlap: saying so lets the compiler issue the next cell's loads before
-  // this cell's store.
+  if (set.count <= 0) return 0.0;
+  std::int64_t run = 1;  // rows `gap` apart share nothing to keep
+  if (set.gap == 1) {
+    run = cols * set.count / members;
+    run = run < 1 ? 1 : (run > kMaxRowRun ? kMaxRowRun : run);
+  }
+  const std::int64_t items = cols * ((set.count + run - 1) / run);
+  // The two planes never overlap: saying so lets the compiler issue later loads before earlier
+  // stores.
   const Real* __restrict__ in = step.in;
   Real* __restrict__ out = step.out;
   double sum = 0.0;
-  while (row < set.count) {
-    const Real value = (in[cell + 1] + in[cell - 1] + in[cell + nx] + in[cell - nx]) * Real(0.25);
-    out[cell] = value;
-    if (norm) {
-      const Real change = value - in[cell];
-      sum += static_cast<double>(change) * static_cast<double>(change);
-    }
-    row += step_rows;
-    col += step_cols;
-    cell += step_cells;
-    if (col >= cols) {
-      col -= cols;
-      ++row;
-      cell += row_cells - cols;
+  for (std::int64_t item = member; item < items; item += members) {
+    // A rank's plane holds far fewer than 2^32 cells: 32-bit division, which GPUs do fast.
+    const std::uint32_t chunk = static_cast<std::uint32_t>(item) / static_cast<std::uint32_t>(cols);
+    const std::int64_t col = item - static_cast<std::int64_t>(chunk) * cols;
+    const std::int64_t first = static_cast<std::int64_t>(chunk) * run;
+    const std::int64_t rows = set.count - first < run ? set.count - first : run;
+    std::int64_t cell = (set.first + first * set.gap) * nx + 1 + col;
+    Real up = in[cell - nx];
+    Real center = in[cell];
+#if HF_DEVICE_CODE
+#pragma unroll 4
+#endif
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const Real down = in[cell + nx];
+      const Real value = (in[cell + 1] + in[cell - 1] + down + up) * Real(0.25);
+      out[cell] = value;
+      if (norm) {
+        const Real change = value - center;
+        sum += static_cast<double>(change) * static_cast<double>(change);
+      }
+      up = center;  // a run longer than one row has gap 1
+      center = down;
+      cell += nx;
     }
   }
   return sum;
