@@ -1,6 +1,7 @@
 // The conventional variant: per iteration one update of all owned cells (in -> out, a kernel
-// launch on a GPU), then a Comb-style exchange (halo::Strategy::comb_fused) of `out`'s halo, then
-// the buffers swap roles. One Exchange per buffer: an Exchange is bound to the fields it packs.
+// launch on a GPU), then a Comb-style exchange (halo::Strategy::comb_fused, or comb_graph when
+// RunSettings::conventional_strategy says so) of `out`'s halo, then the buffers swap roles. One
+// Exchange per buffer: an Exchange is bound to the fields it packs.
 #include <array>
 #include <chrono>
 #include <memory>
@@ -23,8 +24,9 @@ class ConventionalJacobi final : public JacobiVariant {
  public:
   ConventionalJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : problem_(problem), fields_(problem.geometry, comm, settings.backend),
-        regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)) {
-    const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::comb_fused);
+        regions_(sweep_regions(problem.geometry.subdomain(fields_.rank()).extent, kGhostWidth)),
+        strategy_(settings.conventional_strategy.value_or(hh::Strategy::comb_fused)) {
+    const hh::ExchangeOptions options = exchange_options(settings, comm, strategy_);
     for (int k = 0; k < 2; ++k) {
       exchanges_[k] = std::make_unique<hh::Exchange>(problem_.geometry, fields_.view(k), options);
     }
@@ -47,17 +49,25 @@ class ConventionalJacobi final : public JacobiVariant {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }
 
+  double run_updates_only(int iterations) override {
+    const double seconds = sweep_->time_updates(problem_.stencil, fields_.steps(),
+                                                fields_.current(), regions_.owned, iterations);
+    fields_.advance(iterations);
+    return seconds;
+  }
+
   hh::HostField current() const override { return fields_.download_current(); }
 
   std::string launch_description() const override {
-    return sweep_->describe(regions_.owned) + "; exchange comb_fused: " +
-           exchanges_[0]->launch_description();
+    return sweep_->describe(regions_.owned) + "; exchange " +
+           std::string(hh::to_string(strategy_)) + ": " + exchanges_[0]->launch_description();
   }
 
  private:
   Problem problem_;
   FieldPair<Real> fields_;
   SweepRegions regions_;
+  hh::Strategy strategy_;
   std::array<std::unique_ptr<hh::Exchange>, 2> exchanges_;
   std::unique_ptr<OwnedSweep<Real>> sweep_;
 };

@@ -35,6 +35,8 @@ class FieldPair {
   haloflag::kernels::FieldSet view(int k) const;
   // One step that reads buffer `in` and writes the other.
   SweepFields<Real> sweep_fields(int in) const;
+  // Both steps: element k reads buffer k (a run of steps alternates between them).
+  std::array<SweepFields<Real>, 2> steps() const { return {sweep_fields(0), sweep_fields(1)}; }
 
   // Puts the initial field, rounded to Real, into both buffers; buffer 0 becomes current.
   void reset();

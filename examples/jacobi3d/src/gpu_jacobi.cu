@@ -1,7 +1,8 @@
 // The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the update
-// kernel of the conventional and stream variants, and the resident kernel as a cooperative
-// launch that is checked for co-residency first (a grid barrier with a block that is not
-// resident never returns). Each kernel is compiled for float and for double fields.
+// kernels of the conventional, conventional_overlap and stream variants, and the resident
+// kernel as a cooperative launch that is checked for co-residency first (a grid barrier with a
+// block that is not resident never returns). Each kernel is compiled for float and for double
+// fields.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -22,12 +23,33 @@ namespace hk = haloflag::kernels;
 
 // Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
 constexpr int kMaxThreads = 1024;
+// The x extent of a block of box_kernel: one warp (32 lanes on NVIDIA; a half wavefront on AMD,
+// whose 64-lane wavefronts then span two rows) covers a contiguous run of a row.
+constexpr int kRowRun = 32;
 
+// Every cell of `box`, one per thread: blocks of kRowRun x (threads / kRowRun) cells of one x-y
+// plane, the grid's z one plane each. Each warp reads and writes a contiguous run of a row
+// (coalesced), and no thread divides to find its cell.
 template <class Real>
 __global__ void __launch_bounds__(kMaxThreads)
-    owned_sweep_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box owned) {
-  sweep_box(stencil, fields, owned, static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
-            static_cast<std::int64_t>(gridDim.x) * blockDim.x);
+    box_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box box) {
+  const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if (x >= box.extent[0] || y >= box.extent[1]) return;
+  const std::int64_t z = blockIdx.z;
+  update_cell(stencil, fields,
+              (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
+                  box.begin[0] + x);
+}
+
+// The boundary layer's slabs as one sweep over a 1-D grid (sweep_boxes): most slabs are thin,
+// and one grid over all of them keeps every cell's loads in flight at once.
+template <class Real>
+__global__ void __launch_bounds__(kMaxThreads)
+    boundary_kernel(StencilKind stencil, SweepFields<Real> fields, BoundaryLayer boundary) {
+  sweep_boxes(stencil, fields, boundary.boxes, boundary.count,
+              static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
+              static_cast<std::int64_t>(gridDim.x) * blockDim.x);
 }
 
 // kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form (resident_iterations).
@@ -39,8 +61,11 @@ __global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Re
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated, and load_gpu_kernels() only takes its address (the link found none).
-template __global__ void owned_sweep_kernel<float>(StencilKind, SweepFields<float>, hk::Box);
-template __global__ void owned_sweep_kernel<double>(StencilKind, SweepFields<double>, hk::Box);
+template __global__ void box_kernel<float>(StencilKind, SweepFields<float>, hk::Box);
+template __global__ void box_kernel<double>(StencilKind, SweepFields<double>, hk::Box);
+template __global__ void boundary_kernel<float>(StencilKind, SweepFields<float>, BoundaryLayer);
+template __global__ void boundary_kernel<double>(StencilKind, SweepFields<double>,
+                                                 BoundaryLayer);
 template __global__ void resident_kernel<float, false>(ResidentLaunch<float>);
 template __global__ void resident_kernel<double, false>(ResidentLaunch<double>);
 template __global__ void resident_kernel<float, true>(ResidentLaunch<float>);
@@ -63,8 +88,10 @@ void check_threads(int threads) {
 }  // namespace
 
 void load_gpu_kernels() {
-  for (const void* kernel : {reinterpret_cast<const void*>(owned_sweep_kernel<float>),
-                             reinterpret_cast<const void*>(owned_sweep_kernel<double>),
+  for (const void* kernel : {reinterpret_cast<const void*>(box_kernel<float>),
+                             reinterpret_cast<const void*>(box_kernel<double>),
+                             reinterpret_cast<const void*>(boundary_kernel<float>),
+                             reinterpret_cast<const void*>(boundary_kernel<double>),
                              resident_kernel_of<float>(false), resident_kernel_of<float>(true),
                              resident_kernel_of<double>(false),
                              resident_kernel_of<double>(true)}) {
@@ -75,7 +102,6 @@ void load_gpu_kernels() {
 
 namespace {
 
-using Stream = haloflag::notify::GpuStream;
 using Event = haloflag::notify::GpuEvent;
 
 int multiprocessors() {
@@ -86,12 +112,86 @@ int multiprocessors() {
   return count;
 }
 
+// A non-blocking stream of the given priority (GpuStream has the default, the lowest).
+class PriorityStream {
+ public:
+  enum class Priority { highest, lowest };
+  explicit PriorityStream(Priority priority) {
+    int least = 0;
+    int greatest = 0;
+    HF_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    HF_GPU_CHECK(cudaStreamCreateWithPriority(
+        &stream_, cudaStreamNonBlocking, priority == Priority::highest ? greatest : least));
+  }
+  ~PriorityStream() {
+    (void)cudaStreamSynchronize(stream_);
+    (void)cudaStreamDestroy(stream_);
+  }
+  PriorityStream(const PriorityStream&) = delete;
+  PriorityStream& operator=(const PriorityStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Work enqueued on `stream` after this waits for `event`'s last record (gpu_runtime.hpp maps no
+// name for it).
+void stream_wait(cudaStream_t stream, const Event& event) {
+#if defined(HALOFLAG_HAVE_HIP)
+  HF_GPU_CHECK(hipStreamWaitEvent(stream, event.get(), 0));
+#else
+  HF_GPU_CHECK(cudaStreamWaitEvent(stream, event.get(), 0));
+#endif
+}
+
+double elapsed_seconds(const Event& begin, const Event& end) {
+  HF_GPU_CHECK(cudaEventSynchronize(end.get()));
+  float milliseconds = 0.0f;
+  HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin.get(), end.get()));
+  return static_cast<double>(milliseconds) * 1e-3;
+}
+
+// box_kernel's launch shape for `box`: one thread per cell.
+struct BoxLaunch {
+  dim3 grid;
+  dim3 block;
+  bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
+  std::string describe() const {
+    return "grid " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" +
+           std::to_string(grid.z) + " of " + std::to_string(block.x) + "x" +
+           std::to_string(block.y) + " threads, one cell each";
+  }
+};
+
+BoxLaunch box_launch(const hk::Box& box, int threads) {
+  const int rows = threads / kRowRun;
+  // The grid's y and z hold at most 65535 blocks.
+  if ((box.extent[1] + rows - 1) / rows > 65535 || box.extent[2] > 65535) {
+    throw std::invalid_argument("a rank's part of at most 65535 cells per y and z axis fits the "
+                                "update kernel's grid, got " +
+                                std::to_string(box.extent[1]) + " and " +
+                                std::to_string(box.extent[2]));
+  }
+  return {dim3(static_cast<unsigned>((box.extent[0] + kRowRun - 1) / kRowRun),
+               static_cast<unsigned>((box.extent[1] + rows - 1) / rows),
+               static_cast<unsigned>(box.extent[2])),
+          dim3(kRowRun, static_cast<unsigned>(rows))};
+}
+
+template <class Real>
+void launch_box(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& box,
+                int threads, cudaStream_t stream) {
+  const BoxLaunch shape = box_launch(box, threads);
+  if (shape.empty()) return;
+  box_kernel<Real><<<shape.grid, shape.block, 0, stream>>>(stencil, fields, box);
+  HF_GPU_CHECK(cudaGetLastError());
+}
+
 template <class Real>
 class GpuOwnedSweep final : public OwnedSweep<Real> {
  public:
-  explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
-    check_threads(threads);
-  }
+  explicit GpuOwnedSweep(int threads) : threads_(threads) { check_threads(threads); }
 
   void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     enqueue(stencil, fields, owned);
@@ -100,9 +200,7 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
 
   void enqueue(StencilKind stencil, const SweepFields<Real>& fields,
                const hk::Box& owned) override {
-    owned_sweep_kernel<Real>
-        <<<blocks_for(owned), threads_, 0, stream_.get()>>>(stencil, fields, owned);
-    HF_GPU_CHECK(cudaGetLastError());
+    launch_box(stencil, fields, owned, threads_, stream_.get());
   }
 
   haloflag::notify::WorkStream stream() override {
@@ -111,29 +209,112 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
 
   void synchronize() override { HF_GPU_CHECK(cudaStreamSynchronize(stream_.get())); }
 
+  double time_updates(StencilKind stencil, const std::array<SweepFields<Real>, 2>& steps,
+                      int first_in, const hk::Box& owned, int iterations) override {
+    HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
+    for (int i = 0; i < iterations; ++i) enqueue(stencil, steps[(first_in + i) & 1], owned);
+    HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
+    return elapsed_seconds(begin_, end_);
+  }
+
   std::string describe(const hk::Box& owned) const override {
-    return "update: " + std::to_string(blocks_for(owned)) + " blocks x " +
-           std::to_string(threads_) + " threads per iteration";
+    return "update: " + box_launch(owned, threads_).describe() + " per iteration";
+  }
+
+ private:
+  int threads_;
+  Event begin_;
+  Event end_;
+  haloflag::notify::GpuStream stream_;  // destroyed first: it waits for its work
+};
+
+// The boundary layer's kernel on a stream of the highest priority, so that its blocks go before
+// the interior's, and the interior's on one of the lowest, so that the exchange's pack and
+// unpack kernels (on the exchange's own streams of the highest priority) take multiprocessors
+// ahead of it as its blocks retire. Events order each step after both parts of the one before.
+//
+// The two launches are not replayed as a CUDA graph: both are issued before the host's first
+// wait of the step, so their issue cost is spent while the boundary kernel runs, and the host
+// must wait for the boundary alone (the exchange packs it next), which a graph of both would
+// need an event node for. The exchange can replay its own kernels as graphs (comb_graph).
+template <class Real>
+class GpuOverlapSweep final : public OverlapSweep<Real> {
+ public:
+  explicit GpuOverlapSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
+    check_threads(threads);
+  }
+
+  void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
+                        const BoundaryLayer& boundary) override {
+    stream_wait(boundary_stream_.get(), interior_done_);
+    HF_GPU_CHECK(cudaEventRecord(step_begin_.get(), boundary_stream_.get()));
+    const unsigned blocks = boundary_blocks(boundary);
+    if (blocks > 0) {
+      boundary_kernel<Real>
+          <<<blocks, threads_, 0, boundary_stream_.get()>>>(stencil, fields, boundary);
+      HF_GPU_CHECK(cudaGetLastError());
+    }
+    HF_GPU_CHECK(cudaEventRecord(boundary_done_.get(), boundary_stream_.get()));
+  }
+
+  void enqueue_interior(StencilKind stencil, const SweepFields<Real>& fields,
+                        const hk::Box& interior) override {
+    stream_wait(interior_stream_.get(), step_begin_);
+    launch_box(stencil, fields, interior, threads_, interior_stream_.get());
+    HF_GPU_CHECK(cudaEventRecord(interior_done_.get(), interior_stream_.get()));
+  }
+
+  void wait_boundary() override { HF_GPU_CHECK(cudaEventSynchronize(boundary_done_.get())); }
+  void wait_interior() override { HF_GPU_CHECK(cudaEventSynchronize(interior_done_.get())); }
+
+  double time_updates(StencilKind stencil, const std::array<SweepFields<Real>, 2>& steps,
+                      int first_in, const SweepRegions& regions, int iterations) override {
+    stream_wait(boundary_stream_.get(), interior_done_);
+    HF_GPU_CHECK(cudaEventRecord(begin_.get(), boundary_stream_.get()));
+    for (int i = 0; i < iterations; ++i) {
+      const SweepFields<Real>& fields = steps[(first_in + i) & 1];
+      enqueue_boundary(stencil, fields, regions.boundary);
+      enqueue_interior(stencil, fields, regions.interior);
+    }
+    stream_wait(boundary_stream_.get(), interior_done_);
+    HF_GPU_CHECK(cudaEventRecord(end_.get(), boundary_stream_.get()));
+    return elapsed_seconds(begin_, end_);
+  }
+
+  std::string describe(const SweepRegions& regions) const override {
+    return "update: boundary layer " + std::to_string(boundary_blocks(regions.boundary)) +
+           " blocks x " + std::to_string(threads_) +
+           " threads on a high-priority stream, interior " +
+           box_launch(regions.interior, threads_).describe() + " on a low-priority stream";
   }
 
  private:
   // One cell per thread, capped at a few waves of blocks (the sweep strides over the rest).
-  unsigned blocks_for(const hk::Box& owned) const {
-    const std::int64_t wanted = (owned.cells() + threads_ - 1) / threads_;
-    const std::int64_t cap = std::int64_t{sms_} * 32;
-    return static_cast<unsigned>(wanted < cap ? (wanted > 0 ? wanted : 1) : cap);
+  unsigned boundary_blocks(const BoundaryLayer& boundary) const {
+    std::int64_t cells = 0;
+    for (int b = 0; b < boundary.count; ++b) cells += boundary.boxes[b].cells();
+    const std::int64_t wanted = (cells + threads_ - 1) / threads_;
+    return static_cast<unsigned>(std::min(wanted, std::int64_t{sms_} * 32));
   }
 
   int threads_;
   int sms_;
-  Stream stream_;
+  Event step_begin_;  // a step's boundary stream once both parts of the step before are done
+  Event boundary_done_;
+  Event interior_done_;
+  Event begin_;
+  Event end_;
+  // Destroyed first: each waits for its work.
+  PriorityStream boundary_stream_{PriorityStream::Priority::highest};
+  PriorityStream interior_stream_{PriorityStream::Priority::lowest};
 };
 
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
-  explicit GpuResidentKernel(const RunSettings& settings)
-      : threads_(settings.gpu_threads), sms_(multiprocessors()) {
+  GpuResidentKernel(const RunSettings& settings, int gpu_sharers)
+      : threads_(settings.gpu_threads), sms_(multiprocessors()),
+        sharers_(std::max(gpu_sharers, 1)) {
     check_threads(threads_);
     HF_GPU_CHECK(cudaGetDevice(&device_));
     int cooperative = 0;
@@ -150,14 +331,27 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
           &fits, resident_kernel_of<Real>(whole), threads_, 0));
       per_sm = whole ? std::min(per_sm, fits) : fits;
     }
-    const int fit = per_sm * sms_;
-    blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : sms_;
+    // The grids of the ranks that share this GPU (under MPS) wait on one another through the
+    // exchange, so all of them must be resident at once: each takes its share.
+    //
+    // By default the grid is as large as fits: the sweeps are memory-bound and want every
+    // thread the GPU holds (one block per multiprocessor left most of it idle). Nothing else of
+    // this program needs a place beside it while it runs: the conventional variants' exchange
+    // kernels end with each exchange, and the stream variant's resident exchange kernels, which
+    // would hold multiprocessors that a full grid needs, leave the GPU once idle for
+    // ExchangeOptions::idle_exit (2 ms). A cooperative launch waits until its whole grid fits,
+    // so a resident run right after a stream run would wait that long: main() lets the window
+    // pass before it (untimed), and no margin is taken off the grid for them.
+    const int fit = per_sm * sms_ / sharers_;
+    blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : fit;
     if (blocks_ > fit || fit == 0) {
       throw std::runtime_error(
           "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
           std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
           " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm) +
-          " per SM x " + std::to_string(sms_) + " SMs); ask for fewer with --resident-blocks");
+          " per SM x " + std::to_string(sms_) + " SMs" +
+          (sharers_ > 1 ? " / " + std::to_string(sharers_) + " ranks sharing the GPU" : "") +
+          "); ask for fewer with --resident-blocks");
     }
   }
 
@@ -175,25 +369,24 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
   }
 
   ResidentOutcome wait() override {
-    HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
-    float milliseconds = 0.0f;
-    HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
     // The kernel does not report per block; the host's exchange names any failed wait.
-    return {static_cast<double>(milliseconds) * 1e-3, true};
+    return {elapsed_seconds(begin_, end_), true};
   }
 
   std::string describe() const override {
     return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
-           std::to_string(threads_) + " threads on GPU " + std::to_string(device_);
+           std::to_string(threads_) + " threads on GPU " + std::to_string(device_) +
+           (sharers_ > 1 ? " (its share of " + std::to_string(sharers_) + " ranks)" : "");
   }
 
  private:
   int threads_;
   int sms_;
+  int sharers_;
   int device_ = 0;
   int blocks_ = 0;
   ResidentLaunch<Real> launch_{};
-  Stream stream_;
+  haloflag::notify::GpuStream stream_;
   Event begin_;
   Event end_;
 };
@@ -206,14 +399,23 @@ std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings) {
-  return std::make_unique<GpuResidentKernel<Real>>(settings);
+std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads) {
+  return std::make_unique<GpuOverlapSweep<Real>>(threads);
+}
+
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
+                                                               int gpu_sharers) {
+  return std::make_unique<GpuResidentKernel<Real>>(settings, gpu_sharers);
 }
 
 template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
 template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(const RunSettings&);
+template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
+template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
+    const RunSettings&, int);
 template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&);
+    const RunSettings&, int);
 
 }  // namespace jacobi3d

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "overlap_sweep.hpp"
 #include "owned_sweep.hpp"
 #include "resident_kernel.hpp"
 #include "run_settings.hpp"
@@ -20,10 +21,17 @@ void load_gpu_kernels();
 template <class Real>
 std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads);
 
-// The resident kernel as a cooperative launch of settings.resident_blocks blocks (0: one per
-// multiprocessor) of settings.gpu_threads threads, checked for co-residency. Defined for float
-// and double.
+// The update of the conventional_overlap variant: the boundary layer's kernel on a stream of the
+// highest priority, the interior's on a stream of the lowest. Defined for float and double.
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings);
+std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads);
+
+// The resident kernel as a cooperative launch of settings.gpu_threads threads per block, checked
+// for co-residency. Blocks: settings.resident_blocks, or when that is 0 as many as the occupancy
+// API says the GPU holds at once (the fewer of the kernel's two forms) divided among the
+// `gpu_sharers` ranks whose grids share this GPU (under MPS). Defined for float and double.
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
+                                                               int gpu_sharers);
 
 }  // namespace jacobi3d

@@ -19,14 +19,22 @@ std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&) {
+std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int) {
+  no_gpu_backend();
+}
+
+template <class Real>
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&, int) {
   no_gpu_backend();
 }
 
 template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
 template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(const RunSettings&);
+template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
+template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
+    const RunSettings&, int);
 template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&);
+    const RunSettings&, int);
 
 }  // namespace jacobi3d

@@ -23,10 +23,10 @@ haloflag::halo::Index3 as_triple(const std::vector<std::int64_t>& values,
 }
 
 // A comma-separated list of variant names, "both" (conventional and resident, as before the
-// stream variant existed) or "all"; the result is in VariantKind order, each variant once.
+// other variants existed) or "all"; the result is in VariantKind order, each variant once.
 std::vector<VariantKind> parse_variant_list(const std::string& text) {
-  constexpr std::array kinds{VariantKind::conventional, VariantKind::resident,
-                             VariantKind::stream};
+  constexpr std::array kinds{VariantKind::conventional, VariantKind::conventional_overlap,
+                             VariantKind::resident, VariantKind::stream};
   std::array<bool, kinds.size()> chosen{};
   std::size_t begin = 0;
   while (begin <= text.size()) {
@@ -35,14 +35,16 @@ std::vector<VariantKind> parse_variant_list(const std::string& text) {
     bool known = false;
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       const bool named = name == to_string(kinds[k]) || name == "all" ||
-                         (name == "both" && kinds[k] != VariantKind::stream);
+                         (name == "both" && (kinds[k] == VariantKind::conventional ||
+                                             kinds[k] == VariantKind::resident));
       chosen[k] = chosen[k] || named;
       known = known || named;
     }
     if (!known) {
       throw CLI::ValidationError("--variant", "unknown variant '" + name +
-                                                  "' (expected conventional, resident, stream, "
-                                                  "both or all, comma-separated)");
+                                                  "' (expected conventional, "
+                                                  "conventional_overlap, resident, stream, both "
+                                                  "or all, comma-separated)");
     }
     begin = end + 1;
   }
@@ -64,6 +66,8 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
 
   app.add_option("--variant", options.variant_argument,
                  "conventional: a kernel launch and a comb_fused exchange per iteration; "
+                 "conventional_overlap: the boundary layer first on a high-priority stream, then "
+                 "a comb_graph exchange while the interior updates on a second stream; "
                  "resident: one kernel for all iterations with the exchange embedded; "
                  "stream: a kernel launch and a resident exchange per iteration, ordered on one "
                  "stream; a comma-separated list, both (conventional,resident) or all")
@@ -133,7 +137,9 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
           "32..1024"))
       ->capture_default_str();
   app.add_option("--resident-blocks", options.resident_blocks,
-                 "blocks of the resident cooperative grid; 0: one per multiprocessor")
+                 "blocks of the resident cooperative grid; 0: as many as fit at once (the "
+                 "occupancy API's blocks per multiprocessor x multiprocessors, shared among the "
+                 "ranks bound to one GPU)")
       ->check(at_least(0))
       ->capture_default_str();
   app.add_option("--transport", options.transport,
@@ -151,6 +157,17 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::IsMember({"caller", "thread"}).description(""))
       ->type_name("caller|thread")
       ->capture_default_str();
+  app.add_option("--conventional-strategy", options.conventional_strategy,
+                 "exchange of the conventional variants; auto: comb_fused for conventional, "
+                 "comb_graph (its kernels replayed as graphs) for conventional_overlap; "
+                 "comb_fused or comb_graph: that one for both")
+      ->check(CLI::IsMember({"auto", "comb_fused", "comb_graph"}).description(""))
+      ->type_name("auto|comb_fused|comb_graph")
+      ->capture_default_str();
+  app.add_flag("!--no-update-rate", options.update_rate,
+               "skip the update-rate report (after the timed runs, each variant's update "
+               "kernels timed alone, and the device's copy rate measured before the variants "
+               "are set up)");
   app.add_option("--host-threads", options.host_team_threads,
                  "host backend: CPU threads that play the resident kernel's grid")
       ->check(at_least(1))

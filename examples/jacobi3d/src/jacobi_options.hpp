@@ -34,6 +34,11 @@ struct JacobiOptions {
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;
   std::string progress = "thread";  // the stream variant's progress: caller or thread
+  // The conventional variants' exchange: auto (conventional comb_fused, conventional_overlap
+  // comb_graph), comb_fused or comb_graph (both variants).
+  std::string conventional_strategy = "auto";
+  // Time each variant's update alone and the device's copy rate (the update-rate report).
+  bool update_rate = true;
   std::string variant_argument = "all";  // as given, for the report
 };
 

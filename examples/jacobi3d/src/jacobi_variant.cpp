@@ -5,6 +5,7 @@ namespace jacobi3d {
 std::string_view to_string(VariantKind kind) {
   switch (kind) {
     case VariantKind::conventional: return "conventional";
+    case VariantKind::conventional_overlap: return "conventional_overlap";
     case VariantKind::resident: return "resident";
     case VariantKind::stream: return "stream";
   }
@@ -23,6 +24,8 @@ std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& pro
   return with_real(problem.precision, [&]<class Real>() -> std::unique_ptr<JacobiVariant> {
     switch (kind) {
       case VariantKind::conventional: return make_conventional<Real>(problem, comm, settings);
+      case VariantKind::conventional_overlap:
+        return make_conventional_overlap<Real>(problem, comm, settings);
       case VariantKind::resident: return make_resident<Real>(problem, comm, settings);
       case VariantKind::stream: return make_stream<Real>(problem, comm, settings);
     }

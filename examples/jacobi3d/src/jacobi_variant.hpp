@@ -1,8 +1,10 @@
 // One way of running Jacobi iterations with a halo exchange after each: the conventional loop
-// (a kernel launch and an exchange per iteration, the host waiting for each), the resident
-// kernel (one launch for all iterations, the exchange embedded in it) or the stream loop (a
-// kernel launch and a stream-ordered exchange per iteration, the host waiting once per run).
-// Each owns two field buffers on its backend, of float or double (Problem::precision).
+// (a kernel launch and an exchange per iteration, the host waiting for each), the overlapped
+// conventional loop (the boundary layer first, then the exchange while the interior updates),
+// the resident kernel (one launch for all iterations, the exchange embedded in it) or the
+// stream loop (a kernel launch and a stream-ordered exchange per iteration, the host waiting
+// once per run). Each owns two field buffers on its backend, of float or double
+// (Problem::precision).
 #pragma once
 
 #include <memory>
@@ -19,7 +21,13 @@
 namespace jacobi3d {
 
 // In the order the program runs and reports them.
-enum class VariantKind { conventional, resident, stream };
+enum class VariantKind { conventional, conventional_overlap, resident, stream };
+
+// The two host-driven loops a user writes without haloflag's resident kernels: the baseline of
+// every ratio is the faster of them.
+constexpr bool is_conventional(VariantKind kind) {
+  return kind == VariantKind::conventional || kind == VariantKind::conventional_overlap;
+}
 
 std::string_view to_string(VariantKind kind);
 
@@ -33,6 +41,11 @@ class JacobiVariant {
   // run (the host's steady clock; the resident kernel's run on a GPU measured by GPU events).
   // Throws on any failure.
   virtual double run(int iterations) = 0;
+  // The update alone, for the update-rate report: `iterations` steps of this variant's update
+  // kernels as run() launches them, with every exchange left out, timed as run() is (GPU events
+  // on a GPU, the steady clock on the host). The ghost cells are not refreshed, so the field is
+  // no longer the Jacobi solution afterwards: reset() before a run that is checked.
+  virtual double run_updates_only(int iterations) = 0;
   // This rank's local field after the last step (float values widened to double, exactly).
   virtual haloflag::halo::HostField current() const = 0;
   // Kernel shapes and exchange strategy, for the report.
@@ -60,6 +73,9 @@ class StreamVariantsGoFirst {
 template <class Real>
 std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
                                                  const RunSettings& settings);
+template <class Real>
+std::unique_ptr<JacobiVariant> make_conventional_overlap(const Problem& problem, MPI_Comm comm,
+                                                         const RunSettings& settings);
 template <class Real>
 std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
                                              const RunSettings& settings);

@@ -1,9 +1,11 @@
 // haloflag_jacobi3d: a 3D Jacobi stencil decomposed over MPI ranks, with its halo exchange done
-// by haloflag in three ways: conventional (a kernel launch and a comb_fused exchange per
-// iteration), resident (one kernel for all iterations, the exchange embedded in it) and stream
-// (a kernel launch and a stream-ordered resident exchange per iteration, one host wait per run).
-// Run under mpiexec; rank 0 prints the table and writes the JSON report. See
-// examples/jacobi3d/README.md.
+// by haloflag in four ways: conventional (a kernel launch and a comb_fused exchange per
+// iteration), conventional_overlap (the boundary layer first, then a comb_graph exchange while
+// the interior updates), resident (one kernel for all iterations, the exchange embedded in it)
+// and stream (a kernel launch and a stream-ordered resident exchange per iteration, one host
+// wait per run). Every ratio is against the faster conventional variant, and each variant's
+// update is also timed alone against the device's copy rate. Run under mpiexec; rank 0 prints
+// the table and writes the JSON report. See examples/jacobi3d/README.md.
 //
 // Exit status: 0 on success; 1 when --check found a difference or the set-up failed (fields too
 // large for the memory there among it); 2 for bad options or a problem that cannot be
@@ -21,14 +23,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu_jacobi.hpp"
 #include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/copy_rate.hpp"
 #include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
 #include "haloflag/bench/usage_error.hpp"
+#include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/memory_check.hpp"
@@ -85,13 +90,56 @@ void require_field_memory(const JacobiOptions& options, const Problem& problem, 
                                 ", ghosts included)");
 }
 
+// The device's copy rate for a copy of one field buffer (ghosts included: the working set of one
+// update), measured on every rank at once; the slowest rank's (every rank's buffer has the same
+// size). Before any variant exists, so that no kernel of theirs shares the GPU with the copy and
+// the probe's buffers are freed before the fields are allocated.
+hb::CopyRate field_copy_rate(const Problem& problem, haloflag::notify::Backend backend,
+                             MPI_Comm comm, int rank) {
+  const haloflag::halo::Index3 extent = problem.geometry.subdomain(rank).field_extent;
+  const std::int64_t bytes =
+      extent[0] * extent[1] * extent[2] * element_bytes(problem.precision);
+  hb::CopyRate rate = hb::measure_copy_rate(backend, bytes);
+  MPI_Allreduce(MPI_IN_PLACE, &rate.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  rate.bytes_per_second = 2.0 * static_cast<double>(bytes) / std::max(rate.seconds, 1e-9);
+  return rate;
+}
+
+// A resident run right after a stream run would find the stream variant's resident exchange
+// kernels still on the GPU: they leave once idle for ExchangeOptions::idle_exit, and the
+// resident variant's cooperative grid, sized by default to fill the GPU, starts only once they
+// have (a cooperative launch waits until its whole grid fits). So a resident run that follows a
+// stream run first lets that window pass, outside its timing.
+class GpuHandover {
+ public:
+  explicit GpuHandover(bool gpu) : gpu_(gpu) {}
+  void before(VariantKind kind) {
+    if (gpu_ && kind == VariantKind::resident && stream_ended_) {
+      std::this_thread::sleep_until(*stream_ended_ + kWindow);
+      stream_ended_.reset();
+    }
+  }
+  void after(VariantKind kind) {
+    if (kind == VariantKind::stream) stream_ended_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  // The stream variant keeps the default idle_exit; twice that, and a little more, covers the
+  // kernels' own reaction.
+  static constexpr auto kWindow =
+      2 * haloflag::halo::kDefaultIdleExit + std::chrono::milliseconds(1);
+  bool gpu_;
+  std::optional<std::chrono::steady_clock::time_point> stream_ended_;
+};
+
 int run_jacobi(int argc, char** argv) {
   const World me = world();
   const MPI_Comm comm = MPI_COMM_WORLD;
 
   CLI::App app{"haloflag_jacobi3d: 7- or 27-point Jacobi on a periodic 3D grid over MPI ranks; "
-               "time per iteration of the conventional loop, the resident kernel and the "
-               "stream-ordered loop."};
+               "time per iteration of the conventional loop, the overlapped conventional loop, "
+               "the resident kernel and the stream-ordered loop, each against the faster "
+               "conventional loop, and each update alone against the device's copy rate."};
   JacobiOptions options;
   if (const auto exit_code = hb::parse_on_every_rank(app, kTool, me.rank, [&] {
         options = parse_jacobi_options(app, argc, argv);
@@ -134,6 +182,15 @@ int run_jacobi(int argc, char** argv) {
     return *exit_code;
   }
 
+  std::optional<hb::CopyRate> copy_rate;
+  if (options.update_rate) {
+    if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
+          copy_rate = field_copy_rate(*problem, backend.backend, comm, me.rank);
+        })) {
+      return *exit_code;
+    }
+  }
+
   JacobiReport report{options,
                       {argv, argv + argc},
                       backend,
@@ -141,7 +198,8 @@ int run_jacobi(int argc, char** argv) {
                       *problem,
                       0,
                       0,
-                      {}};
+                      {},
+                      copy_rate};
   report.machine.run.tool = kTool;
   const auto neighbours = problem->geometry.neighbours(0);
   report.messages_per_rank = static_cast<int>(neighbours.size());
@@ -157,6 +215,9 @@ int run_jacobi(int argc, char** argv) {
   settings.resident_blocks = options.resident_blocks;
   settings.host_team_threads = options.host_team_threads;
   settings.progress = haloflag::halo::parse_progress(options.progress);
+  if (options.conventional_strategy != "auto") {
+    settings.conventional_strategy = haloflag::halo::parse_strategy(options.conventional_strategy);
+  }
 
   std::vector<std::unique_ptr<JacobiVariant>> variants;
   const StreamVariantsGoFirst release_order(variants);
@@ -173,33 +234,70 @@ int run_jacobi(int argc, char** argv) {
   }
 
   bool all_identical = true;
+  GpuHandover handover(!backend.emulated());
+  // Runs variant v's run() (or its update alone) in turn with the others.
+  const auto run_variant = [&](std::size_t v, bool updates_only) {
+    const VariantKind kind = variants[v]->kind();
+    handover.before(kind);
+    MPI_Barrier(comm);
+    const double seconds = updates_only ? variants[v]->run_updates_only(options.iterations)
+                                        : variants[v]->run(options.iterations);
+    handover.after(kind);
+    return seconds;
+  };
   try {
     if (options.check) {
       for (std::size_t v = 0; v < variants.size(); ++v) {
         variants[v]->reset();
-        variants[v]->run(options.iterations);
+        run_variant(v, false);
         report.variants[v].check = check_against_reference(comm, *problem, variants[v]->current(),
                                                            options.iterations);
         all_identical = all_identical && report.variants[v].check->identical;
       }
     }
-    for (auto& variant : variants) {
-      variant->reset();
-      for (int w = 0; w < options.warmup; ++w) variant->run(options.iterations);
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      variants[v]->reset();
+      for (int w = 0; w < options.warmup; ++w) run_variant(v, false);
     }
-    // Variants alternate run by run, so a drift of the machine touches both alike.
+    // Variants alternate run by run, so a drift of the machine touches all alike.
     for (int repeat = 0; repeat < options.repeats; ++repeat) {
       for (std::size_t v = 0; v < variants.size(); ++v) {
-        MPI_Barrier(comm);
-        const double seconds = variants[v]->run(options.iterations);
+        const double seconds = run_variant(v, false);
         report.variants[v].per_iteration_us.push_back(slowest(seconds) * 1e6 / options.iterations);
+      }
+    }
+    // The update alone, after the timed runs (it leaves fields that are no longer the Jacobi
+    // solution), alternating in the same way.
+    if (options.update_rate) {
+      for (VariantResult& result : report.variants) result.update.emplace();
+      for (int repeat = 0; repeat < options.repeats; ++repeat) {
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+          const double seconds = run_variant(v, true);
+          report.variants[v].update->per_iteration_us.push_back(slowest(seconds) * 1e6 /
+                                                                options.iterations);
+        }
       }
     }
   } catch (const std::exception& error) {
     hb::abort_run(kTool, me.rank, error.what());
   }
+  const haloflag::halo::Index3 owned = problem->geometry.subdomain(me.rank).extent;
+  const std::int64_t update_bytes =
+      2 * owned[0] * owned[1] * owned[2] * element_bytes(problem->precision);
   for (VariantResult& result : report.variants) {
     result.summary = haloflag::model::calibration::summarize(result.per_iteration_us);
+    if (result.update) {
+      UpdateRate& update = *result.update;
+      update.summary = haloflag::model::calibration::summarize(update.per_iteration_us);
+      update.bytes_per_iteration = update_bytes;
+      if (update.summary.median > 0.0) {
+        update.bytes_per_second =
+            static_cast<double>(update_bytes) / (update.summary.median * 1e-6);
+      }
+      if (report.copy_rate && report.copy_rate->bytes_per_second > 0.0) {
+        update.fraction_of_copy_rate = update.bytes_per_second / report.copy_rate->bytes_per_second;
+      }
+    }
   }
 
   if (me.rank == 0) {

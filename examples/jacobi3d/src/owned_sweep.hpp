@@ -5,6 +5,7 @@
 // field's element type (float or double).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,12 @@ class OwnedSweep {
   virtual haloflag::notify::WorkStream stream() = 0;
   // Blocks until everything enqueued has run; throws when the stream or queue failed.
   virtual void synchronize() = 0;
+  // The update alone, for the update-rate report: `iterations` steps one after another with
+  // nothing between them, step i reading buffer (first_in + i) % 2 (steps[k] reads buffer k).
+  // Returns their seconds: GPU events around them on a GPU, the steady clock on the host.
+  virtual double time_updates(StencilKind stencil, const std::array<SweepFields<Real>, 2>& steps,
+                              int first_in, const haloflag::kernels::Box& owned,
+                              int iterations) = 0;
   virtual std::string describe(const haloflag::kernels::Box& owned) const = 0;
 };
 

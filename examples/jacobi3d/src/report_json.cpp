@@ -33,7 +33,9 @@ json parameters_json(const JacobiOptions& options) {
           {"timeout_s", options.timeout_seconds},
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
-          {"host_threads", options.host_team_threads}};
+          {"host_threads", options.host_team_threads},
+          {"conventional_strategy", options.conventional_strategy},
+          {"update_rate", options.update_rate}};
 }
 
 json machine_json(const haloflag::bench::MachineInfo& machine) {
@@ -64,6 +66,7 @@ json problem_json(const JacobiReport& report) {
 }  // namespace
 
 nlohmann::json report_json(const JacobiReport& report) {
+  const VariantResult* base = report.baseline();
   json variants = json::array();
   for (const VariantResult& result : report.variants) {
     json entry = {{"variant", to_string(result.kind)},
@@ -71,16 +74,42 @@ nlohmann::json report_json(const JacobiReport& report) {
                   {"unit", "microseconds per iteration, slowest rank, per timed run"},
                   {"per_iteration_us", result.per_iteration_us},
                   {"summary_us", summary_json(result.summary)}};
+    const auto ratio = report.baseline_over(result);
+    entry["baseline_over_this_median"] = ratio ? json(*ratio) : json(nullptr);
     if (result.check) {
       entry["check"] = {{"identical", result.check->identical},
                         {"message", result.check->message}};
     }
+    if (result.update) {
+      const UpdateRate& update = *result.update;
+      entry["update"] = {
+          {"unit", "the update kernels alone (no exchange), microseconds per iteration, slowest "
+                   "rank, per timed run"},
+          {"per_iteration_us", update.per_iteration_us},
+          {"summary_us", summary_json(update.summary)},
+          {"us_per_iteration", update.summary.median},
+          {"bytes_per_iteration", update.bytes_per_iteration},
+          {"bytes_per_second", update.bytes_per_second},
+          {"fraction_of_copy_rate", update.fraction_of_copy_rate
+                                        ? json(*update.fraction_of_copy_rate)
+                                        : json(nullptr)}};
+    }
     variants.push_back(entry);
   }
-  const auto ratio = [&](VariantKind other) {
-    const auto value = report.conventional_over(other);
-    return value ? json(*value) : json(nullptr);
-  };
+  json copy_rate = nullptr;
+  if (report.copy_rate) {
+    copy_rate = {{"what", "device-to-device copy of one field buffer (ghosts included) between "
+                          "two fresh buffers, median of the repeats; read and write counted; "
+                          "the slowest rank's"},
+                 {"bytes", report.copy_rate->bytes},
+                 {"seconds", report.copy_rate->seconds},
+                 {"bytes_per_second", report.copy_rate->bytes_per_second}};
+  }
+  json ratios = json::object();
+  for (const VariantResult& result : report.variants) {
+    if (&result == base) continue;
+    if (const auto ratio = report.baseline_over(result)) ratios[to_string(result.kind)] = *ratio;
+  }
   return {
       {"tool", "haloflag_jacobi3d"},
       {"command_line", report.command_line},
@@ -94,8 +123,11 @@ nlohmann::json report_json(const JacobiReport& report) {
       {"machine", machine_json(report.machine)},
       {"problem", problem_json(report)},
       {"variants", variants},
-      {"conventional_over_resident_median", ratio(VariantKind::resident)},
-      {"conventional_over_stream_median", ratio(VariantKind::stream)}};
+      {"copy_rate", copy_rate},
+      {"baseline", base != nullptr ? json(to_string(base->kind)) : json(nullptr)},
+      {"baseline_rule", "the faster (lower median per iteration) of the conventional variants "
+                        "in this run; every ratio is the baseline's median / the variant's"},
+      {"baseline_over_median", ratios}};
 }
 
 }  // namespace jacobi3d

@@ -18,18 +18,21 @@ std::string format(const char* pattern, double value) {
 
 }  // namespace
 
-std::optional<double> JacobiReport::conventional_over(VariantKind other_kind) const {
-  const VariantResult* conventional = nullptr;
-  const VariantResult* other = nullptr;
+const VariantResult* JacobiReport::baseline() const {
+  const VariantResult* fastest = nullptr;
   for (const VariantResult& result : variants) {
-    if (result.kind == VariantKind::conventional) conventional = &result;
-    if (result.kind == other_kind) other = &result;
+    if (is_conventional(result.kind) &&
+        (fastest == nullptr || result.summary.median < fastest->summary.median)) {
+      fastest = &result;
+    }
   }
-  if (conventional == nullptr || other == nullptr || other == conventional ||
-      other->summary.median <= 0.0) {
-    return std::nullopt;
-  }
-  return conventional->summary.median / other->summary.median;
+  return fastest;
+}
+
+std::optional<double> JacobiReport::baseline_over(const VariantResult& other) const {
+  const VariantResult* base = baseline();
+  if (base == nullptr || other.summary.median <= 0.0) return std::nullopt;
+  return base->summary.median / other.summary.median;
 }
 
 void print_heading(std::ostream& out, const JacobiReport& report) {
@@ -53,23 +56,50 @@ void print_heading(std::ostream& out, const JacobiReport& report) {
 }
 
 void print_table(std::ostream& out, const JacobiReport& report) {
+  constexpr std::size_t kNameWidth = 21;
   out << "\n";
-  out << "variant        median us   p10 us     p90 us     check      launch\n";
+  out << "variant               median us   p10 us     p90 us     check      launch\n";
   for (const VariantResult& result : report.variants) {
     std::string name(to_string(result.kind));
-    name.resize(14, ' ');
+    name.resize(kNameWidth, ' ');
     std::string check = !result.check ? "-" : result.check->identical ? "identical" : "DIFFERS";
     check.resize(10, ' ');
     out << name << " " << format("%-11.2f", result.summary.median)
         << format("%-11.2f", result.summary.p10) << format("%-11.2f", result.summary.p90) << check
         << " " << result.launch << "\n";
   }
-  bool first_ratio = true;
-  for (const VariantResult& result : report.variants) {
-    if (const auto ratio = report.conventional_over(result.kind)) {
-      out << (first_ratio ? "\n" : "") << "conventional / " << to_string(result.kind)
-          << " (median per iteration, same run): " << format("%.3f", *ratio) << "x\n";
-      first_ratio = false;
+  if (const VariantResult* base = report.baseline()) {
+    const std::string base_name(to_string(base->kind));
+    out << "\nbaseline: " << base_name
+        << " (the faster conventional loop of this run, by median per iteration)\n";
+    for (const VariantResult& result : report.variants) {
+      if (&result == base) continue;
+      if (const auto ratio = report.baseline_over(result)) {
+        out << base_name << " / " << to_string(result.kind)
+            << " (median per iteration, same run): " << format("%.3f", *ratio) << "x\n";
+      }
+    }
+  }
+  if (report.copy_rate) {
+    const haloflag::bench::CopyRate& copy = *report.copy_rate;
+    out << "\nupdate alone (each variant's update kernels without the exchange, the slowest "
+           "rank), against the copy rate: "
+        << format("%.1f", copy.bytes_per_second * 1e-9) << " GB/s (a copy of "
+        << format("%.2f", static_cast<double>(copy.bytes) * 1e-6)
+        << " MB, one field buffer, read and write counted; the slowest rank)\n";
+    out << "variant               update us   MB/iteration  GB/s       of copy rate\n";
+    for (const VariantResult& result : report.variants) {
+      if (!result.update) continue;
+      std::string name(to_string(result.kind));
+      name.resize(kNameWidth, ' ');
+      const UpdateRate& update = *result.update;
+      out << name << " " << format("%-11.2f", update.summary.median)
+          << format("%-14.3f", static_cast<double>(update.bytes_per_iteration) * 1e-6)
+          << format("%-11.1f", update.bytes_per_second * 1e-9)
+          << (update.fraction_of_copy_rate
+                  ? format("%.0f%%", *update.fraction_of_copy_rate * 100.0)
+                  : std::string("-"))
+          << "\n";
     }
   }
   for (const VariantResult& result : report.variants) {

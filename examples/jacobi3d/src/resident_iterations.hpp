@@ -14,6 +14,8 @@
 //      written
 //   5. grid barrier, which also tells every block whether any wait failed: then all return
 //   6. the buffers swap roles
+// With ResidentLaunch::updates_only, steps 2 and 4 are left out and the barrier of step 5 is a
+// plain grid barrier: the update as this kernel does it, for the update-rate report.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,12 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     sweep_boxes(launch.stencil, fields, launch.regions.boundary.boxes,
                 launch.regions.boundary.count, grid.thread(), grid.size());
     grid.sync();  // the boundary layer is written before any block packs it
+
+    if (launch.updates_only) {
+      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      grid.sync();  // this step's cells are written before the next step reads them
+      continue;
+    }
 
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
     // block, and embedded_failed() then sends all of them home together.

@@ -3,14 +3,19 @@
 // self the kernel starts each exchange itself and this thread only follows it to the last one;
 // else this thread drives the exchange's host side, start() and finish() once per iteration,
 // concurrently with the kernel.
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "field_pair.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "haloflag/notify/gpu_device.hpp"
 #include "jacobi_variant.hpp"
 #include "resident_kernel.hpp"
 #include "sweep_regions.hpp"
@@ -20,6 +25,32 @@ namespace jacobi3d {
 namespace {
 
 namespace hh = haloflag::halo;
+
+// The ranks of this node bound to this rank's GPU, this one included (by the GPU's PCI bus id):
+// their resident grids must fit on it together. Collective over `comm`.
+int ranks_sharing_gpu(MPI_Comm comm) {
+  namespace hn = haloflag::notify;
+  constexpr std::size_t kIdBytes = 64;
+  std::array<char, kIdBytes> mine{};
+  const std::string id = hn::gpu_device_info(hn::current_gpu()).pci_bus_id;
+  std::copy_n(id.begin(), std::min(id.size(), kIdBytes - 1), mine.begin());
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  std::vector<char> all(static_cast<std::size_t>(size) * kIdBytes);
+  MPI_Allgather(mine.data(), static_cast<int>(kIdBytes), MPI_CHAR, all.data(),
+                static_cast<int>(kIdBytes), MPI_CHAR, node);
+  MPI_Comm_free(&node);
+  int sharers = 0;
+  for (int r = 0; r < size; ++r) {
+    sharers += std::equal(mine.begin(), mine.end(),
+                          all.begin() + static_cast<std::ptrdiff_t>(r * kIdBytes))
+                   ? 1
+                   : 0;
+  }
+  return sharers;
+}
 
 template <class Real>
 class ResidentJacobi final : public JacobiVariant {
@@ -39,7 +70,7 @@ class ResidentJacobi final : public JacobiVariant {
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
                   ? make_host_resident_kernel<Real>(settings.host_team_threads)
-                  : make_gpu_resident_kernel<Real>(settings);
+                  : make_gpu_resident_kernel<Real>(settings, ranks_sharing_gpu(comm));
   }
 
   ~ResidentJacobi() override {
@@ -55,20 +86,7 @@ class ResidentJacobi final : public JacobiVariant {
   void reset() override { fields_.reset(); }
 
   double run(int iterations) override {
-    ResidentLaunch<Real> launch{};
-    for (int k = 0; k < 2; ++k) {
-      launch.plans[k] = exchange_->device_plan(fields_.view(k));
-      launch.buffers[k] = fields_.buffer(k);
-    }
-    launch.stride_y = fields_.extent()[0];
-    launch.stride_z = fields_.extent()[0] * fields_.extent()[1];
-    launch.regions = regions_;
-    launch.stencil = problem_.stencil;
-    launch.first_in = fields_.current();
-    launch.iterations = iterations;
-    launch.first_epoch = exchange_->epoch() + 1;
-    launch.whole_exchange = whole_exchange_;
-
+    const ResidentLaunch<Real> launch = make_launch(iterations, false);
     kernel_->launch(launch);
     running_ = true;
     std::exception_ptr host_error;
@@ -101,6 +119,21 @@ class ResidentJacobi final : public JacobiVariant {
     return outcome.seconds;
   }
 
+  double run_updates_only(int iterations) override {
+    // The same kernel with the exchange steps left out: the Exchange is not involved, and its
+    // epoch stays where it is.
+    kernel_->launch(make_launch(iterations, true));
+    running_ = true;
+    const ResidentOutcome outcome = kernel_->wait();
+    running_ = false;
+    if (!outcome.completed) {
+      throw std::runtime_error("rank " + std::to_string(fields_.rank()) +
+                               ": the resident kernel's update-only run did not complete");
+    }
+    fields_.advance(iterations);
+    return outcome.seconds;
+  }
+
   hh::HostField current() const override { return fields_.download_current(); }
 
   std::string launch_description() const override {
@@ -110,6 +143,24 @@ class ResidentJacobi final : public JacobiVariant {
   }
 
  private:
+  ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {
+    ResidentLaunch<Real> launch{};
+    for (int k = 0; k < 2; ++k) {
+      launch.plans[k] = exchange_->device_plan(fields_.view(k));
+      launch.buffers[k] = fields_.buffer(k);
+    }
+    launch.stride_y = fields_.extent()[0];
+    launch.stride_z = fields_.extent()[0] * fields_.extent()[1];
+    launch.regions = regions_;
+    launch.stencil = problem_.stencil;
+    launch.first_in = fields_.current();
+    launch.iterations = iterations;
+    launch.first_epoch = exchange_->epoch() + 1;
+    launch.whole_exchange = whole_exchange_;
+    launch.updates_only = updates_only;
+    return launch;
+  }
+
   Problem problem_;
   FieldPair<Real> fields_;
   SweepRegions regions_;

@@ -28,6 +28,9 @@ struct ResidentLaunch {
   // whole grid (haloflag/kernels/embedded_exchange.hpp); else one block per message, with the
   // host's start() and finish() per iteration.
   bool whole_exchange;
+  // The update alone, for the update-rate report: the same sweeps and grid barriers with every
+  // exchange step left out (the plans are not read, the ghost cells not refreshed).
+  bool updates_only;
 };
 
 static_assert(std::is_trivially_copyable_v<ResidentLaunch<float>>);

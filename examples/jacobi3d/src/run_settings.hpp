@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <optional>
 
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/progress.hpp"
@@ -18,8 +19,15 @@ struct RunSettings {
   // Deadline of every wait of the exchanges and of the resident kernel's flag waits.
   std::chrono::nanoseconds timeout = haloflag::notify::kDefaultWaitTimeout;
   int gpu_threads = 256;     // threads per block of the update kernels
-  int resident_blocks = 0;   // blocks of the resident cooperative grid; 0: one per multiprocessor
+  // Blocks of the resident cooperative grid; 0: as many as the occupancy API says fit at once
+  // (per multiprocessor, the fewer of the kernel's two forms, times the multiprocessors),
+  // shared among the ranks bound to the same GPU.
+  int resident_blocks = 0;
   int host_team_threads = 2; // host backend: CPU threads that play the resident grid
+  // The exchange strategy of the conventional variants (comb_fused or comb_graph); unset: the
+  // conventional loop's comb_fused and the overlapped loop's comb_graph (its kernels replayed as
+  // graphs: the best conventional loop, with graphs where they help).
+  std::optional<haloflag::halo::Strategy> conventional_strategy;
   // The exchanges' transport (docs/transports.md).
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the

@@ -1,7 +1,8 @@
-// The distributed Jacobi equals the single-rank periodic reference bit for bit: every variant,
-// both stencils, after many iterations, on whatever number of ranks mpiexec starts. The
-// variants must also agree after a second run that continues from the first (epochs carry on,
-// buffers have swapped).
+// The distributed Jacobi equals the single-rank periodic reference bit for bit: every variant
+// (conventional_overlap with both of its exchange strategies), both stencils, after many
+// iterations, on whatever number of ranks mpiexec starts. The variants must also agree after a
+// second run that continues from the first (epochs carry on, buffers have swapped), and after
+// their update has been timed alone (run_updates_only) and the field reset.
 //
 // The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
 // skips every case, saying why. The field's precision comes from HALOFLAG_TEST_PRECISION,
@@ -142,8 +143,8 @@ std::string case_name(const testing::TestParamInfo<Case>& info) {
 
 INSTANTIATE_TEST_SUITE_P(
     Jacobi3d, EveryVariant,
-    testing::Combine(testing::Values(VariantKind::conventional, VariantKind::resident,
-                                     VariantKind::stream),
+    testing::Combine(testing::Values(VariantKind::conventional, VariantKind::conventional_overlap,
+                                     VariantKind::resident, VariantKind::stream),
                      testing::Values(StencilKind::seven_point, StencilKind::twenty_seven_point)),
     case_name);
 
@@ -155,8 +156,8 @@ TEST(AllVariants, LiveSideBySideAndGoWithoutWaitingForADeadline) {
   const Problem problem = test_problem(StencilKind::seven_point);
   const RunSettings settings = test_settings(2);
   std::vector<std::unique_ptr<JacobiVariant>> variants;
-  for (const VariantKind kind :
-       {VariantKind::conventional, VariantKind::resident, VariantKind::stream}) {
+  for (const VariantKind kind : {VariantKind::conventional, VariantKind::conventional_overlap,
+                                 VariantKind::resident, VariantKind::stream}) {
     variants.push_back(make_variant(kind, problem, MPI_COMM_WORLD, settings));
   }
   for (const auto& variant : variants) {
@@ -172,6 +173,53 @@ TEST(AllVariants, LiveSideBySideAndGoWithoutWaitingForADeadline) {
       << "tearing the variants down took "
       << std::chrono::duration<double>(tear_down).count() << " s";
 }
+
+// The overlapped loop with the other exchange strategy than its default (comb_graph): the
+// boundary-first order must not depend on how the exchange runs its kernels.
+TEST(ConventionalOverlap, CombFusedMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(StencilKind::twenty_seven_point);
+  RunSettings settings = test_settings(2);
+  settings.conventional_strategy = haloflag::halo::Strategy::comb_fused;
+  auto variant = make_variant(VariantKind::conventional_overlap, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
+// The update-rate report times each variant's update alone between and after checked runs:
+// afterwards a reset variant runs as before (the resident kernel's updates-only form leaves
+// the exchange's epochs alone, the stream variant's exchange kernels wait through it).
+class UpdatesOnly : public testing::TestWithParam<VariantKind> {};
+
+TEST_P(UpdatesOnly, LeaveTheVariantReadyForACheckedRun) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(StencilKind::seven_point);
+  auto variant = make_variant(GetParam(), problem, MPI_COMM_WORLD, test_settings(2));
+  const CheckResult before = run_and_check(*variant, problem, 0, 5);
+  EXPECT_TRUE(before.identical) << before.message;
+  double seconds = 0.0;
+  try {
+    seconds = variant->run_updates_only(7);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "[rank %d] %s updates only: %s\n", world_rank(),
+                 std::string(to_string(GetParam())).c_str(), error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  EXPECT_GT(seconds, 0.0);
+  const CheckResult after = run_and_check(*variant, problem, 3, 6);
+  EXPECT_TRUE(after.identical) << after.message;
+}
+
+std::string kind_name(const testing::TestParamInfo<VariantKind>& info) {
+  return std::string(to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Jacobi3d, UpdatesOnly,
+                         testing::Values(VariantKind::conventional,
+                                         VariantKind::conventional_overlap, VariantKind::resident,
+                                         VariantKind::stream),
+                         kind_name);
 
 // More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
 // blocks with several messages each, on the host team.
