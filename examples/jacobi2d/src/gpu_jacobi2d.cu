@@ -186,7 +186,8 @@ class GpuRowSweeps final : public RowSweeps<Real> {
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
-  GpuResidentKernel(int threads, int blocks) : threads_(threads), sms_(multiprocessors()) {
+  GpuResidentKernel(int threads, int blocks, int sharers)
+      : threads_(threads), sms_(multiprocessors()), sharers_(std::max(sharers, 1)) {
     check_threads(threads_);
     HF_GPU_CHECK(cudaGetDevice(&device_));
     int cooperative = 0;
@@ -197,14 +198,16 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     }
     HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm_, resident_kernel_of<Real>(), threads_, 0));
-    const int fit = per_sm_ * sms_;
+    const int fit = per_sm_ * sms_ / sharers_;
     blocks_ = blocks > 0 ? blocks : fit;
     if (blocks_ > fit || fit == 0) {
       throw std::runtime_error(
           "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
           std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
           " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm_) +
-          " per SM x " + std::to_string(sms_) + " SMs); ask for fewer with --resident-blocks");
+          " per SM x " + std::to_string(sms_) + " SMs" +
+          (sharers_ > 1 ? " / " + std::to_string(sharers_) + " ranks sharing the GPU" : "") +
+          "); ask for fewer with --resident-blocks");
     }
   }
 
@@ -231,12 +234,14 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
   std::string describe() const override {
     return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
            std::to_string(threads_) + " threads on GPU " + std::to_string(device_) +
-           " (occupancy: " + std::to_string(per_sm_) + " per SM)";
+           " (occupancy: " + std::to_string(per_sm_) + " per SM" +
+           (sharers_ > 1 ? ", shared by " + std::to_string(sharers_) + " ranks" : "") + ")";
   }
 
  private:
   int threads_;
   int sms_;
+  int sharers_;
   int device_ = 0;
   int per_sm_ = 0;
   int blocks_ = 0;
@@ -264,13 +269,14 @@ std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int threads) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks) {
-  return std::make_unique<GpuResidentKernel<Real>>(threads, blocks);
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks,
+                                                               int sharers) {
+  return std::make_unique<GpuResidentKernel<Real>>(threads, blocks, sharers);
 }
 
 template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
 template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int);
 
 }  // namespace jacobi2d

@@ -21,13 +21,13 @@ std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int, int) {
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int, int, int) {
   no_gpu_backend();
 }
 
 template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
 template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int);
 
 }  // namespace jacobi2d

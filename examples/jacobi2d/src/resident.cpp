@@ -38,7 +38,8 @@ class ResidentJacobi final : public Variant {
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
                   ? make_host_resident_kernel<Real>(settings.host_team_threads)
-                  : make_gpu_resident_kernel<Real>(settings.gpu_threads, settings.resident_blocks);
+                  : make_gpu_resident_kernel<Real>(settings.gpu_threads, settings.resident_blocks,
+                                                   settings.gpu_sharers);
   }
 
   ~ResidentJacobi() override {

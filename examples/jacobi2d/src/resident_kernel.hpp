@@ -30,9 +30,11 @@ class ResidentKernel {
 // Defined for float and double.
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_host_resident_kernel(int threads);
-// `blocks` 0: as many blocks of `threads` as the occupancy API says fit on the GPU at once.
-// Throws when the grid cannot be resident at once, naming what fits.
+// `blocks` 0: as many blocks of `threads` as the occupancy API says fit on the GPU at once,
+// divided among the `sharers` ranks bound to it. Throws when the grid cannot be resident at
+// once, naming what fits.
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks);
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks,
+                                                               int sharers);
 
 }  // namespace jacobi2d

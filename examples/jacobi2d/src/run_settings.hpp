@@ -21,6 +21,9 @@ struct RunSettings {
   int max_iterations = 1;   // the longest run (for the norms' slots)
   int gpu_threads = 256;    // threads per block of the GPU kernels
   int resident_blocks = 0;  // blocks of the resident grid; 0: as many as fit (occupancy API)
+  // Ranks bound to this rank's GPU (halo::GpuBinding::sharers): under MPS their resident grids
+  // wait on one another through the exchange, so they must all fit at once, each its share.
+  int gpu_sharers = 1;
   int host_team_threads = 2;  // host backend: CPU threads that play the resident grid
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs.

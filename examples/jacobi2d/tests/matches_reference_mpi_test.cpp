@@ -42,6 +42,8 @@ Backend test_backend() {
 
 // Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
 // example's kernels, as main() does.
+int gpu_sharers = 1;  // set with the binding
+
 const std::string& backend_unavailable() {
   static const std::string why = [] {
     const Backend backend = test_backend();
@@ -52,6 +54,7 @@ const std::string& backend_unavailable() {
     std::string reason;
     if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
     const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
+    gpu_sharers = binding.sharers;
     std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
     load_gpu_kernels();
     return std::string();
@@ -75,6 +78,7 @@ RunSettings test_settings(int nccheck) {
   settings.nccheck = nccheck;
   settings.max_iterations = kIterations;
   settings.gpu_threads = 128;
+  settings.gpu_sharers = gpu_sharers;
   settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }
