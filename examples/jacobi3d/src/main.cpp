@@ -212,6 +212,7 @@ int run_jacobi(int argc, char** argv) {
   settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
   settings.gpu_threads = options.gpu_threads;
+  settings.gpu_sharers = binding ? binding->sharers : 1;
   settings.resident_blocks = options.resident_blocks;
   settings.host_team_threads = options.host_team_threads;
   settings.progress = haloflag::halo::parse_progress(options.progress);

@@ -15,7 +15,6 @@
 #include "field_pair.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "haloflag/notify/gpu_device.hpp"
 #include "jacobi_variant.hpp"
 #include "resident_kernel.hpp"
 #include "sweep_regions.hpp"
@@ -25,32 +24,6 @@ namespace jacobi3d {
 namespace {
 
 namespace hh = haloflag::halo;
-
-// The ranks of this node bound to this rank's GPU, this one included (by the GPU's PCI bus id):
-// their resident grids must fit on it together. Collective over `comm`.
-int ranks_sharing_gpu(MPI_Comm comm) {
-  namespace hn = haloflag::notify;
-  constexpr std::size_t kIdBytes = 64;
-  std::array<char, kIdBytes> mine{};
-  const std::string id = hn::gpu_device_info(hn::current_gpu()).pci_bus_id;
-  std::copy_n(id.begin(), std::min(id.size(), kIdBytes - 1), mine.begin());
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int size = 1;
-  MPI_Comm_size(node, &size);
-  std::vector<char> all(static_cast<std::size_t>(size) * kIdBytes);
-  MPI_Allgather(mine.data(), static_cast<int>(kIdBytes), MPI_CHAR, all.data(),
-                static_cast<int>(kIdBytes), MPI_CHAR, node);
-  MPI_Comm_free(&node);
-  int sharers = 0;
-  for (int r = 0; r < size; ++r) {
-    sharers += std::equal(mine.begin(), mine.end(),
-                          all.begin() + static_cast<std::ptrdiff_t>(r * kIdBytes))
-                   ? 1
-                   : 0;
-  }
-  return sharers;
-}
 
 template <class Real>
 class ResidentJacobi final : public JacobiVariant {
@@ -70,7 +43,7 @@ class ResidentJacobi final : public JacobiVariant {
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
                   ? make_host_resident_kernel<Real>(settings.host_team_threads)
-                  : make_gpu_resident_kernel<Real>(settings, ranks_sharing_gpu(comm));
+                  : make_gpu_resident_kernel<Real>(settings, settings.gpu_sharers);
   }
 
   ~ResidentJacobi() override {

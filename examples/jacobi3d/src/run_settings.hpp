@@ -23,6 +23,9 @@ struct RunSettings {
   // (per multiprocessor, the fewer of the kernel's two forms, times the multiprocessors),
   // shared among the ranks bound to the same GPU.
   int resident_blocks = 0;
+  // Ranks bound to this rank's GPU (halo::GpuBinding::sharers), whose resident grids must fit on
+  // it together.
+  int gpu_sharers = 1;
   int host_team_threads = 2; // host backend: CPU threads that play the resident grid
   // The exchange strategy of the conventional variants (comb_fused or comb_graph); unset: the
   // conventional loop's comb_fused and the overlapped loop's comb_graph (its kernels replayed as

@@ -51,6 +51,8 @@ Precision test_precision() {
 // Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
 // example's kernels, as main() does: loading a kernel lazily waits for every kernel running on
 // the GPU, and a stream variant's resident kernels run until its exchange ends.
+int gpu_sharers = 1;  // set with the binding
+
 const std::string& backend_unavailable() {
   static const std::string why = [] {
     const Backend backend = test_backend();
@@ -61,6 +63,7 @@ const std::string& backend_unavailable() {
     std::string reason;
     if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
     const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
+    gpu_sharers = binding.sharers;
     std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
     load_gpu_kernels();
     return std::string();
@@ -98,6 +101,7 @@ RunSettings test_settings(int host_team_threads) {
   settings.timeout = std::chrono::seconds(60);
   settings.host_team_threads = host_team_threads;
   settings.gpu_threads = 128;
+  settings.gpu_sharers = gpu_sharers;
   // Run by hand without MPI_THREAD_MULTIPLE, the run's own thread drives the stream's exchange.
   settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
