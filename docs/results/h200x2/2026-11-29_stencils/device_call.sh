@@ -1,36 +1,71 @@
 #!/usr/bin/env bash
 # Session 57's device calls (repository root on the GPU machine; .deps from
-# scripts/stage_offline_deps.sh carried, the peer's source among it). STEP picks the call:
-#   probe2d  jacobi2d and its peer only (2 GPUs): build, the GPU test, the 2-D sizes
-#   full     everything (RANKS GPUs): build, the GPU tests of both examples, scripts/bench_stencils.sh
+# scripts/stage_offline_deps.sh carried, the peer's source among it). STEPS lists the steps of
+# the call; build-gpu/ and build-peer/ are ignored, so a warm machine keeps them between calls.
+#   build    both examples (tests included) and the peer; the GPU tests of both examples
+#   bench2d  scripts/bench_stencils.sh, jacobi2d and its peer only
+#   bench3d  scripts/bench_stencils.sh, Jacobi3D only
+#   tune     the resident grid's block size: both examples' resident variant at 256, 512 and
+#            1024 threads per block, a small and a large size each
+# RANKS: GPUs used, one rank each (default 2).
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
 root=$PWD
 start=$(date +%s)
 left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
+ranks=${RANKS:-2}
 o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/${STEP}_np${RANKS:-2}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
+finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
 trap finish EXIT
 build=$root/build-gpu
 peer=$root/build-peer
-ranks=${RANKS:-2}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-  -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 || { tail -30 "$o/configure.log"; exit 1; }
-targets=(haloflag_jacobi2d jacobi2d_reference_mpi_test)
-[[ $STEP == full ]] && targets+=(haloflag_jacobi3d jacobi3d_reference_mpi_test)
-cmake --build "$build" -j 24 --target "${targets[@]}" >"$o/build.log" 2>&1 &
-scripts/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" >"$o/peer_build.log" 2>&1
-cat "$o/peer_build.log"
-wait || { tail -40 "$o/build.log"; exit 1; }
-grep -q "error:" "$o/build.log" && { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
-echo "built: $(left) s left"
-tests="jacobi2d_reference_cuda"
-[[ $STEP == full ]] && tests="jacobi2d_reference_cuda|jacobi3d_reference_cuda"
-(cd "$build" && timeout 200 ctest -L gpu --timeout 150 --output-on-failure -R "$tests") >"$o/ctest_gpu.txt" 2>&1
-grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu.txt" | tail -12
-echo "tested: $(left) s left"
-[[ $STEP == probe2d ]] && export SIZES_3D=" "
-HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
-  timeout $(( $(left) - 15 )) scripts/bench_stencils.sh "$o/stencils"
-echo "done: $(left) s left"
+one_gpu_per_rank=(bash -c 'export CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}; exec "$@"' one_gpu)
+for step in $STEPS; do
+  case $step in
+    build)
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
+        { tail -30 "$o/configure.log"; exit 1; }
+      cmake --build "$build" -j 24 --target haloflag_jacobi2d jacobi2d_reference_mpi_test \
+        haloflag_jacobi3d jacobi3d_reference_mpi_test >"$o/build.log" 2>&1 &
+      scripts/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" \
+        >"$o/peer_build.log" 2>&1
+      cat "$o/peer_build.log"
+      wait || { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      echo "built: $(left) s left"
+      (cd "$build" && timeout 240 ctest -L gpu --timeout 200 --output-on-failure \
+        -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda") >"$o/ctest_gpu.txt" 2>&1
+      grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu.txt" | tail -12
+      echo "tested: $(left) s left"
+      ;;
+    bench2d)
+      SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
+        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils2d"
+      echo "bench2d: $(left) s left"
+      ;;
+    bench3d)
+      SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
+        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils3d"
+      echo "bench3d: $(left) s left"
+      ;;
+    tune)
+      mkdir -p "$o/tune"
+      for threads in 256 512 1024; do
+        for n in 1024 16384; do
+          mpiexec -n "$ranks" "${one_gpu_per_rank[@]}" "$build/examples/jacobi2d/haloflag_jacobi2d" \
+            -nx $n -ny $n -nccheck 1 --variant resident --gpu-threads $threads --repeats 3 \
+            >"$o/tune/jacobi2d_${n}_t$threads.txt" 2>&1
+          echo "jacobi2d $n threads $threads: $(grep -E '^resident ' "$o/tune/jacobi2d_${n}_t$threads.txt")"
+        done
+        for local in 32 128; do
+          mpiexec -n "$ranks" "${one_gpu_per_rank[@]}" "$build/examples/jacobi3d/haloflag_jacobi3d" \
+            --local $local --stencil 27 --variant resident --gpu-threads $threads --repeats 5 \
+            >"$o/tune/jacobi3d_${local}_t$threads.txt" 2>&1
+          echo "jacobi3d $local threads $threads: $(grep -E '^resident ' "$o/tune/jacobi3d_${local}_t$threads.txt" | head -1)"
+        done
+      done
+      echo "tune: $(left) s left"
+      ;;
+  esac
+done
