@@ -7,8 +7,8 @@
 #include <string>
 
 #include "gpu_jacobi2d.hpp"
+#include "haloflag/examples/cooperative_grid.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
-#include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "norm_accumulator.hpp"
 #include "resident_kernel.hpp"
@@ -91,11 +91,13 @@ const void* resident_kernel_of() {
   return reinterpret_cast<const void*>(resident_kernel<Real>);
 }
 
-void check_threads(int threads) {
+// Returns `threads`, so that a member initializer can check them.
+int check_threads(int threads) {
   if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
     throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
                                 std::to_string(threads));
   }
+  return threads;
 }
 
 int multiprocessors() {
@@ -183,72 +185,32 @@ class GpuRowSweeps final : public RowSweeps<Real> {
   PriorityStream interior_{false};
 };
 
+// The resident kernel as the examples' cooperative launch (CooperativeGrid), sized by the
+// occupancy API unless --resident-blocks says otherwise.
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(int threads, int blocks, int sharers)
-      : threads_(threads), sms_(multiprocessors()), sharers_(std::max(sharers, 1)) {
-    check_threads(threads_);
-    HF_GPU_CHECK(cudaGetDevice(&device_));
-    int cooperative = 0;
-    HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_));
-    if (!cooperative) {
-      throw std::runtime_error("the resident Jacobi kernel needs cooperative launches; GPU " +
-                               std::to_string(device_) + " does not support them");
-    }
-    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm_, resident_kernel_of<Real>(), threads_, 0));
-    const int fit = per_sm_ * sms_ / sharers_;
-    blocks_ = blocks > 0 ? blocks : fit;
-    if (blocks_ > fit || fit == 0) {
-      throw std::runtime_error(
-          "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
-          std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
-          " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm_) +
-          " per SM x " + std::to_string(sms_) + " SMs" +
-          (sharers_ > 1 ? " / " + std::to_string(sharers_) + " ranks sharing the GPU" : "") +
-          "); ask for fewer with --resident-blocks");
-    }
-  }
-
-  ~GpuResidentKernel() override { (void)cudaStreamSynchronize(stream_.get()); }
+      : grid_({resident_kernel_of<Real>()}, check_threads(threads), blocks, sharers) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
-    HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
-    HF_GPU_CHECK(cudaLaunchCooperativeKernel(resident_kernel_of<Real>(),
-                                             dim3(static_cast<unsigned>(blocks_)),
-                                             dim3(static_cast<unsigned>(threads_)), arguments, 0,
-                                             stream_.get()));
-    HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
+    grid_.launch(resident_kernel_of<Real>(), arguments);
   }
 
-  ResidentOutcome wait() override {
-    HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
-    float milliseconds = 0.0f;
-    HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
-    return {static_cast<double>(milliseconds) * 1e-3, true};
-  }
+  ResidentOutcome wait() override { return {grid_.wait(), true}; }
 
   std::string describe() const override {
-    return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
-           std::to_string(threads_) + " threads on GPU " + std::to_string(device_) +
-           " (occupancy: " + std::to_string(per_sm_) + " per SM" +
-           (sharers_ > 1 ? ", shared by " + std::to_string(sharers_) + " ranks" : "") + ")";
+    return grid_.describe() + " (occupancy: " + std::to_string(grid_.per_sm()) + " per SM" +
+           (grid_.sharers() > 1 ? ", shared by " + std::to_string(grid_.sharers()) + " ranks"
+                                : "") +
+           ")";
   }
 
  private:
-  int threads_;
-  int sms_;
-  int sharers_;
-  int device_ = 0;
-  int per_sm_ = 0;
-  int blocks_ = 0;
   ResidentLaunch<Real> launch_{};
-  haloflag::notify::GpuStream stream_;
-  haloflag::notify::GpuEvent begin_;
-  haloflag::notify::GpuEvent end_;
+  haloflag::examples::CooperativeGrid grid_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "box_sweep.hpp"
 #include "gpu_jacobi.hpp"
+#include "haloflag/examples/cooperative_grid.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -78,11 +79,13 @@ const void* resident_kernel_of(bool whole_exchange) {
                         : reinterpret_cast<const void*>(resident_kernel<Real, false>);
 }
 
-void check_threads(int threads) {
+// Returns `threads`, so that a member initializer can check them.
+int check_threads(int threads) {
   if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
     throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
                                 std::to_string(threads));
   }
+  return threads;
 }
 
 }  // namespace
@@ -309,89 +312,45 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
   PriorityStream interior_stream_{PriorityStream::Priority::lowest};
 };
 
+// The resident kernel as the examples' cooperative launch (CooperativeGrid), sized for the
+// fewer blocks of its two forms.
+//
+// By default the grid is as large as fits: the sweeps are memory-bound and want every thread the
+// GPU holds (one block per multiprocessor left most of it idle). Nothing else of this program
+// needs a place beside it while it runs: the conventional variants' exchange kernels end with
+// each exchange, and the stream variant's resident exchange kernels, which would hold
+// multiprocessors that a full grid needs, leave the GPU once idle for
+// ExchangeOptions::idle_exit (2 ms). A cooperative launch waits until its whole grid fits, so a
+// resident run right after a stream run would wait that long: main() lets the window pass before
+// it (untimed), and no margin is taken off the grid for them.
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(const RunSettings& settings, int gpu_sharers)
-      : threads_(settings.gpu_threads), sms_(multiprocessors()),
-        sharers_(std::max(gpu_sharers, 1)) {
-    check_threads(threads_);
-    HF_GPU_CHECK(cudaGetDevice(&device_));
-    int cooperative = 0;
-    HF_GPU_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device_));
-    if (!cooperative) {
-      throw std::runtime_error("the resident Jacobi kernel needs cooperative launches; GPU " +
-                               std::to_string(device_) + " does not support them");
-    }
-    // The form is the launch's choice: both must fit.
-    int per_sm = 0;
-    for (const bool whole : {false, true}) {
-      int fits = 0;
-      HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &fits, resident_kernel_of<Real>(whole), threads_, 0));
-      per_sm = whole ? std::min(per_sm, fits) : fits;
-    }
-    // The grids of the ranks that share this GPU (under MPS) wait on one another through the
-    // exchange, so all of them must be resident at once: each takes its share.
-    //
-    // By default the grid is as large as fits: the sweeps are memory-bound and want every
-    // thread the GPU holds (one block per multiprocessor left most of it idle). Nothing else of
-    // this program needs a place beside it while it runs: the conventional variants' exchange
-    // kernels end with each exchange, and the stream variant's resident exchange kernels, which
-    // would hold multiprocessors that a full grid needs, leave the GPU once idle for
-    // ExchangeOptions::idle_exit (2 ms). A cooperative launch waits until its whole grid fits,
-    // so a resident run right after a stream run would wait that long: main() lets the window
-    // pass before it (untimed), and no margin is taken off the grid for them.
-    const int fit = per_sm * sms_ / sharers_;
-    blocks_ = settings.resident_blocks > 0 ? settings.resident_blocks : fit;
-    if (blocks_ > fit || fit == 0) {
-      throw std::runtime_error(
-          "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +
-          std::to_string(threads_) + " threads, but GPU " + std::to_string(device_) +
-          " fits only " + std::to_string(fit) + " at once (" + std::to_string(per_sm) +
-          " per SM x " + std::to_string(sms_) + " SMs" +
-          (sharers_ > 1 ? " / " + std::to_string(sharers_) + " ranks sharing the GPU" : "") +
-          "); ask for fewer with --resident-blocks");
-    }
-  }
-
-  ~GpuResidentKernel() override { (void)cudaStreamSynchronize(stream_.get()); }
+      : grid_({resident_kernel_of<Real>(false), resident_kernel_of<Real>(true)},
+              check_threads(settings.gpu_threads), settings.resident_blocks, gpu_sharers) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
-    HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
-    HF_GPU_CHECK(cudaLaunchCooperativeKernel(resident_kernel_of<Real>(launch.whole_exchange),
-                                             dim3(static_cast<unsigned>(blocks_)),
-                                             dim3(static_cast<unsigned>(threads_)), arguments, 0,
-                                             stream_.get()));
-    HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
+    grid_.launch(resident_kernel_of<Real>(launch.whole_exchange), arguments);
   }
 
   ResidentOutcome wait() override {
-    HF_GPU_CHECK(cudaEventSynchronize(end_.get()));
-    float milliseconds = 0.0f;
-    HF_GPU_CHECK(cudaEventElapsedTime(&milliseconds, begin_.get(), end_.get()));
+    const double seconds = grid_.wait();
     // The kernel does not report per block; the host's exchange names any failed wait.
-    return {static_cast<double>(milliseconds) * 1e-3, true};
+    return {seconds, true};
   }
 
   std::string describe() const override {
-    return "cooperative grid: " + std::to_string(blocks_) + " blocks x " +
-           std::to_string(threads_) + " threads on GPU " + std::to_string(device_) +
-           (sharers_ > 1 ? " (its share of " + std::to_string(sharers_) + " ranks)" : "");
+    return grid_.describe() +
+           (grid_.sharers() > 1 ? " (its share of " + std::to_string(grid_.sharers()) + " ranks)"
+                                : "");
   }
 
  private:
-  int threads_;
-  int sms_;
-  int sharers_;
-  int device_ = 0;
-  int blocks_ = 0;
   ResidentLaunch<Real> launch_{};
-  haloflag::notify::GpuStream stream_;
-  Event begin_;
-  Event end_;
+  haloflag::examples::CooperativeGrid grid_;
 };
 
 }  // namespace
