@@ -3,8 +3,9 @@
 # copy of a tree with a measurement-only patch (never merged) runs on 2 ranks over the node
 # transport (one GPU per rank), 32^3 cells per rank, at 7 and 27 points, in rounds, once per
 # setting (HALOFLAG_EXP, which the patch reads). Two patches, each with its settings:
-#  - docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch (the default; fits tree
-#    5253634): thread 0 of chosen blocks stamps %globaltimer at 15 points of each epoch (the
+#  - docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch (the default; fits trees
+#    whose resident launch is examples/common's CooperativeGrid; its version in commit d909832
+#    fits 5253634): thread 0 of chosen blocks stamps %globaltimer at 15 points of each epoch (the
 #    announce, the wait for the peer's ghosts free, piece 0's move and count, the receiving
 #    block's wait and completion, the barriers) and each rank prints its medians; the links'
 #    table (scripts/resident_links_table.py) goes to OUT_DIR/links.md. Settings:
