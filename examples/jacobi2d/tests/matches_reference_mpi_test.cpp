@@ -16,7 +16,7 @@
 #include <tuple>
 
 #include "gpu_jacobi2d.hpp"
-#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/examples/test_backend.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -35,32 +35,15 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 9;  // odd: the result ends in the second field
 
-Backend test_backend() {
-  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
-  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
+using haloflag::examples::test_backend;
+
+// Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
+// binding done once, with the example's kernels loaded (haloflag/examples/test_backend.hpp).
+const haloflag::examples::TestBackendSetup& backend_setup() {
+  return haloflag::examples::test_backend_setup(load_gpu_kernels);
 }
 
-// Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
-// example's kernels, as main() does.
-int gpu_sharers = 1;  // set with the binding
-
-const std::string& backend_unavailable() {
-  static const std::string why = [] {
-    const Backend backend = test_backend();
-    if (backend == Backend::host) return std::string();
-    if (!haloflag::notify::backend_compiled(backend)) {
-      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
-    }
-    std::string reason;
-    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
-    const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
-    gpu_sharers = binding.sharers;
-    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
-    load_gpu_kernels();
-    return std::string();
-  }();
-  return why;
-}
+const std::string& backend_unavailable() { return backend_setup().unavailable; }
 
 bool mpi_thread_multiple() {
   int level = MPI_THREAD_SINGLE;
@@ -78,7 +61,7 @@ RunSettings test_settings(int nccheck) {
   settings.nccheck = nccheck;
   settings.max_iterations = kIterations;
   settings.gpu_threads = 128;
-  settings.gpu_sharers = gpu_sharers;
+  settings.gpu_sharers = backend_setup().gpu_sharers;
   settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }

@@ -19,7 +19,7 @@
 #include <tuple>
 #include <vector>
 
-#include "haloflag/halo/gpu_binding.hpp"
+#include "haloflag/examples/test_backend.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -38,38 +38,20 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 20;
 
-Backend test_backend() {
-  const char* name = std::getenv("HALOFLAG_TEST_BACKEND");
-  return name == nullptr ? Backend::host : haloflag::notify::parse_backend(name);
-}
+using haloflag::examples::test_backend;
 
 Precision test_precision() {
   const char* name = std::getenv("HALOFLAG_TEST_PRECISION");
   return name == nullptr ? Precision::float64 : precision_from_name(name);
 }
 
-// Why this run cannot use its backend ("" when it can); binds the GPU once and loads the
-// example's kernels, as main() does: loading a kernel lazily waits for every kernel running on
-// the GPU, and a stream variant's resident kernels run until its exchange ends.
-int gpu_sharers = 1;  // set with the binding
-
-const std::string& backend_unavailable() {
-  static const std::string why = [] {
-    const Backend backend = test_backend();
-    if (backend == Backend::host) return std::string();
-    if (!haloflag::notify::backend_compiled(backend)) {
-      return "backend " + std::string(haloflag::notify::to_string(backend)) + " not compiled in";
-    }
-    std::string reason;
-    if (haloflag::notify::gpu_device_count(&reason) == 0) return "no GPU: " + reason;
-    const auto binding = haloflag::halo::bind_gpu(MPI_COMM_WORLD);
-    gpu_sharers = binding.sharers;
-    std::printf("[rank %d] %s\n", world_rank(), binding.describe().c_str());
-    load_gpu_kernels();
-    return std::string();
-  }();
-  return why;
+// Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
+// binding done once, with the example's kernels loaded (haloflag/examples/test_backend.hpp).
+const haloflag::examples::TestBackendSetup& backend_setup() {
+  return haloflag::examples::test_backend_setup(load_gpu_kernels);
 }
+
+const std::string& backend_unavailable() { return backend_setup().unavailable; }
 
 // A global size every rank count of the tests (1, 2, 4, 8) divides evenly, not a cube, so a
 // mixed-up axis shows; in the test's precision.
@@ -101,7 +83,7 @@ RunSettings test_settings(int host_team_threads) {
   settings.timeout = std::chrono::seconds(60);
   settings.host_team_threads = host_team_threads;
   settings.gpu_threads = 128;
-  settings.gpu_sharers = gpu_sharers;
+  settings.gpu_sharers = backend_setup().gpu_sharers;
   // Run by hand without MPI_THREAD_MULTIPLE, the run's own thread drives the stream's exchange.
   settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
