@@ -8,6 +8,7 @@
 
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/cooperative_grid.hpp"
+#include "haloflag/examples/gpu_streams.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "norm_accumulator.hpp"
@@ -24,9 +25,10 @@ namespace hk = haloflag::kernels;
 // Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
 constexpr int kMaxThreads = 1024;
 
-// The sum of `value` over a warp, in lane 0.
+// The sum of `value` over a warp, in lane 0 (device code only: nothing else calls it).
+#if HF_DEVICE_CODE
 __device__ double warp_sum(double value) {
-#if HF_HIP_DEVICE_CODE
+#if defined(HALOFLAG_HAVE_HIP)
   for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down(value, offset);
 #else
   for (int offset = 16; offset > 0; offset /= 2) {
@@ -35,6 +37,7 @@ __device__ double warp_sum(double value) {
 #endif
   return value;
 }
+#endif
 
 // Adds a block's sums with one atomic, so that a check costs one atomic per block on the
 // accumulator, not one per warp: every thread of the block must call it together.
@@ -100,35 +103,8 @@ int check_threads(int threads) {
   return threads;
 }
 
-int multiprocessors() {
-  int device = 0;
-  int count = 0;
-  HF_GPU_CHECK(cudaGetDevice(&device));
-  HF_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
-// A non-blocking stream at the device's highest priority or its lowest.
-class PriorityStream {
- public:
-  explicit PriorityStream(bool highest) {
-    int least = 0;
-    int greatest = 0;
-    HF_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    HF_GPU_CHECK(
-        cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, highest ? greatest : least));
-  }
-  ~PriorityStream() {
-    (void)cudaStreamSynchronize(stream_);
-    (void)cudaStreamDestroy(stream_);
-  }
-  PriorityStream(const PriorityStream&) = delete;
-  PriorityStream& operator=(const PriorityStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using haloflag::examples::multiprocessors;
+using haloflag::examples::PriorityStream;
 
 template <class Real>
 class GpuRowSweeps final : public RowSweeps<Real> {
@@ -181,8 +157,8 @@ class GpuRowSweeps final : public RowSweeps<Real> {
 
   int threads_;
   int sms_;
-  PriorityStream boundary_{true};
-  PriorityStream interior_{false};
+  PriorityStream boundary_{PriorityStream::Priority::highest};
+  PriorityStream interior_{PriorityStream::Priority::lowest};
 };
 
 // The resident kernel as the examples' cooperative launch (CooperativeGrid), sized by the

@@ -11,6 +11,7 @@
 #include "box_sweep.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/cooperative_grid.hpp"
+#include "haloflag/examples/gpu_streams.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -107,36 +108,8 @@ namespace {
 
 using Event = haloflag::notify::GpuEvent;
 
-int multiprocessors() {
-  int device = 0;
-  int count = 0;
-  HF_GPU_CHECK(cudaGetDevice(&device));
-  HF_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
-// A non-blocking stream of the given priority (GpuStream has the default, the lowest).
-class PriorityStream {
- public:
-  enum class Priority { highest, lowest };
-  explicit PriorityStream(Priority priority) {
-    int least = 0;
-    int greatest = 0;
-    HF_GPU_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    HF_GPU_CHECK(cudaStreamCreateWithPriority(
-        &stream_, cudaStreamNonBlocking, priority == Priority::highest ? greatest : least));
-  }
-  ~PriorityStream() {
-    (void)cudaStreamSynchronize(stream_);
-    (void)cudaStreamDestroy(stream_);
-  }
-  PriorityStream(const PriorityStream&) = delete;
-  PriorityStream& operator=(const PriorityStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using haloflag::examples::multiprocessors;
+using haloflag::examples::PriorityStream;
 
 // Work enqueued on `stream` after this waits for `event`'s last record (gpu_runtime.hpp maps no
 // name for it).
