@@ -123,8 +123,8 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::IsMember({"caller", "thread"}).description(""))
       ->capture_default_str();
   app.add_option("--conventional-strategy", options.conventional_strategy,
-                 "the conventional loop's exchange: comb_fused, or comb_graph (its kernels "
-                 "replayed as CUDA graphs)")
+                 "the conventional loop's exchange: comb_graph (its pack and unpack kernels "
+                 "replayed as CUDA graphs) or comb_fused")
       ->check(CLI::IsMember({"comb_fused", "comb_graph"}).description(""))
       ->capture_default_str();
   app.add_option("--host-threads", options.host_team_threads,

@@ -33,7 +33,7 @@ struct Options {
   int host_team_threads = 2;
   std::string transport = "auto";
   std::string progress = "thread";
-  std::string conventional_strategy = "comb_fused";
+  std::string conventional_strategy = "comb_graph";
 };
 
 // Rewrites the peer's single-dash options (-nx ...) to the double-dash ones CLI11 accepts.

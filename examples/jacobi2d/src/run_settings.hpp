@@ -28,7 +28,8 @@ struct RunSettings {
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
-  haloflag::halo::Strategy conventional_strategy = haloflag::halo::Strategy::comb_fused;
+  // The conventional loop's exchange: comb_graph replays its pack and unpack kernels as graphs.
+  haloflag::halo::Strategy conventional_strategy = haloflag::halo::Strategy::comb_graph;
 };
 
 // The options every variant's Exchange shares, for `strategy` over `comm`.
