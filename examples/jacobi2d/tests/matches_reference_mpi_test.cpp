@@ -51,8 +51,11 @@ bool mpi_thread_multiple() {
   return level >= MPI_THREAD_MULTIPLE;
 }
 
-// 13 rows: 11 updated, 6 + 5 at 2 ranks and 3 + 3 + 3 + 2 at 4; 10 columns.
-Problem test_problem(Precision precision) { return make_problem(10, 13, world_size(), precision); }
+// 13 rows: 11 updated, 6 + 5 at 2 ranks and 3 + 3 + 3 + 2 at 4. 12 columns: rows of whole
+// 16-byte groups in either type (row_sweep.hpp); 11: cell by cell.
+Problem test_problem(Precision precision, std::int64_t nx = 12) {
+  return make_problem(nx, 13, world_size(), precision);
+}
 
 RunSettings test_settings(int nccheck) {
   RunSettings settings;
@@ -114,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
                      testing::Values(1, 3)),
     case_name);
 
-// Every peer over MPI: the exchanges complete only while someone runs their CPU side, beside the
+// Every peer over MPI, rows updated cell by cell: the exchanges complete only while someone runs their CPU side, beside the
 // host following the norms (a blocking reduction there would hold back a send a peer needs).
 using MpiCase = std::tuple<VariantKind, Progress>;
 
@@ -127,7 +130,7 @@ TEST_P(OverMpi, MatchesReference) {
     GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
                     "(HALOFLAG_TEST_MPI_THREAD=multiple)";
   }
-  const Problem problem = test_problem(Precision::float32);
+  const Problem problem = test_problem(Precision::float32, 11);
   RunSettings settings = test_settings(1);
   settings.transport = Transport::mpi;
   settings.progress = progress;
