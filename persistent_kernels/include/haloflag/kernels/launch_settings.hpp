@@ -22,7 +22,8 @@ struct LaunchSettings {
   /// scattered accesses bound a copy into a peer's device memory. The host backend uses one.
   int long_send_blocks = 1;
   /// The node transport's grid: threads per block, blocks (0: one per piece, as many as fit
-  /// beside the exchange's other kernels), and the bytes of a piece, its unit of work. Pieces of
+  /// beside the exchange's other kernels; a resident grid, half as many, so that the caller's
+  /// kernels keep room between exchanges), and the bytes of a piece, its unit of work. Pieces of
   /// a few KiB spread a face over many multiprocessors, and a block's threads move a piece in
   /// one or two rounds of loads.
   int node_threads = 256;
