@@ -164,10 +164,30 @@ void launch_box(StencilKind stencil, const SweepFields<Real>& fields, const hk::
   HF_GPU_CHECK(cudaGetLastError());
 }
 
+// The boundary layer's blocks: one cell per thread, capped at a few waves of blocks (the sweep
+// strides over the rest).
+unsigned boundary_blocks(const BoundaryLayer& boundary, int threads, int sms) {
+  std::int64_t cells = 0;
+  for (int b = 0; b < boundary.count; ++b) cells += boundary.boxes[b].cells();
+  const std::int64_t wanted = (cells + threads - 1) / threads;
+  return static_cast<unsigned>(std::min(wanted, std::int64_t{sms} * 32));
+}
+
+template <class Real>
+void launch_boundary(StencilKind stencil, const SweepFields<Real>& fields,
+                     const BoundaryLayer& boundary, int threads, int sms, cudaStream_t stream) {
+  const unsigned blocks = boundary_blocks(boundary, threads, sms);
+  if (blocks == 0) return;
+  boundary_kernel<Real><<<blocks, threads, 0, stream>>>(stencil, fields, boundary);
+  HF_GPU_CHECK(cudaGetLastError());
+}
+
 template <class Real>
 class GpuOwnedSweep final : public OwnedSweep<Real> {
  public:
-  explicit GpuOwnedSweep(int threads) : threads_(threads) { check_threads(threads); }
+  explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
+    check_threads(threads);
+  }
 
   void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     enqueue(stencil, fields, owned);
@@ -179,6 +199,11 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
     launch_box(stencil, fields, owned, threads_, stream_.get());
   }
 
+  void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
+                        const BoundaryLayer& boundary) override {
+    launch_boundary(stencil, fields, boundary, threads_, sms_, stream_.get());
+  }
+
   haloflag::notify::WorkStream stream() override {
     return haloflag::notify::WorkStream(stream_.get());
   }
@@ -186,9 +211,18 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
   void synchronize() override { HF_GPU_CHECK(cudaStreamSynchronize(stream_.get())); }
 
   double time_updates(StencilKind stencil, const std::array<SweepFields<Real>, 2>& steps,
-                      int first_in, const hk::Box& owned, int iterations) override {
+                      int first_in, const SweepRegions& regions, bool boundary_first,
+                      int iterations) override {
     HF_GPU_CHECK(cudaEventRecord(begin_.get(), stream_.get()));
-    for (int i = 0; i < iterations; ++i) enqueue(stencil, steps[(first_in + i) & 1], owned);
+    for (int i = 0; i < iterations; ++i) {
+      const SweepFields<Real>& fields = steps[(first_in + i) & 1];
+      if (boundary_first) {
+        enqueue_boundary(stencil, fields, regions.boundary);
+        enqueue(stencil, fields, regions.interior);
+      } else {
+        enqueue(stencil, fields, regions.owned);
+      }
+    }
     HF_GPU_CHECK(cudaEventRecord(end_.get(), stream_.get()));
     return elapsed_seconds(begin_, end_);
   }
@@ -199,6 +233,7 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
 
  private:
   int threads_;
+  int sms_;
   Event begin_;
   Event end_;
   haloflag::notify::GpuStream stream_;  // destroyed first: it waits for its work
@@ -224,12 +259,7 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
                         const BoundaryLayer& boundary) override {
     stream_wait(boundary_stream_.get(), interior_done_);
     HF_GPU_CHECK(cudaEventRecord(step_begin_.get(), boundary_stream_.get()));
-    const unsigned blocks = boundary_blocks(boundary);
-    if (blocks > 0) {
-      boundary_kernel<Real>
-          <<<blocks, threads_, 0, boundary_stream_.get()>>>(stencil, fields, boundary);
-      HF_GPU_CHECK(cudaGetLastError());
-    }
+    launch_boundary(stencil, fields, boundary, threads_, sms_, boundary_stream_.get());
     HF_GPU_CHECK(cudaEventRecord(boundary_done_.get(), boundary_stream_.get()));
   }
 
@@ -258,21 +288,14 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
   }
 
   std::string describe(const SweepRegions& regions) const override {
-    return "update: boundary layer " + std::to_string(boundary_blocks(regions.boundary)) +
+    return "update: boundary layer " +
+           std::to_string(boundary_blocks(regions.boundary, threads_, sms_)) +
            " blocks x " + std::to_string(threads_) +
            " threads on a high-priority stream, interior " +
            box_launch(regions.interior, threads_).describe() + " on a low-priority stream";
   }
 
  private:
-  // One cell per thread, capped at a few waves of blocks (the sweep strides over the rest).
-  unsigned boundary_blocks(const BoundaryLayer& boundary) const {
-    std::int64_t cells = 0;
-    for (int b = 0; b < boundary.count; ++b) cells += boundary.boxes[b].cells();
-    const std::int64_t wanted = (cells + threads_ - 1) / threads_;
-    return static_cast<unsigned>(std::min(wanted, std::int64_t{sms_} * 32));
-  }
-
   int threads_;
   int sms_;
   Event step_begin_;  // a step's boundary stream once both parts of the step before are done

@@ -24,14 +24,27 @@ class HostOwnedSweep final : public OwnedSweep<Real> {
                const hk::Box& owned) override {
     queue_.enqueue([stencil, fields, owned] { sweep_box(stencil, fields, owned, 0, 1); });
   }
+  void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
+                        const BoundaryLayer& boundary) override {
+    queue_.enqueue([stencil, fields, boundary] {
+      sweep_boxes(stencil, fields, boundary.boxes, boundary.count, 0, 1);
+    });
+  }
   haloflag::notify::WorkStream stream() override { return queue_; }
   void synchronize() override { queue_.synchronize(); }
   double time_updates(StencilKind stencil, const std::array<SweepFields<Real>, 2>& steps,
-                      int first_in, const hk::Box& owned, int iterations) override {
+                      int first_in, const SweepRegions& regions, bool boundary_first,
+                      int iterations) override {
     queue_.synchronize();
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) {
-      sweep_box(stencil, steps[(first_in + i) & 1], owned, 0, 1);
+      const SweepFields<Real>& fields = steps[(first_in + i) & 1];
+      if (boundary_first) {
+        sweep_boxes(stencil, fields, regions.boundary.boxes, regions.boundary.count, 0, 1);
+        sweep_box(stencil, fields, regions.interior, 0, 1);
+      } else {
+        sweep_box(stencil, fields, regions.owned, 0, 1);
+      }
     }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   }

@@ -1,7 +1,7 @@
-// The stream variant: per iteration the update (in -> out) and then the exchange of `out`'s halo
-// are ordered on one stream (a GPU stream, or a HostQueue on the host backend), with the
-// exchange's resident kernels (halo::Strategy::resident) packing and unpacking: no host
-// synchronisation until the run's end. One Exchange serves both buffers (start(stream, fields)).
+// The stream variant: per iteration, ordered on one stream (a GPU stream, or a HostQueue on the
+// host backend), the boundary layer's update (in -> out), the start of the exchange of `out`'s
+// halo, the interior's update while the exchange's resident kernels (halo::Strategy::resident)
+// pack and unpack, and the wait for the exchange: no host synchronisation until the run's end. One Exchange serves both buffers (start(stream, fields)).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -62,8 +62,11 @@ class StreamJacobi final : public JacobiVariant {
     running_ = true;
     for (int step = 0; step < iterations; ++step) {
       const int in = fields_.current();
-      sweep_->enqueue(problem_.stencil, fields_.sweep_fields(in), regions_.owned);
+      // The boundary layer first: the exchange packs it once the stream reaches the start, while
+      // the interior, enqueued behind the start, updates.
+      sweep_->enqueue_boundary(problem_.stencil, fields_.sweep_fields(in), regions_.boundary);
       exchange_->start(sweep_->stream(), fields_.view(in ^ 1));
+      sweep_->enqueue(problem_.stencil, fields_.sweep_fields(in), regions_.interior);
       exchange_->wait(sweep_->stream());
       fields_.advance(1);
     }
@@ -81,7 +84,7 @@ class StreamJacobi final : public JacobiVariant {
   double run_updates_only(int iterations) override {
     // The exchange's resident kernels stay idle meanwhile (no start), as between two runs.
     const double seconds = sweep_->time_updates(problem_.stencil, fields_.steps(),
-                                                fields_.current(), regions_.owned, iterations);
+                                                fields_.current(), regions_, true, iterations);
     fields_.advance(iterations);
     return seconds;
   }
@@ -89,7 +92,9 @@ class StreamJacobi final : public JacobiVariant {
   hh::HostField current() const override { return fields_.download_current(); }
 
   std::string launch_description() const override {
-    return sweep_->describe(regions_.owned) + "; exchange resident, stream-ordered, " +
+    return sweep_->describe(regions_.interior) +
+           " for the interior, after the boundary layer and the exchange's start; exchange "
+           "resident, stream-ordered, " +
            std::string(hh::to_string(progress_)) + " progress: " +
            exchange_->launch_description();
   }
