@@ -55,6 +55,49 @@ HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
   }
 }
 
+// Tiles of one plane that a group of kTileCells consecutive members covers together: a GPU
+// block of 256 threads (or a part of a larger one) then updates 8 rows of 32 cells, as the plain
+// update kernel's blocks do, and the rows and planes around a cell that its neighbours also read
+// come from the block's cache instead of memory.
+inline constexpr std::uint32_t kTileX = 32;
+inline constexpr std::uint32_t kTileY = 8;
+inline constexpr std::uint32_t kTileCells = kTileX * kTileY;
+
+// sweep_box, a tile per kTileCells members: member m takes the cell at (m % 32, m / 32 % 8) of
+// tiles m / 256, m / 256 + members / 256, ... (x, then y, then z). Members in any other number
+// than a multiple of kTileCells (the host team, a small GPU block) sweep as sweep_box does.
+template <class Real>
+HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& fields,
+                                     const haloflag::kernels::Box& box, std::int64_t member,
+                                     std::int64_t members) {
+  if (members % kTileCells != 0) {
+    sweep_box(kind, fields, box, member, members);
+    return;
+  }
+  const auto nx = static_cast<std::uint32_t>(box.extent[0]);
+  const auto ny = static_cast<std::uint32_t>(box.extent[1]);
+  const auto nz = static_cast<std::uint32_t>(box.extent[2]);
+  const std::uint32_t tiles_x = (nx + kTileX - 1) / kTileX;
+  const std::uint32_t tiles_plane = tiles_x * ((ny + kTileY - 1) / kTileY);
+  const std::uint32_t tiles = tiles_plane * nz;
+  const auto lane = static_cast<std::uint32_t>(member % kTileCells);
+  const std::uint32_t lane_x = lane % kTileX;
+  const std::uint32_t lane_y = lane / kTileX;
+  const auto step = static_cast<std::uint32_t>(members / kTileCells);
+  for (auto tile = static_cast<std::uint32_t>(member / kTileCells); tile < tiles; tile += step) {
+    const std::uint32_t z = tile / tiles_plane;
+    const std::uint32_t in_plane = tile - z * tiles_plane;
+    const std::uint32_t tile_y = in_plane / tiles_x;
+    const std::uint32_t x = (in_plane - tile_y * tiles_x) * kTileX + lane_x;
+    const std::uint32_t y = tile_y * kTileY + lane_y;
+    if (x < nx && y < ny) {
+      update_cell(kind, fields,
+                  (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
+                      box.begin[0] + x);
+    }
+  }
+}
+
 // Every cell of `count` boxes, laid end to end and shared out as one: a grid with more members
 // than cells then has every cell's loads in flight at once, where box after box would wait for
 // memory once per box.

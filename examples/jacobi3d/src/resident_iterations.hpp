@@ -48,7 +48,8 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     grid.sync();  // the boundary layer is written before any block packs it
 
     if (launch.updates_only) {
-      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
+                         grid.size());
       grid.sync();  // this step's cells are written before the next step reads them
       continue;
     }
@@ -59,7 +60,8 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
     if constexpr (kWholeExchange) {
       failed = hk::embedded_exchange_start(block, plan, block_index, blocks, epoch) !=
                hk::BlockStatus::ok;
-      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
+                         grid.size());
       if (!failed) {
         failed = hk::embedded_exchange_finish(block, plan, block_index, blocks, epoch) !=
                  hk::BlockStatus::ok;
@@ -68,7 +70,8 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
       for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
         failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
       }
-      sweep_box(launch.stencil, fields, launch.regions.interior, grid.thread(), grid.size());
+      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
+                         grid.size());
       for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
         failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
       }

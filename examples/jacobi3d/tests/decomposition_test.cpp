@@ -81,17 +81,18 @@ struct Counted {
 
 TEST(BoxSweep, EveryMemberCountCoversEachCellOnce) {
   for (const Index3 owned :
-       {Index3{13, 7, 5}, Index3{2, 2, 2}, Index3{40, 3, 2}, Index3{2, 9, 4}}) {
+       {Index3{13, 7, 5}, Index3{2, 2, 2}, Index3{40, 3, 2}, Index3{2, 9, 4}, Index3{70, 19, 3}}) {
     const Index3 field{owned[0] + 2, owned[1] + 2, owned[2] + 2};
     const SweepRegions regions = sweep_regions(owned, 1);
-    for (const std::int64_t members : {1, 2, 3, 5, 32, 33, 64, 96, 4096}) {
+    // Multiples of 256 take sweep_box_in_tiles' tiles, the others its fallback.
+    for (const std::int64_t members : {1, 2, 3, 5, 32, 33, 64, 96, 256, 768, 4096}) {
       for (const StencilKind stencil :
            {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
         std::vector<Counted> in(static_cast<std::size_t>(field[0] * field[1] * field[2]));
         std::vector<Counted> out(in.size());
         const SweepFields<Counted> fields{in.data(), out.data(), field[0], field[0] * field[1]};
         for (std::int64_t m = 0; m < members; ++m) {
-          sweep_box(stencil, fields, regions.interior, m, members);
+          sweep_box_in_tiles(stencil, fields, regions.interior, m, members);
           sweep_boxes(stencil, fields, regions.boundary.boxes, regions.boundary.count, m,
                       members);
         }
