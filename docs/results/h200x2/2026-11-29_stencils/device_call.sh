@@ -9,7 +9,8 @@
 #            over node at cubes 200 and 800, the GPU tests of the resident and stream exchanges
 #   tune     the resident grid's block size: both examples' resident variant at 256, 512 and
 #            1024 threads per block, a small and a large size each
-# RANKS: GPUs used, one rank each (default 2).
+# RANKS: ranks, one per GPU (default 2); on a machine of fewer GPUs they share them under MPS, a
+# proxy.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -63,8 +64,10 @@ for step in $STEPS; do
       SIZES_2D=" " SIZES_3D=256 HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
         timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils256"
       echo "256: $(left) s left"
+      shared=()
+      (( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
       for cube in 200 800; do
-        mpiexec -n "$ranks" "$build/bench/halo_bench" --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
+        "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
           --strategy resident --transport node --tuning fixed --rounds 2 --iterations 1000 --progress 0 \
           --json "$o/resident_$cube.json" >"$o/resident_$cube.txt" 2>&1
         grep -E "^resident" "$o/resident_$cube.txt"
