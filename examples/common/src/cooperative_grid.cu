@@ -16,7 +16,7 @@ struct CooperativeGrid::Handles {
 };
 
 CooperativeGrid::CooperativeGrid(std::initializer_list<const void*> kernels, int threads,
-                                 int blocks, int sharers)
+                                 int blocks, int sharers, std::int64_t cells)
     : threads_(threads), sharers_(std::max(sharers, 1)) {
   HF_GPU_CHECK(cudaGetDevice(&device_));
   HF_GPU_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device_));
@@ -37,7 +37,8 @@ CooperativeGrid::CooperativeGrid(std::initializer_list<const void*> kernels, int
   // The grids of the ranks that share this GPU (under MPS) wait on one another through the
   // exchange, so all of them must be resident at once: each takes its share.
   const int fit = per_sm_ * sms_ / sharers_;
-  blocks_ = blocks > 0 ? blocks : fit;
+  const std::int64_t filled = std::max<std::int64_t>((cells + threads_ - 1) / threads_, 1);
+  blocks_ = blocks > 0 ? blocks : static_cast<int>(std::min<std::int64_t>(fit, filled));
   if (blocks_ > fit || fit == 0) {
     throw std::runtime_error(
         "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +

@@ -162,12 +162,12 @@ class GpuRowSweeps final : public RowSweeps<Real> {
 };
 
 // The resident kernel as the examples' cooperative launch (CooperativeGrid), sized by the
-// occupancy API unless --resident-blocks says otherwise.
+// occupancy API (no larger than the rank's cells fill) unless --resident-blocks says otherwise.
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
-  GpuResidentKernel(int threads, int blocks, int sharers)
-      : grid_({resident_kernel_of<Real>()}, check_threads(threads), blocks, sharers) {}
+  GpuResidentKernel(int threads, int blocks, int sharers, std::int64_t cells)
+      : grid_({resident_kernel_of<Real>()}, check_threads(threads), blocks, sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
@@ -208,13 +208,15 @@ std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int threads) {
 
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks,
-                                                               int sharers) {
-  return std::make_unique<GpuResidentKernel<Real>>(threads, blocks, sharers);
+                                                               int sharers, std::int64_t cells) {
+  return std::make_unique<GpuResidentKernel<Real>>(threads, blocks, sharers, cells);
 }
 
 template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
 template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int,
+                                                                          std::int64_t);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int,
+                                                                            std::int64_t);
 
 }  // namespace jacobi2d

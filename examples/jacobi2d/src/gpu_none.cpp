@@ -21,13 +21,15 @@ std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int, int, int) {
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int, int, int, std::int64_t) {
   no_gpu_backend();
 }
 
 template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
 template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int);
+template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int,
+                                                                          std::int64_t);
+template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int,
+                                                                            std::int64_t);
 
 }  // namespace jacobi2d

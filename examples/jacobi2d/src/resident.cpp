@@ -39,7 +39,8 @@ class ResidentJacobi final : public Variant {
     kernel_ = settings.backend == haloflag::notify::Backend::host
                   ? make_host_resident_kernel<Real>(settings.host_team_threads)
                   : make_gpu_resident_kernel<Real>(settings.gpu_threads, settings.resident_blocks,
-                                                   settings.gpu_sharers);
+                                                   settings.gpu_sharers,
+                                                   fields_.rows() * (fields_.nx() - 2));
   }
 
   ~ResidentJacobi() override {

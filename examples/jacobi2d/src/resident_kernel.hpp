@@ -3,6 +3,7 @@
 // exchange's host side and follows the norms, then calls wait().
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -31,10 +32,10 @@ class ResidentKernel {
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_host_resident_kernel(int threads);
 // `blocks` 0: as many blocks of `threads` as the occupancy API says fit on the GPU at once,
-// divided among the `sharers` ranks bound to it. Throws when the grid cannot be resident at
-// once, naming what fits.
+// divided among the `sharers` ranks bound to it, and no more than the rank's `cells` fill at one
+// per thread. Throws when the grid cannot be resident at once, naming what fits.
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks,
-                                                               int sharers);
+                                                               int sharers, std::int64_t cells);
 
 }  // namespace jacobi2d

@@ -311,8 +311,9 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
 // The resident kernel as the examples' cooperative launch (CooperativeGrid), sized for the
 // fewer blocks of its two forms.
 //
-// By default the grid is as large as fits: the sweeps are memory-bound and want every thread the
-// GPU holds (one block per multiprocessor left most of it idle). Nothing else of this program
+// By default the grid is as large as fits, or as the owned cells fill at one per thread where
+// they are fewer: the sweeps are memory-bound and want every thread the GPU holds (one block per
+// multiprocessor left most of it idle), and a block with no cell only lengthens the barriers. Nothing else of this program
 // needs a place beside it while it runs: the conventional variants' exchange kernels end with
 // each exchange, and the stream variant's resident exchange kernels, which would hold
 // multiprocessors that a full grid needs, leave the GPU once idle for
@@ -322,9 +323,10 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
-  GpuResidentKernel(const RunSettings& settings, int gpu_sharers)
+  GpuResidentKernel(const RunSettings& settings, std::int64_t cells)
       : grid_({resident_kernel_of<Real>(false), resident_kernel_of<Real>(true)},
-              check_threads(settings.gpu_threads), settings.resident_blocks, gpu_sharers) {}
+              check_threads(settings.gpu_threads), settings.resident_blocks,
+              settings.gpu_sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
@@ -363,8 +365,8 @@ std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads) {
 
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
-                                                               int gpu_sharers) {
-  return std::make_unique<GpuResidentKernel<Real>>(settings, gpu_sharers);
+                                                               std::int64_t cells) {
+  return std::make_unique<GpuResidentKernel<Real>>(settings, cells);
 }
 
 template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
@@ -372,8 +374,8 @@ template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
 template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
 template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
 template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
-    const RunSettings&, int);
+    const RunSettings&, std::int64_t);
 template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&, int);
+    const RunSettings&, std::int64_t);
 
 }  // namespace jacobi3d

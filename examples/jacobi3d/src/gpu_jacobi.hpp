@@ -2,6 +2,7 @@
 // build without a GPU backend they throw (gpu_none.cpp).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "overlap_sweep.hpp"
@@ -29,9 +30,10 @@ std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads);
 // The resident kernel as a cooperative launch of settings.gpu_threads threads per block, checked
 // for co-residency. Blocks: settings.resident_blocks, or when that is 0 as many as the occupancy
 // API says the GPU holds at once (the fewer of the kernel's two forms) divided among the
-// `gpu_sharers` ranks whose grids share this GPU (under MPS). Defined for float and double.
+// settings.gpu_sharers ranks whose grids share this GPU (under MPS), and no more than the rank's
+// `cells` fill at one per thread. Defined for float and double.
 template <class Real>
 std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
-                                                               int gpu_sharers);
+                                                               std::int64_t cells);
 
 }  // namespace jacobi3d

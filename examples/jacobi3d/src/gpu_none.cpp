@@ -24,7 +24,7 @@ std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int) {
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&, int) {
+std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&, std::int64_t) {
   no_gpu_backend();
 }
 
@@ -33,8 +33,8 @@ template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
 template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
 template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
 template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
-    const RunSettings&, int);
+    const RunSettings&, std::int64_t);
 template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&, int);
+    const RunSettings&, std::int64_t);
 
 }  // namespace jacobi3d

@@ -43,7 +43,7 @@ class ResidentJacobi final : public JacobiVariant {
     // cannot strand the others in it.
     kernel_ = settings.backend == haloflag::notify::Backend::host
                   ? make_host_resident_kernel<Real>(settings.host_team_threads)
-                  : make_gpu_resident_kernel<Real>(settings, settings.gpu_sharers);
+                  : make_gpu_resident_kernel<Real>(settings, regions_.owned.cells());
   }
 
   ~ResidentJacobi() override {

@@ -4,6 +4,7 @@
 // may hold one; defined in GPU builds only (cooperative_grid.cu, CUDA or HIP).
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -14,11 +15,13 @@ class CooperativeGrid {
  public:
   // `kernels`: every form of the kernel that launch() may be given; the grid is sized for the one
   // that fits fewest blocks. `blocks` 0: as many blocks of `threads` as the occupancy API says
-  // the GPU holds at once, divided among the `sharers` ranks whose grids share it (under MPS).
+  // the GPU holds at once, divided among the `sharers` ranks whose grids share it (under MPS),
+  // but no more than `cells` (the most cells one sweep of a step updates) fill at a cell per
+  // thread: a block with no cell only lengthens every grid barrier.
   // Throws std::runtime_error where the GPU has no cooperative launch, or where the grid cannot
   // be resident at once (naming what fits, and --resident-blocks). The caller checks `threads`.
   CooperativeGrid(std::initializer_list<const void*> kernels, int threads, int blocks,
-                  int sharers);
+                  int sharers, std::int64_t cells);
   ~CooperativeGrid();  // waits for the launch
   CooperativeGrid(const CooperativeGrid&) = delete;
   CooperativeGrid& operator=(const CooperativeGrid&) = delete;
