@@ -5,8 +5,9 @@
 #   build    both examples (tests included) and the peer; the GPU tests of both examples
 #   bench2d  scripts/bench_stencils.sh, jacobi2d and its peer only
 #   bench3d  scripts/bench_stencils.sh, Jacobi3D only
-#   verify   after the resident piece grid's cap: Jacobi3D at 256^3 per rank, halo_bench resident
-#            over node at cubes 200 and 800, the GPU tests of the resident and stream exchanges
+#   verify   after the resident piece grid's cap and Jacobi3D's last changes: the GPU tests of
+#            Jacobi3D and of the stream and resident exchanges, Jacobi3D at 32^3 to 256^3 per rank,
+#            halo_bench resident over node at cubes 800 and 200
 #   tune     the resident grid's block size: both examples' resident variant at 256, 512 and
 #            1024 threads per block, a small and a large size each
 # RANKS: ranks, one per GPU (default 2); on a machine of fewer GPUs they share them under MPS, a
@@ -56,27 +57,28 @@ for step in $STEPS; do
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
         -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
         { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "$build" -j 28 --target haloflag_jacobi3d halo_bench halo_exchange_strategies_mpi_test \
-        halo_node_transport_mpi_test halo_stream_exchange_mpi_test halo_resident_idle_exit_mpi_test \
-        halo_resident_coexistence_mpi_test >"$o/build.log" 2>&1 ||
+      cmake --build "$build" -j 30 --target haloflag_jacobi3d jacobi3d_reference_mpi_test halo_bench \
+        halo_stream_exchange_mpi_test halo_resident_coexistence_mpi_test >"$o/build.log" 2>&1 ||
         { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
       echo "built: $(left) s left"
-      SIZES_2D=" " SIZES_3D=256 HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils256"
-      echo "256: $(left) s left"
+      (cd "$build" && timeout 150 ctest --timeout 120 --output-on-failure \
+        -R "jacobi3d_reference_cuda|stream_exchange_cuda|stream_exchange_abort_cuda|resident_coexistence_cuda") \
+        >"$o/ctest_gpu_verify.txt" 2>&1
+      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_verify.txt" | tail -12
+      echo "tested: $(left) s left"
+      SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 64 128 256}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
+        RUN_LIMIT=90 timeout $(( $(left) - 40 )) scripts/bench_stencils.sh "$o/stencils3d"
+      echo "bench3d: $(left) s left"
       shared=()
       (( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
-      for cube in 200 800; do
-        "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" \
-          --strategy resident --transport node --tuning fixed --rounds 2 --iterations 1000 --progress 0 \
+      for cube in 800 200; do
+        (( $(left) > 25 )) || break
+        timeout $(( $(left) - 5 )) "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
+          --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy resident \
+          --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
           --json "$o/resident_$cube.json" >"$o/resident_$cube.txt" 2>&1
         grep -E "^resident" "$o/resident_$cube.txt"
       done
-      echo "halo_bench: $(left) s left"
-      (cd "$build" && timeout $(( $(left) - 10 )) ctest --timeout 120 --output-on-failure \
-        -R "strategies_cuda|node_transport_cuda|stream_exchange_cuda|stream_exchange_abort_cuda|resident_coexistence_cuda|resident_idle_exit_cuda") \
-        >"$o/ctest_gpu_verify.txt" 2>&1
-      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_verify.txt" | tail -30
       echo "verify: $(left) s left"
       ;;
     tune)
