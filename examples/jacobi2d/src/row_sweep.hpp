@@ -36,6 +36,28 @@ HF_HD inline RowSet interior_rows(std::int64_t rows) { return {2, rows > 2 ? row
 // Most contiguous rows one member walks down a column (sweep_rows).
 inline constexpr std::int64_t kMaxRowRun = 32;
 
+// The rows an item walks down: as many as still leave an item for every member, at most
+// kMaxRowRun, and 1 where the rows are `gap` apart (they share nothing to keep). `units`: the
+// items of one row (cells or groups).
+HF_HD inline std::int64_t row_run(std::int64_t units, const RowSet& set, std::int64_t members) {
+  if (set.gap != 1) return 1;
+  const std::int64_t run = units * set.count / members;
+  return run < 1 ? 1 : (run > kMaxRowRun ? kMaxRowRun : run);
+}
+
+// A cell's new value: the mean of its four neighbours, summed in this order, the scale last.
+template <class Real>
+HF_HD inline Real four_point_mean(Real right, Real left, Real below, Real above) {
+  return (right + left + below + above) * Real(0.25);
+}
+
+// Adds the square of a cell's change to a member's norm sum.
+template <class Real>
+HF_HD inline void add_change(double& sum, Real value, Real old) {
+  const Real change = value - old;
+  sum += static_cast<double>(change) * static_cast<double>(change);
+}
+
 // Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is cut into
 // items of one column and a run of up to kMaxRowRun contiguous rows, as long as every member
 // still gets an item; member m takes items m, m + members, ... (a column fastest), so consecutive
@@ -49,11 +71,7 @@ HF_HD inline double sweep_rows_by_cell(const PlaneStep<Real>& step, const RowSet
   const std::int64_t nx = step.nx;
   const std::int64_t cols = nx - 2;
   if (set.count <= 0) return 0.0;
-  std::int64_t run = 1;  // rows `gap` apart share nothing to keep
-  if (set.gap == 1) {
-    run = cols * set.count / members;
-    run = run < 1 ? 1 : (run > kMaxRowRun ? kMaxRowRun : run);
-  }
+  const std::int64_t run = row_run(cols, set, members);
   const std::int64_t items = cols * ((set.count + run - 1) / run);
   // The two planes never overlap: saying so lets the compiler issue later loads before earlier
   // stores.
@@ -74,12 +92,9 @@ HF_HD inline double sweep_rows_by_cell(const PlaneStep<Real>& step, const RowSet
 #endif
     for (std::int64_t r = 0; r < rows; ++r) {
       const Real down = in[cell + nx];
-      const Real value = (in[cell + 1] + in[cell - 1] + down + up) * Real(0.25);
+      const Real value = four_point_mean(in[cell + 1], in[cell - 1], down, up);
       out[cell] = value;
-      if (norm) {
-        const Real change = value - center;
-        sum += static_cast<double>(change) * static_cast<double>(change);
-      }
+      if (norm) add_change(sum, value, center);
       up = center;  // a run longer than one row has gap 1
       center = down;
       cell += nx;
@@ -118,11 +133,7 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
   const std::int64_t nx = step.nx;
   const std::int64_t groups = nx / kWidth;
   if (set.count <= 0) return 0.0;
-  std::int64_t run = 1;
-  if (set.gap == 1) {
-    run = groups * set.count / members;
-    run = run < 1 ? 1 : (run > kMaxRowRun ? kMaxRowRun : run);
-  }
+  const std::int64_t run = row_run(groups, set, members);
   const std::int64_t items = groups * ((set.count + run - 1) / run);
   const Real* __restrict__ in = step.in;
   Real* __restrict__ out = step.out;
@@ -154,12 +165,9 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
         }
         const Real right = j + 1 < kWidth ? center.v[j + 1] : after;
         const Real left = j > 0 ? center.v[j - 1] : before;
-        const Real value = (right + left + down.v[j] + up.v[j]) * Real(0.25);
+        const Real value = four_point_mean(right, left, down.v[j], up.v[j]);
         next.v[j] = value;
-        if (norm) {
-          const Real change = value - center.v[j];
-          sum += static_cast<double>(change) * static_cast<double>(change);
-        }
+        if (norm) add_change(sum, value, center.v[j]);
       }
       *reinterpret_cast<Lanes<Real>*>(out + cell) = next;
       up = center;  // a run longer than one row has gap 1
