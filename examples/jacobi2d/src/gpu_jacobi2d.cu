@@ -109,8 +109,11 @@ using haloflag::examples::PriorityStream;
 template <class Real>
 class GpuRowSweeps final : public RowSweeps<Real> {
  public:
-  explicit GpuRowSweeps(int threads) : threads_(threads), sms_(multiprocessors()) {
-    check_threads(threads);
+  explicit GpuRowSweeps(int threads) : threads_(check_threads(threads)) {
+    int per_sm = 0;
+    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, reinterpret_cast<const void*>(rows_kernel<Real>), threads_, 0));
+    wave_ = std::max(per_sm, 1) * multiprocessors();
   }
 
   void enqueue(Lane lane, const PlaneStep<Real>& step, const RowSet& rows,
@@ -139,24 +142,25 @@ class GpuRowSweeps final : public RowSweeps<Real> {
     return value;
   }
   std::string describe() const override {
-    return "update: up to " + std::to_string(sms_ * kBlocksPerSm) + " blocks x " +
+    return "update: up to " + std::to_string(wave_) + " blocks x " +
            std::to_string(threads_) + " threads per launch, boundary rows on a high-priority stream";
   }
 
  private:
-  static constexpr int kBlocksPerSm = 32;
   cudaStream_t get(Lane lane) const {
     return lane == Lane::boundary ? boundary_.get() : interior_.get();
   }
-  // One cell per thread, capped at a few waves of blocks (the sweep strides over the rest).
+  // One cell per thread, at most the blocks the GPU holds at once: the sweep strides over the
+  // rest, and the fewer members there are, the more rows each walks down (sweep_rows), so each
+  // row is read once for several (launched a block per cell, at 4096 x 4096 every member took one
+  // row and read the rows above and below it again).
   unsigned blocks_for(std::int64_t cells) const {
     const std::int64_t wanted = (cells + threads_ - 1) / threads_;
-    const std::int64_t cap = std::int64_t{sms_} * kBlocksPerSm;
-    return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, cap));
+    return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, wave_));
   }
 
   int threads_;
-  int sms_;
+  int wave_ = 1;  // blocks of threads_ resident at once
   PriorityStream boundary_{PriorityStream::Priority::highest};
   PriorityStream interior_{PriorityStream::Priority::lowest};
 };
