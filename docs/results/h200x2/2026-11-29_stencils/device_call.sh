@@ -8,6 +8,8 @@
 #   verify   after the resident piece grid's cap and Jacobi3D's last changes: the GPU tests of
 #            Jacobi3D and of the stream and resident exchanges, Jacobi3D at 32^3 to 256^3 per rank,
 #            halo_bench resident over node at cubes 800 and 200
+#   onegpu   one H200: jacobi2d's GPU tests, and one rank on each rank's plane of call 2 (4096 x
+#            2047 and 16384 x 8191 updated rows), for the update alone against the copy rate
 #   tune     the resident grid's block size: both examples' resident variant at 256, 512 and
 #            1024 threads per block, a small and a large size each
 # RANKS: ranks, one per GPU (default 2); on a machine of fewer GPUs they share them under MPS, a
@@ -80,6 +82,26 @@ for step in $STEPS; do
         grep -E "^resident" "$o/resident_$cube.txt"
       done
       echo "verify: $(left) s left"
+      ;;
+    onegpu)
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
+        { tail -30 "$o/configure.log"; exit 1; }
+      cmake --build "$build" -j 16 --target haloflag_jacobi2d jacobi2d_reference_mpi_test \
+        >"$o/build.log" 2>&1 || { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      echo "built: $(left) s left"
+      (cd "$build" && timeout 100 ctest --timeout 90 --output-on-failure -R "jacobi2d_reference_cuda") \
+        >"$o/ctest_gpu_onegpu.txt" 2>&1
+      grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu_onegpu.txt" | tail -6
+      mkdir -p "$o/onegpu"
+      for shape in "4096 2049 100" "4096 2049 1" "16384 8193 100"; do
+        read -r nx ny c <<<"$shape"
+        timeout 90 mpiexec -n 1 "$build/examples/jacobi2d/haloflag_jacobi2d" -nx "$nx" -ny "$ny" \
+          -niter 1000 -nccheck "$c" --repeats 3 --json "$o/onegpu/jacobi2d_${nx}x${ny}_$c.json" \
+          >"$o/onegpu/jacobi2d_${nx}x${ny}_$c.txt" 2>&1
+        grep -E "^(copy|conventional_overlap|stream|resident) " "$o/onegpu/jacobi2d_${nx}x${ny}_$c.txt"
+      done
+      echo "onegpu: $(left) s left"
       ;;
     tune)
       mkdir -p "$o/tune"
