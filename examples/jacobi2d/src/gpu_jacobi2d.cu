@@ -151,9 +151,7 @@ class GpuRowSweeps final : public RowSweeps<Real> {
     return lane == Lane::boundary ? boundary_.get() : interior_.get();
   }
   // One cell per thread, at most the blocks the GPU holds at once: the sweep strides over the
-  // rest, and the fewer members there are, the more rows each walks down (sweep_rows), so each
-  // row is read once for several (launched a block per cell, at 4096 x 4096 every member took one
-  // row and read the rows above and below it again).
+  // rest, and the fewer members there are, the more rows each walks down (sweep_rows).
   unsigned blocks_for(std::int64_t cells) const {
     const std::int64_t wanted = (cells + threads_ - 1) / threads_;
     return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, wave_));
