@@ -10,6 +10,7 @@
 #            halo_bench resident over node at cubes 800 and 200
 #   onegpu   one H200: jacobi2d's GPU tests, and one rank on each rank's plane of call 2 (4096 x
 #            2047 and 16384 x 8191 updated rows), for the update alone against the copy rate
+#   final3d  Jacobi3D alone, built and run at SIZES_3D (default 32 128) per rank
 #   tune     the resident grid's block size: both examples' resident variant at 256, 512 and
 #            1024 threads per block, a small and a large size each
 # RANKS: ranks, one per GPU (default 2); on a machine of fewer GPUs they share them under MPS, a
@@ -102,6 +103,17 @@ for step in $STEPS; do
         grep -E "^(copy|conventional_overlap|stream|resident) " "$o/onegpu/jacobi2d_${nx}x${ny}_$c.txt"
       done
       echo "onegpu: $(left) s left"
+      ;;
+    final3d)
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=OFF \
+        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
+        { tail -30 "$o/configure.log"; exit 1; }
+      cmake --build "$build" -j 32 --target haloflag_jacobi3d >"$o/build.log" 2>&1 ||
+        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      echo "built: $(left) s left"
+      SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 128}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
+        RUN_LIMIT=60 timeout $(( $(left) - 5 )) scripts/bench_stencils.sh "$o/stencils3d"
+      echo "final3d: $(left) s left"
       ;;
     tune)
       mkdir -p "$o/tune"
