@@ -48,4 +48,15 @@ int distinct_gpus(const MachineInfo& machine) {
   return static_cast<int>(bus_ids.size());
 }
 
+nlohmann::json machine_run_json(const MachineInfo& machine) {
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& gpu : machine.gpus) {
+    gpus.push_back({{"description", gpu.description}, {"name", gpu.name},
+                    {"pci_bus_id", gpu.pci_bus_id}});
+  }
+  return {{"date", machine.run.date},       {"mpi_library", machine.run.mpi_library},
+          {"ranks", machine.run.ranks},     {"hosts", machine.run.hosts},
+          {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
+}
+
 }  // namespace haloflag::bench

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/summary_json.hpp"
 
 namespace jacobi2d {
@@ -41,17 +42,6 @@ json parameters_json(const Options& options) {
           {"transport", options.transport},
           {"progress", options.progress},
           {"conventional_strategy", options.conventional_strategy}};
-}
-
-json machine_json(const haloflag::bench::MachineInfo& machine) {
-  json gpus = json::array();
-  for (const auto& gpu : machine.gpus) {
-    gpus.push_back({{"description", gpu.description}, {"name", gpu.name},
-                    {"pci_bus_id", gpu.pci_bus_id}});
-  }
-  return {{"date", machine.run.date},       {"mpi_library", machine.run.mpi_library},
-          {"ranks", machine.run.ranks},     {"hosts", machine.run.hosts},
-          {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
 }
 
 double median_seconds(const Report& report, const VariantResult& result) {
@@ -159,7 +149,7 @@ nlohmann::json report_json(const Report& report) {
           {"parameters", parameters_json(report.options)},
           {"backend", haloflag::bench::backend_json(report.backend)},
           {"build", haloflag::bench::build_json()},
-          {"machine", machine_json(report.machine)},
+          {"machine", haloflag::bench::machine_run_json(report.machine)},
           {"problem",
            {{"nx", problem.nx},
             {"ny", problem.ny},

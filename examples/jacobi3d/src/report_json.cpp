@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/summary_json.hpp"
 #include "jacobi_report.hpp"
 
@@ -36,17 +37,6 @@ json parameters_json(const JacobiOptions& options) {
           {"host_threads", options.host_team_threads},
           {"conventional_strategy", options.conventional_strategy},
           {"update_rate", options.update_rate}};
-}
-
-json machine_json(const haloflag::bench::MachineInfo& machine) {
-  json gpus = json::array();
-  for (const auto& gpu : machine.gpus) {
-    gpus.push_back({{"description", gpu.description}, {"name", gpu.name},
-                    {"pci_bus_id", gpu.pci_bus_id}});
-  }
-  return {{"date", machine.run.date},       {"mpi_library", machine.run.mpi_library},
-          {"ranks", machine.run.ranks},     {"hosts", machine.run.hosts},
-          {"cpu_model", machine.cpu_model}, {"gpus", gpus}};
 }
 
 json problem_json(const JacobiReport& report) {
@@ -120,7 +110,7 @@ nlohmann::json report_json(const JacobiReport& report) {
         {"reason", report.backend.reason},
         {"emulated_on_host", report.backend.emulated()}}},
       {"build", build_json()},
-      {"machine", machine_json(report.machine)},
+      {"machine", haloflag::bench::machine_run_json(report.machine)},
       {"problem", problem_json(report)},
       {"variants", variants},
       {"copy_rate", copy_rate},

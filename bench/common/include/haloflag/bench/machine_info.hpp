@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,9 @@ int distinct_gpus(const MachineInfo& machine);
 // Collective over `comm`. `binding`: this rank's GPU, null on the host backend (then on every
 // rank).
 MachineInfo collect_machine_info(MPI_Comm comm, const halo::GpuBinding* binding);
+
+// The stencil examples' report section: date, MPI library, ranks, hosts, CPU model, and each
+// rank's GPU (description, name, PCI bus id).
+nlohmann::json machine_run_json(const MachineInfo& machine);
 
 }  // namespace haloflag::bench
