@@ -58,6 +58,8 @@ ExchangeOptions options_for(Strategy strategy, NodePlacement placement) {
   haloflag::test::apply_test_transport(options);
   options.advanced.node_placement = placement;
   options.advanced.node_buffered_from_bytes = 0;  // every short-row receive, however small
+  // Placement is the counted route's: lines are never placed (node_lines_mpi_test.cpp).
+  options.advanced.node_lines_up_to_bytes = 0;
   return options;
 }
 

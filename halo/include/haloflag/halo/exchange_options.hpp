@@ -41,6 +41,13 @@ struct AdvancedOptions {
   NodePlacement node_placement = NodePlacement::by_shape;
   /// by_shape: the smallest short-row message that goes through the buffer.
   std::int64_t node_buffered_from_bytes = kDefaultNodeBufferedFromBytes;
+  /// Node transport, strategies whose kernels move pieces (not comb_fused, comb_graph,
+  /// stream_base): a peer whose messages to a rank hold at most this many bytes per exchange in
+  /// all, every element a multiple of 4 bytes, sends them in lines, flagged words that are
+  /// their own signal, into two sets of the receiver's buffer used by the epoch's parity
+  /// (docs/transports.md, "Lines"). They take twice the bytes across the link and four times
+  /// the buffer, and save the announce, the count and its trip. 0: never.
+  std::int64_t node_lines_up_to_bytes = kDefaultNodeLinesUpToBytes;
   /// MPI peers: one persistent request per message, made at set-up (MPI_Send_init,
   /// MPI_Recv_init) and started by every exchange (MPI_Start), instead of MPI_Isend and
   /// MPI_Irecv per message and exchange: MPI_Start skips their per-call set-up.

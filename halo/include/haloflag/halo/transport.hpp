@@ -44,6 +44,10 @@ enum class NodePlacement {
 /// NodePlacement::by_shape's default size from which a short-row message goes through the buffer.
 inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{128} << 10;
 
+/// AdvancedOptions::node_lines_up_to_bytes's default: a peer whose messages to a rank hold up to
+/// this many bytes an exchange sends them in lines (docs/transports.md, "Lines").
+inline constexpr std::int64_t kDefaultNodeLinesUpToBytes = std::int64_t{1} << 20;
+
 /// The transport's name.
 std::string_view to_string(Transport transport);
 /// The mapping's name.

@@ -20,6 +20,23 @@ std::int64_t shortest_row_bytes(const kernels::MessageLayout& layout,
   return shortest == std::numeric_limits<std::int64_t>::max() ? 0 : shortest;
 }
 
+bool peer_takes_lines(const std::vector<kernels::MessageLayout>& receives, Strategy strategy,
+                      std::int64_t up_to_bytes) {
+  // The bulk strategies pack whole messages into the receiver's buffer, in buffer order.
+  if (strategy == Strategy::comb_fused || strategy == Strategy::comb_graph ||
+      strategy == Strategy::stream_base || up_to_bytes <= 0) {
+    return false;
+  }
+  std::int64_t bytes = 0;
+  for (const kernels::MessageLayout& layout : receives) {
+    for (int v = 0; v < layout.variable_count; ++v) {
+      if (layout.element_bytes[v] % 4 != 0) return false;
+    }
+    bytes += layout.bytes();
+  }
+  return !receives.empty() && bytes <= up_to_bytes;
+}
+
 bool receive_through_buffer(const kernels::MessageLayout& layout, const kernels::FieldSet& fields,
                             NodePlacement placement, std::int64_t buffered_from_bytes) {
   switch (placement) {

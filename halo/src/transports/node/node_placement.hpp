@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "haloflag/halo/strategy.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
@@ -21,6 +23,12 @@ inline constexpr std::int64_t kDirectRowBytes = 64;
 // element, else one element (interleaved variables).
 std::int64_t shortest_row_bytes(const kernels::MessageLayout& layout,
                                 const kernels::FieldSet& fields);
+
+// Whether a rank takes a node peer's messages (`receives`, their layouts) in lines: the
+// strategy's kernels move pieces, every element is a multiple of 4 bytes (a piece is whole
+// flagged words) and they hold at most `up_to_bytes` bytes in all.
+bool peer_takes_lines(const std::vector<kernels::MessageLayout>& receives, Strategy strategy,
+                      std::int64_t up_to_bytes);
 
 // Whether receive `layout` into `fields` comes through the receiver's buffer wherever its
 // sender could place it directly.

@@ -12,6 +12,7 @@
 #include "deadline_collectives.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
+#include "haloflag/kernels/transports/node/node_lines.hpp"
 #include "haloflag/notify/flag_line.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/system_atomics.hpp"
@@ -43,6 +44,8 @@ struct RouteEntry {
 struct PeerEntry {
   std::int32_t in_device = 0;
   std::int32_t mapped_fields = 0;  // this rank mapped the peer's fields (it will place directly)
+  std::int32_t lines = 0;          // this rank takes the peer's messages in lines
+  std::int32_t unused = 0;
   std::int64_t arrival_offset = -1;      // the peer stores its arrivals here
   std::int64_t ghosts_free_offset = -1;  // the peer stores its ghosts_free here
 };
@@ -218,6 +221,7 @@ struct NodeTransport::SetUp {
   std::int64_t region_bytes = 0;
   std::vector<std::int64_t> data_offset;
   std::vector<bool> through_buffer;
+  std::set<int> lines_from;  // the peers this rank takes in lines
   // place_region: device memory or the shared segment.
   bool try_device = false;
   DeviceSharing sharing;
@@ -334,13 +338,28 @@ void NodeTransport::lay_out_region(SetUp& s) {
   s.region_bytes = aligned(2 * s.peer_count * static_cast<std::int64_t>(kLine), kDataAlignment);
   s.data_offset.assign(s.messages.recvs.size(), -1);
   s.through_buffer.assign(s.messages.recvs.size(), false);
+  for (int peer : plan_peers_) {
+    std::vector<kernels::MessageLayout> receives;
+    for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+      if (s.messages.recvs[r].peer == peer) receives.push_back(s.layouts.recvs[r]);
+    }
+    if (peer_takes_lines(receives, s.options.strategy, s.options.advanced.node_lines_up_to_bytes)) {
+      s.lines_from.insert(peer);
+    }
+  }
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
-    if (!s.by_node[s.messages.recvs[r].peer]) continue;
+    const int peer = s.messages.recvs[r].peer;
+    if (!s.by_node[peer]) continue;
+    const bool lines = s.lines_from.contains(peer);
+    // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
     s.through_buffer[r] =
-        receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
-                               s.options.advanced.node_buffered_from_bytes);
+        lines || receive_through_buffer(s.layouts.recvs[r], s.fields,
+                                        s.options.advanced.node_placement,
+                                        s.options.advanced.node_buffered_from_bytes);
     s.data_offset[r] = s.region_bytes;
-    s.region_bytes = aligned(s.region_bytes + s.messages.recvs[r].bytes, kDataAlignment);
+    const std::int64_t bytes = s.messages.recvs[r].bytes;
+    s.region_bytes =
+        aligned(s.region_bytes + (lines ? kernels::line_buffer_bytes(bytes) : bytes), kDataAlignment);
   }
 }
 
@@ -409,6 +428,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
     PeerEntry entry;
     entry.in_device = s.in_device ? 1 : 0;
     entry.mapped_fields = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
+    entry.lines = s.lines_from.contains(peer) ? 1 : 0;
     entry.arrival_offset = arrival_line(index);
     entry.ghosts_free_offset = ghosts_free_line(index);
     peer_outgoing[static_cast<std::size_t>(s.node_rank_of[peer])].push_back(entry);
@@ -485,6 +505,11 @@ void NodeTransport::route_peers(SetUp& s) {
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
     route.counts_in = s.counting_pair(peer, s.in_device) ? 1 : 0;
     route.counts_out = s.counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
+    // A pair in lines is never placed directly, whatever is mapped.
+    route.lines_in = s.lines_from.contains(peer) ? 1 : 0;
+    route.lines_out = entries[0].lines != 0 ? 1 : 0;
+    if (route.lines_in != 0) route.direct_in = 0;
+    if (route.lines_out != 0) route.direct_out = 0;
     peer_lines_.push_back(arrival_line(index));
   }
 }
@@ -621,7 +646,10 @@ void NodeTransport::describe_peers(SetUp& s) {
         described.path += "; this rank's handle: " + sharing.export_failure;
       }
       count_through_buffer(s, peer, described);
-      if (s.send_peers.contains(peer)) {
+      if (s.lines_from.contains(peer)) described.path += ", takes its messages in lines";
+      if (s.send_peers.contains(peer) && s.peer_routes[s.peer_index[peer]].lines_out != 0) {
+        described.path += ", sends it lines";
+      } else if (s.send_peers.contains(peer)) {
         const auto why = s.fields_refused.find(peer);
         described.path += why == s.fields_refused.end() ? ", pieces into its ghost cells"
                                                         : ", pieces into its buffer (" + why->second + ")";
@@ -706,7 +734,7 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
     route.direct_out &= ~bit;
     route.direct_in &= ~bit;
     const auto found = mapped.find(peer);
-    if (found != mapped.end() && found->second.variable_count > 0) {
+    if (found != mapped.end() && found->second.variable_count > 0 && route.lines_out == 0) {
       const std::size_t at = i * kernels::kMaxFieldSets + slot;
       target_fields_[at] = found->second;
       plan_memory_.copy_from_host(&target_fields_[at], sizeof(kernels::FieldSet),
@@ -714,7 +742,7 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
       route.direct_out |= bit;
     }
     const auto& told = incoming[static_cast<std::size_t>(node_rank_of_.at(peer))];
-    if (!told.empty() && told.front() != 0) route.direct_in |= bit;
+    if (!told.empty() && told.front() != 0 && route.lines_in == 0) route.direct_in |= bit;
   }
   plan_memory_.copy_from_host(host_peers_.data(),
                               sizeof(kernels::NodePeerRoute) * host_peers_.size(), peers_at_);
@@ -790,7 +818,14 @@ std::string NodeTransport::pending(std::uint64_t epoch) const {
     const std::uint64_t free = read_word(peer_lines_[i] + static_cast<std::int64_t>(kLine));
     const kernels::NodePeerRoute& route = host_peers_[i];
     const auto out = std::uint64_t{route.pieces_out};
-    if (route.pieces_in > 0 && arrival < kernels::arrival_target(route, epoch)) {
+    if (route.pieces_in > 0 && route.lines_in != 0) {
+      text += "\n  node_arrival[" + std::to_string(i) + "]: peer " + std::to_string(peer) +
+              " sends in lines, whose flagged words its receiving threads wait for (a failure "
+              "names the flag last seen):";
+      for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
+        if (recv_routes_[r].peer == i) text += "\n    " + recv_text_[r];
+      }
+    } else if (route.pieces_in > 0 && arrival < kernels::arrival_target(route, epoch)) {
       text += "\n  node_arrival[" + std::to_string(i) + "] = " + std::to_string(arrival) +
               ", waiting for " + std::to_string(kernels::arrival_target(route, epoch)) +
               (route.counts_in != 0 ? " elements" : "") + ": peer " + std::to_string(peer) +
@@ -799,11 +834,15 @@ std::string NodeTransport::pending(std::uint64_t epoch) const {
         if (recv_routes_[r].peer == i) text += "\n    " + recv_text_[r];
       }
     }
-    if (out > 0 && (free >> kernels::kGhostsFreeSlotBits) < epoch) {
+    if (out > 0 && !kernels::lines_free_from_start(route, epoch) &&
+        (free >> kernels::kGhostsFreeSlotBits) < epoch) {
       text += "\n  node_ghosts_free[" + std::to_string(i) + "] = " +
               std::to_string(free >> kernels::kGhostsFreeSlotBits) + ", waiting for " +
               std::to_string(epoch) + ": peer " + std::to_string(peer) +
-              " has not started the exchange, so these are not sent:";
+              (route.lines_out != 0 ? " has not unpacked exchange " + std::to_string(epoch - 2) +
+                                          " from the same set of lines"
+                                    : std::string(" has not started the exchange")) +
+              ", so these are not sent:";
       for (std::size_t m = 0; m < send_routes_.size(); ++m) {
         if (send_routes_[m].peer == i) text += "\n    " + send_text_[m];
       }

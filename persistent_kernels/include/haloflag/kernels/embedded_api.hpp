@@ -179,6 +179,14 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
     }
     if (group.thread() == 0) announce_ghosts_free_once(internal, epoch);
   }
+  // A peer in lines: each thread waits for its own flagged words. No word counts epochs, so an
+  // epoch out of turn is not refused at once: it waits to its deadline, and nothing of another
+  // epoch is ever taken.
+  if (peer.lines_in != 0) {
+    return kernels::detail::take_lines_of(
+        group, internal, message, 0, static_cast<std::uint32_t>(internal.recvs[message].element_count()),
+        route->pieces, epoch, message);
+  }
   // The arrival word is in this rank's memory: the epoch is checked against it, not against the
   // host's pack_start, which would cost every node receive a read across PCIe.
   const std::uint64_t per_epoch = arrival_target(peer, 1) > 0 ? arrival_target(peer, 1) : 1;

@@ -17,7 +17,8 @@ namespace haloflag::kernels::detail {
 
 /// One send piece of the piece grid, where the transport carrying it says it goes: elements
 /// [first, end) of send `message`, into the `target` cells of `to`, or into `buffer` (the
-/// message's start) when `to` is null.
+/// message's start) when `to` is null, or as flagged words into `lines` (the receiver's set of
+/// words of the epoch, transports/node/node_lines.hpp) when that is not null.
 struct SendPiece {
   std::uint32_t message = 0;
   std::uint32_t first = 0;
@@ -25,6 +26,7 @@ struct SendPiece {
   const MessageLayout* target = nullptr;
   const FieldSet* to = nullptr;
   std::byte* buffer = nullptr;
+  std::uint64_t* lines = nullptr;
 };
 
 /// Elements [first, end) of a message moved by one group from `source` cells of `from` to the

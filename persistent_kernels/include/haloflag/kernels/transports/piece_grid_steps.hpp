@@ -41,12 +41,18 @@ namespace detail {
 
 /// The group moves `piece` where its transport said, with the traces' stamps.
 template <ExchangeGroup Group>
-HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const SendPiece& piece) {
+HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const SendPiece& piece,
+                           std::uint64_t epoch) {
   if (group.thread() == 0 && piece.first == 0) {
     stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
   }
-  move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
-                *piece.target, piece.to, piece.buffer);
+  if (piece.lines != nullptr) {
+    put_lines(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
+              piece.lines, epoch);
+  } else {
+    move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
+                  *piece.target, piece.to, piece.buffer);
+  }
   group.sync();
   // Traces: each piece's block stamps when its part is out; the last one stays.
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
@@ -83,7 +89,7 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
     } else {
       piece = self_send_piece(plan, i - node_pieces, detail::banked_fields(plan));
     }
-    detail::move_send_piece(group, plan, piece);
+    detail::move_send_piece(group, plan, piece, epoch);
     if (group.thread() == 0) {
       if (i < node_pieces) {
         node_send_piece_moved(plan, piece, epoch);

@@ -11,6 +11,10 @@
 ///     count stores the epoch into that peer's arrival word;
 ///  3. receive pieces likewise: wait for the peer's arrival (this rank's memory), unpack the
 ///     piece from this rank's buffer unless the peer placed it directly, count it in.
+/// A peer in lines (node_lines.hpp) is neither announced to at the start nor counted: its
+/// pieces go as flagged words, each receiving thread waits for its own, and the block
+/// completing the peer's count of unpacked pieces frees that set of words for the epoch two
+/// ahead.
 /// Every piece is counted in the piece grid's work (piece_grid.hpp).
 #pragma once
 
@@ -22,6 +26,7 @@
 #include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/kernels/piece_grid.hpp"
+#include "haloflag/kernels/transports/node/node_lines.hpp"
 #include "haloflag/kernels/transports/node/node_route.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -43,7 +48,7 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
                                           std::uint64_t epoch, std::uint64_t slot) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
-  if (peer.pieces_in > 0) {
+  if (peer.pieces_in > 0 && peer.lines_in == 0) {
     const std::uint64_t word = ghosts_free_word(epoch, slot);
     if (peer.announced_to != nullptr) notify::store_release_same_side(peer.announced_to, word);
     notify::store_relaxed_system(peer.ghosts_free_there, word);
@@ -114,6 +119,7 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
                                   std::uint32_t waiter, bool relayed,
                                   notify::AbortReads abort_reads = notify::AbortReads::periodic) {
   const NodePeerRoute& peer = plan.routes.node->peers[peer_index];
+  if (lines_free_from_start(peer, epoch)) return {BlockStatus::ok, nullptr};
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
@@ -161,7 +167,9 @@ HF_HD inline void count_sent_pieces(const ExchangePlan& plan, const NodeSendRout
                                     std::uint32_t pieces, std::uint32_t elements,
                                     std::uint64_t epoch) {
   const NodePeerRoute& peer = plan.routes.node->peers[route.peer];
-  if (peer.counts_out != 0) {
+  if (peer.lines_out != 0) {
+    // The words carry their own flags: nothing to publish.
+  } else if (peer.counts_out != 0) {
     notify::add_release_system(peer.arrival_there, elements);
   } else {
     notify::fence_release_system();
@@ -198,12 +206,64 @@ HF_HD inline void free_buffer_early(const ExchangePlan& plan, std::uint32_t p,
                                     std::uint64_t epoch) {
   if (!in_callers_kernel(plan)) return;  // the launched grids announce their slot at the start
   const NodePeerRoute& peer = plan.routes.node->peers[p];
-  if (peer.pieces_unpacked == nullptr) return;
+  if (peer.pieces_unpacked == nullptr || peer.lines_in != 0) return;
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked);
   // Only the buffer is known to be free: the caller's kernel may still read its ghost cells.
   if ((before + 1) % peer.pieces_in == 0) {
     announce_ghosts_free_to(plan, p, epoch + 1, kBufferedSlot);
   }
+}
+
+/// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (thread
+/// 0): the block completing the peer's count frees the set of words they came in for the epoch
+/// two ahead. Relaxed, as every announce (rule 3): the reads of the set are complete, behind
+/// each block's barrier and its count.
+HF_HD inline void lines_unpacked(const ExchangePlan& plan, std::uint32_t p, std::uint64_t pieces,
+                                 std::uint64_t epoch) {
+  const NodePeerRoute& peer = plan.routes.node->peers[p];
+  const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked, pieces);
+  if ((before + pieces) % peer.pieces_in == 0) {
+    notify::store_relaxed_system(peer.ghosts_free_there,
+                                 ghosts_free_word(epoch + kLineParities, kBufferedSlot));
+  }
+}
+
+/// How the threads of block `waiter` wait for the words of a piece from peer `p` (a failure is
+/// node_arrival[p]'s). Pieces arrive on their own, so any block may be the last one waiting
+/// after an abort: thread 0 of each reads the host's abort flag once it has waited long
+/// (AbortReads::late), and the others leave once a device wait has failed.
+HF_HD inline notify::FlaggedWait lines_wait(const ExchangePlan& plan, std::uint32_t p,
+                                            std::uint32_t waiter, int thread) {
+  return {&plan.control, plan.routes.node->arrival_id, p, waiter,
+          thread == 0 ? notify::AbortReads::late : notify::AbortReads::none};
+}
+
+/// The group takes elements [first, end) of node receive `message` from peer `p`'s lines of
+/// `epoch`, then thread 0 counts `pieces` pieces unpacked. Every member returns the same
+/// status: failed when any member's wait failed.
+template <ExchangeGroup Group>
+HF_HD BlockStatus take_lines_of(const Group& group, const ExchangePlan& plan,
+                                std::uint32_t message, std::uint32_t first, std::uint32_t end,
+                                std::uint32_t pieces, std::uint64_t epoch,
+                                std::uint32_t waiter) {
+  const NodeRecvRoute& route = plan.routes.node->recvs[message];
+  const MessageLayout& layout = plan.recvs[message];
+  const std::uint64_t* lines =
+      lines_of_epoch(const_cast<std::byte*>(route.data), layout, epoch);
+  (void)take_lines(group, layout, fields_of(plan), first, end, lines, epoch,
+                   lines_wait(plan, route.peer, waiter, group.thread()));
+  group.sync();
+  int failed = 0;
+  if (group.thread() == 0) {
+    failed = device_wait_failed(plan.control) ? 1 : 0;
+    if (failed == 0) {
+      if (first == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
+      stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
+      lines_unpacked(plan, route.peer, pieces, epoch);
+      count_piece_work(plan, epoch, pieces);
+    }
+  }
+  return group.from_leader(failed) != 0 ? BlockStatus::failed : BlockStatus::ok;
 }
 
 }  // namespace detail
@@ -220,8 +280,13 @@ HF_HD void move_send_part(const Group& group, const ExchangePlan& plan, std::uin
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
-  detail::move_elements(group, plan.sends[message], fields_of(plan), first, end, route.target, to,
-                        route.target_buffer);
+  if (plan.routes.node->peers[route.peer].lines_out != 0) {
+    put_lines(group, plan.sends[message], fields_of(plan), first, end,
+              lines_of_epoch(route.target_buffer, route.target, epoch), epoch);
+  } else {
+    detail::move_elements(group, plan.sends[message], fields_of(plan), first, end, route.target,
+                          to, route.target_buffer);
+  }
   group.sync();
   if (group.thread() == 0) {
     // Traces: each piece's block stamps when its part is out; the last one stays.
@@ -239,6 +304,8 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
     const NodePeerRoute& peer = plan.routes.node->peers[p];
     std::uint64_t* relay = arrivals ? peer.arrival_relay : peer.ghosts_free_relay;
     if (relay == nullptr || (arrivals ? peer.pieces_in : peer.pieces_out) == 0) continue;
+    // Lines have no arrival word, and their sets are free without a wait at first.
+    if (arrivals ? peer.lines_in != 0 : lines_free_from_start(peer, epoch)) continue;
     const std::uint64_t* word = arrivals ? peer.arrival_here : peer.ghosts_free_here;
     const std::uint64_t target = arrivals ? arrival_target(peer, epoch) : ghosts_free_word(epoch, 0);
     const bool seen = ok && notify::wait_word(word, arrivals ? plan.routes.node->arrival_id
@@ -275,7 +342,10 @@ HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, 
   if (free.status != BlockStatus::ok) return free.status;
   const NodeSendRoute& route = node.sends[piece.message];
   out = {piece.message, piece.first, piece.first + piece.count, &route.target,
-         route.through_buffer != 0 ? nullptr : free.direct, route.target_buffer};
+         route.through_buffer != 0 ? nullptr : free.direct, route.target_buffer,
+         node.peers[piece.peer].lines_out != 0
+             ? lines_of_epoch(route.target_buffer, route.target, epoch)
+             : nullptr};
   return BlockStatus::ok;
 }
 
@@ -308,6 +378,12 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
     const NodePeerRoute& peer = node.peers[piece.peer];
+    if (peer.lines_in != 0) {
+      const BlockStatus status = detail::take_lines_of(
+          group, plan, piece.message, piece.first, piece.first + piece.count, 1, epoch, block);
+      if (status != BlockStatus::ok) return status;
+      continue;
+    }
     const bool placeable = node.recvs[piece.message].through_buffer == 0;
     const bool counts_placed = j == peer.first_direct_piece;
     if (launched && placeable && placed_directly(peer, slot) && !counts_placed) continue;

@@ -14,7 +14,9 @@
 ///     block adds the elements of its piece to the receiver's arrival counter with one
 ///     system-scope release add, and the receiver waits for e x its elements per epoch;
 ///     elsewhere (pinned host memory between them) the sender's block completing its count of
-///     the pieces for that peer stores e into the receiver's arrival word.
+///     the pieces for that peer stores e into the receiver's arrival word;
+///   - lines (node_lines.hpp): where the receiver takes a peer's messages as flagged words, the
+///     words are their own arrival, and ghosts_free frees each set of words two epochs ahead.
 /// Trivially copyable plain views: the plan points kernels at arrays of these.
 #pragma once
 
@@ -84,6 +86,11 @@ struct NodePeerRoute {
   /// (stored once by the sender). For arrival_here and for arrival_there.
   std::uint32_t counts_in = 0;
   std::uint32_t counts_out = 0;  ///< the same for arrival_there
+  /// 1: the peer's messages to this rank come in lines (node_lines.hpp): its pieces carry
+  /// their own flags into this rank's buffer, and no arrival word is used; this rank frees each
+  /// set of words for the epoch two ahead as it unpacks it (ghosts_free_there).
+  std::uint32_t lines_in = 0;
+  std::uint32_t lines_out = 0;  ///< the same for this rank's messages to the peer
   std::uint64_t elements_in = 0;  ///< elements of the peer's messages to this rank, per epoch
 };
 
@@ -91,6 +98,15 @@ struct NodePeerRoute {
 /// (direct_in or direct_out).
 HF_HD inline bool slot_mapped(std::uint32_t mapped, std::uint64_t slot) {
   return slot < static_cast<std::uint64_t>(kMaxFieldSets) && ((mapped >> slot) & 1U) != 0;
+}
+
+/// Sets of flagged words per receive in lines (node_lines.hpp): one per parity of the epoch.
+inline constexpr std::uint64_t kLineParities = 2;
+
+/// Whether this rank's pieces of `epoch` to `peer` may go without waiting for its ghosts_free
+/// word: in lines, the first set of each parity is free from the start.
+HF_HD inline bool lines_free_from_start(const NodePeerRoute& peer, std::uint64_t epoch) {
+  return peer.lines_out != 0 && epoch <= kLineParities;
 }
 
 /// The value of a peer's arrival word once every piece of `epoch` from it has landed.
