@@ -345,6 +345,12 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "the receiver's buffer")
       ->check(at_least(0))
       ->capture_default_str();
+  app.add_option("--node-lines-up-to-bytes", options.advanced.node_lines_up_to_bytes,
+                 "node transport, strategies whose kernels move pieces: a peer whose messages to "
+                 "a rank hold at most this many bytes an exchange (every element a multiple of "
+                 "4 bytes) sends them in lines, flagged words that are their own signal; 0: never")
+      ->check(at_least(0))
+      ->capture_default_str();
   add_either(app, "--mpi-requests", options.advanced.persistent_requests, "persistent", "per-exchange",
              "MPI peers: persistent makes persistent requests once and starts them each "
              "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");

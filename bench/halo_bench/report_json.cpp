@@ -108,6 +108,7 @@ json parameters_json(const BenchOptions& options) {
           {"node_mapping", halo::to_string(options.advanced.node_mapping)},
           {"node_placement", halo::to_string(options.advanced.node_placement)},
           {"node_buffered_from_bytes", options.advanced.node_buffered_from_bytes},
+          {"node_lines_up_to_bytes", options.advanced.node_lines_up_to_bytes},
           {"mpi_requests", options.advanced.persistent_requests ? "persistent" : "per-exchange"},
           {"mpi_piece_bytes", options.advanced.mpi_piece_bytes},
           {"piece_transfer", halo::to_string(options.advanced.piece_transfer)},

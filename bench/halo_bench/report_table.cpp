@@ -238,6 +238,7 @@ void print_run_heading(std::ostream& out, const RunContext& context) {
            std::string(halo::to_string(options.advanced.node_placement)) +
            " --node-buffered-from-bytes " +
            std::to_string(options.advanced.node_buffered_from_bytes) +
+           " --node-lines-up-to-bytes " + std::to_string(options.advanced.node_lines_up_to_bytes) +
            ": node carries each peer on the rank's node GPU to GPU (device memory through IPC, "
            "or pinned host memory both map), mpi the others through pinned buffers and MPI; "
            "the table's transport column says what each exchange used");

@@ -17,10 +17,12 @@ import sys
 # statement passes Scope::same_side.
 SAME_SIDE = re.compile(r"\b(\w+_same_side|Scope::same_side)\b")
 SYSTEM = re.compile(r"\b(\w+_system|signal_flag|poll_flag|wait_flag|wait_word|leader_wait"
-                    r"|leader_wait_word)\b")
+                    r"|leader_wait_word|\w+_flagged_\w+)\b")
 # Words whose name in the code differs from the table's.
 CODE_NAMES = {"node_arrival": "arrival_here", "node_ghosts_free": "ghosts_free_here",
               "abort": "abort"}
+# Words the code reaches through a pointer of that name rather than a member.
+BY_POINTER = {"lines"}
 SOURCES = ["persistent_kernels/include", "libnotify/include"]
 
 
@@ -67,7 +69,8 @@ def main():
             continue
         for word in words_of(word_cell):
             name = CODE_NAMES.get(word, word)
-            pattern = re.compile(r"(\.|->)" + re.escape(name) + r"\b")
+            before = r"\b" if word in BY_POINTER else r"(\.|->)"
+            pattern = re.compile(before + re.escape(name) + r"\b")
             accesses = 0
             for path, statement in all_statements:
                 if not pattern.search(statement):
