@@ -147,6 +147,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "for the others), mpi or node")
       ->check(CLI::IsMember({"auto", "mpi", "node"}))
       ->capture_default_str();
+  app.add_option("--node-lines-up-to-bytes", options.node_lines_up_to_bytes,
+                 "node transport: a peer whose messages hold at most this many bytes an exchange "
+                 "sends them in lines (docs/transports.md); 0: never")
+      ->check(at_least(0))
+      ->capture_default_str();
   app.add_option("--node-size", options.node_size,
                  "ranks per node for the node transport (sets HALOFLAG_NODE_SIZE); 0: each "
                  "shared-memory node whole; default: HALOFLAG_NODE_SIZE, else 0")

@@ -3,10 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "haloflag/halo/index3.hpp"
+#include "haloflag/halo/transport.hpp"
 #include "jacobi_variant.hpp"
 #include "precision.hpp"
 #include "problem.hpp"
@@ -33,6 +35,8 @@ struct JacobiOptions {
   int host_team_threads = 2;
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;
+  // Node peers whose messages hold at most this many bytes an exchange go in lines; 0: never.
+  std::int64_t node_lines_up_to_bytes = haloflag::halo::kDefaultNodeLinesUpToBytes;
   std::string progress = "thread";  // the stream variant's progress: caller or thread
   // The conventional variants' exchange: auto (conventional comb_fused, conventional_overlap
   // comb_graph), comb_fused or comb_graph (both variants).

@@ -209,6 +209,7 @@ int run_jacobi(int argc, char** argv) {
   RunSettings settings;
   settings.backend = backend.backend;
   settings.transport = haloflag::halo::parse_transport(options.transport);
+  settings.node_lines_up_to_bytes = options.node_lines_up_to_bytes;
   settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
   settings.gpu_threads = options.gpu_threads;

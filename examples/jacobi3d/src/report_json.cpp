@@ -28,6 +28,7 @@ json parameters_json(const JacobiOptions& options) {
           {"backend", options.backend_name},
           {"transport", options.transport},
           {"node_size", options.node_size},
+          {"node_lines_up_to_bytes", options.node_lines_up_to_bytes},
           {"progress", options.progress},
           {"gpu", options.gpu},
           {"check", options.check},

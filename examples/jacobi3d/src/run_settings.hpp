@@ -33,6 +33,7 @@ struct RunSettings {
   std::optional<haloflag::halo::Strategy> conventional_strategy;
   // The exchanges' transport (docs/transports.md).
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
+  std::int64_t node_lines_up_to_bytes = haloflag::halo::kDefaultNodeLinesUpToBytes;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
@@ -48,6 +49,7 @@ inline haloflag::halo::ExchangeOptions exchange_options(const RunSettings& setti
   options.comm = comm;
   options.timeout = settings.timeout;
   options.transport = settings.transport;
+  options.advanced.node_lines_up_to_bytes = settings.node_lines_up_to_bytes;
   return options;
 }
 

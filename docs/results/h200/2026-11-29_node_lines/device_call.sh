@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Session 58's device calls (repository root on the GPU machine; .deps from
+# scripts/stage_offline_deps.sh carried). STEPS lists the steps of the call; build-gpu/ is
+# ignored, so a warm machine keeps it between calls.
+#   build    halo_bench, Jacobi3D and the GPU tests of the node transport and the exchanges
+#            that move pieces
+#   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/run_with_mps.sh)
+#   bench    halo_bench over node, cubes 200 and 800, resident and stream_notify, the node
+#            peers in lines (the default) and not (--node-lines-up-to-bytes 0), one run each in
+#            turn, ROUNDS rounds of 1000 exchanges, every exchange verified
+#   jacobi   Jacobi3D at 32^3 per rank, 7 and 27 points, resident and conventional_overlap,
+#            lines and not, in turn
+# RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
+root=$PWD
+start=$(date +%s)
+left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
+ranks=${RANKS:-2}
+rounds=${ROUNDS:-3}
+o=$OUT/w; mkdir -p "$o"
+finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
+trap finish EXIT
+build=$root/build-gpu
+shared=()
+(( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
+nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
+for step in $STEPS; do
+  case $step in
+    build)
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
+        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
+        { tail -30 "$o/configure.log"; exit 1; }
+      cmake --build "$build" -j 16 --target halo_bench haloflag_jacobi3d halo_node_lines_mpi_test \
+        halo_node_placement_mpi_test halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
+        halo_exchange_strategies_mpi_test halo_stream_exchange_mpi_test kernels_node_lines_test \
+        >"$o/build.log" 2>&1 || { grep -B2 -A8 "error" "$o/build.log" | head -60; exit 1; }
+      echo "built: $(left) s left"
+      ;;
+    gputest)
+      (cd "$build" && timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
+        -R "node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange") \
+        >"$o/ctest_gpu.txt" 2>&1
+      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu.txt" | tail -24
+      echo "gputest: $(left) s left"
+      ;;
+    bench)
+      mkdir -p "$o/bench"
+      for round in $(seq 1 "$rounds"); do
+        for cube in 200 800; do
+          for strategy in resident stream_notify; do
+            for lines in 1048576 0; do
+              (( $(left) > 30 )) || break 4
+              name=${strategy}_${cube}_lines${lines}_r$round
+              timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
+                --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
+                --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
+                --node-lines-up-to-bytes "$lines" --json "$o/bench/$name.json" \
+                >"$o/bench/$name.txt" 2>&1
+              echo "$name: $(grep -E "^$strategy " "$o/bench/$name.txt" | head -1)"
+            done
+          done
+        done
+      done
+      echo "bench: $(left) s left"
+      ;;
+    jacobi)
+      mkdir -p "$o/jacobi"
+      for round in $(seq 1 "$rounds"); do
+        for points in 7 27; do
+          for lines in 1048576 0; do
+            (( $(left) > 30 )) || break 3
+            name=j32_${points}pt_lines${lines}_r$round
+            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/examples/jacobi3d/haloflag_jacobi3d" \
+              --variant conventional_overlap,resident --stencil "$points" --local 32,32,32 \
+              --transport node --iterations 200 --repeats 5 --check --no-update-rate \
+              --node-lines-up-to-bytes "$lines" --json "$o/jacobi/$name.json" \
+              >"$o/jacobi/$name.txt" 2>&1
+            echo "$name:"; grep -E "^ *(conventional_overlap|resident) " "$o/jacobi/$name.txt" | head -2
+          done
+        done
+      done
+      echo "jacobi: $(left) s left"
+      ;;
+  esac
+done
