@@ -15,12 +15,13 @@ import sys
 LINKS = [
     ("boundary update and grid barrier", 1, 0),
     ("epoch check", 2, 1),
-    ("block 0 announces ghosts free", 3, 2),
-    ("piece 0's wait for the peer's ghosts free", 4, 3),
-    ("piece 0 moved (gather, stores across NVLink)", 5, 4),
-    ("piece 0 counted (release add into the peer, work count)", 6, 5),
-    ("the peer's count seen by this rank's receiving block", 8, 6),
-    ("the receiving block's completion (slot, work count, pieces_done)", 9, 8),
+    ("block 0 announces ghosts free (lines: nothing to announce)", 3, 2),
+    ("piece 0's wait for the peer's ghosts free (lines: the look at its set's word)", 4, 3),
+    ("piece 0 moved (gather, stores across NVLink; lines: as flagged words)", 5, 4),
+    ("piece 0 counted (release add into the peer, work count; lines: work count)", 6, 5),
+    ("the peer's count seen by this rank's receiving block (lines: its words seen, unpacked)", 8, 6),
+    ("the receiving block's completion (slot, work count, pieces_done; lines: set freed, "
+     "work count)", 9, 8),
     ("to the end of the grid barrier", 13, 9),
     ("the whole iteration", 16, 0),
 ]

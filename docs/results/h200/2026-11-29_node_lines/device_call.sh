@@ -10,6 +10,11 @@
 #            turn, ROUNDS rounds of 1000 exchanges, every exchange verified
 #   jacobi   Jacobi3D at 32^3 per rank, 7 and 27 points, resident and conventional_overlap,
 #            lines and not, in turn
+#   links    the table of links (scripts/jacobi_resident_breakdown.sh, setting 0): the tree
+#            before the lines (.ab/before, ecf0090, with the 2026-11-28 stamps.patch) and this
+#            tree (this folder's stamps.patch) with its peers in lines and not; both copies built
+#            first, then run one after the other, LINK_ROUNDS rounds (2)
+#   ab       scripts/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -82,6 +87,30 @@ for step in $STEPS; do
         done
       done
       echo "jacobi: $(left) s left"
+      ;;
+    links)
+      old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
+      export HALOFLAG_BREAKDOWN_SETTINGS=0 HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2}
+      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 HALOFLAG_BREAKDOWN_LABEL=before \
+        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
+      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/jacobi_resident_breakdown.sh "$o/links_after" &
+      wait
+      echo "links built: $(left) s left"
+      HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=before timeout $(( $(left) / 3 )) \
+        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
+      HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=after \
+        HALOFLAG_BREAKDOWN_ROUTES="lines=;counted=--node-lines-up-to-bytes 0" \
+        timeout $(( $(left) - 10 )) scripts/jacobi_resident_breakdown.sh "$o/links_after"
+      scripts/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
+        | tee "$o/links.md"
+      rm -rf "$o/links_before/tree" "$o/links_after/tree"
+      echo "links: $(left) s left"
+      ;;
+    ab)
+      HALOFLAG_AB_ROUNDS=${AB_ROUNDS:-2} HALOFLAG_AB_LABELS="before=ecf0090" \
+        timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jacobi_ab" \
+        before="$root/.ab/before" after="$root"
+      echo "ab: $(left) s left"
       ;;
   esac
 done
