@@ -3,13 +3,15 @@
 # scripts/stage_offline_deps.sh carried). STEPS lists the steps of the call; build-gpu/ is
 # ignored, so a warm machine keeps it between calls.
 #   build    halo_bench, Jacobi3D and the GPU tests of the node transport and the exchanges
-#            that move pieces
+#            that move pieces (BEFORE_BENCH=1: also .ab/before's halo_bench, for benchab)
 #   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/run_with_mps.sh)
 #   bench    halo_bench over node, cubes 200 and 800, resident and stream_notify, the node
 #            peers in lines (the default) and not (--node-lines-up-to-bytes 0), one run each in
 #            turn, ROUNDS rounds of 1000 exchanges, every exchange verified
 #   jacobi   Jacobi3D at 32^3 per rank, 7 and 27 points, resident and conventional_overlap,
 #            lines and not, in turn
+#   benchab  halo_bench resident over node, cubes 200 and 800: the tree before the lines
+#            (.ab/before, built with BEFORE_BENCH=1 in the build step) and this one, in turn
 #   links    the table of links (scripts/jacobi_resident_breakdown.sh, setting 0): the tree
 #            before the lines (.ab/before, ecf0090, with the 2026-11-28 stamps.patch) and this
 #            tree (this folder's stamps.patch) with its peers in lines and not; both copies built
@@ -37,15 +39,21 @@ for step in $STEPS; do
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
         -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
         { tail -30 "$o/configure.log"; exit 1; }
+      if [[ ${BEFORE_BENCH:-0} == 1 ]]; then  # the tree before the lines' halo_bench, for benchab
+        cmake -S .ab/before -B "$root/build-before" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
+          -DHALOFLAG_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure_before.log" 2>&1
+        cmake --build "$root/build-before" -j 8 --target halo_bench >"$o/build_before.log" 2>&1 &
+      fi
       cmake --build "$build" -j 16 --target halo_bench haloflag_jacobi3d halo_node_lines_mpi_test \
         halo_node_placement_mpi_test halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
         halo_exchange_strategies_mpi_test halo_stream_exchange_mpi_test kernels_node_lines_test \
         >"$o/build.log" 2>&1 || { grep -B2 -A8 "error" "$o/build.log" | head -60; exit 1; }
+      wait
       echo "built: $(left) s left"
       ;;
     gputest)
       (cd "$build" && timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
-        -R "node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange") \
+        -R "${GPU_TESTS:-node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange}") \
         >"$o/ctest_gpu.txt" 2>&1
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu.txt" | tail -24
       echo "gputest: $(left) s left"
@@ -87,6 +95,27 @@ for step in $STEPS; do
         done
       done
       echo "jacobi: $(left) s left"
+      ;;
+    benchab)
+      # halo_bench resident over node, the tree before the lines (build-before, BEFORE_BENCH=1 at
+      # build) and this one with its defaults, in turn, ROUNDS rounds.
+      mkdir -p "$o/benchab"
+      for round in $(seq 1 "$rounds"); do
+        for cube in 200 800; do
+          for tree in before after; do
+            (( $(left) > 30 )) || break 3
+            program=$build/bench/halo_bench
+            [[ $tree == before ]] && program=$root/build-before/bench/halo_bench
+            name=${tree}_${cube}_r$round
+            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
+              --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy resident \
+              --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
+              --json "$o/benchab/$name.json" >"$o/benchab/$name.txt" 2>&1
+            echo "$name: $(grep -E "^resident " "$o/benchab/$name.txt" | head -1)"
+          done
+        done
+      done
+      echo "benchab: $(left) s left"
       ;;
     links)
       old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch

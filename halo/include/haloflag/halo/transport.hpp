@@ -46,7 +46,7 @@ inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{128} 
 
 /// AdvancedOptions::node_lines_up_to_bytes's default: a peer whose messages to a rank hold up to
 /// this many bytes an exchange sends them in lines (docs/transports.md, "Lines").
-inline constexpr std::int64_t kDefaultNodeLinesUpToBytes = std::int64_t{1} << 20;
+inline constexpr std::int64_t kDefaultNodeLinesUpToBytes = std::int64_t{64} << 10;
 
 /// The transport's name.
 std::string_view to_string(Transport transport);

@@ -112,58 +112,68 @@ struct NeverLeave {
   HF_HD bool operator()() const { return false; }
 };
 
-/// Waits until `ready()` says so, the abort flag is raised, or the deadline passes; from
-/// `idle_ns` of waiting on, each look at the clock also asks `leave()`, and the wait gives up
-/// quietly (WaitOutcome::idle, nothing recorded) when it says so. The deadline is idle_ns +
-/// control.timeout_ns: a waiter that stays past its idle check still has the whole timeout. A
-/// failure records `seen()`, the value last seen, with `array_id`, `index` and `epoch`. The
-/// waits on one word below use it, and so do the node transport's lines, whose flags are
-/// inside the data (notify/flagged_words.hpp).
-template <class Ready, class Seen, class Leave>
-HF_HD WaitOutcome wait_until_or_leave(Ready ready, Seen seen, std::uint32_t array_id,
-                                      std::uint32_t index, std::uint64_t epoch,
-                                      const WaitControl& control, Side side, std::uint32_t waiter,
-                                      AbortReads abort_reads, std::uint64_t idle_ns, Leave leave) {
-  if (ready()) return WaitOutcome::ready;
-  const std::uint64_t start = clock_ns();
-  const std::uint64_t deadline =
-      idle_ns > ~std::uint64_t{0} - control.timeout_ns ? ~std::uint64_t{0}
-                                                        : idle_ns + control.timeout_ns;
-  // waited time at which the abort flag is read next
-  std::uint64_t next_abort_check = abort_reads == AbortReads::late ? kAbortCheckIntervalNs : 0;
-  for (std::uint32_t polls = 1;; ++polls) {
-    back_off(control);
-    if (ready()) return WaitOutcome::ready;
-    if (polls % kPollsPerCheck != 0) continue;
-    const std::uint64_t waited = clock_ns() - start;
-    WaitOutcome outcome = WaitOutcome::ready;
-    if (abort_reads != AbortReads::none && waited >= next_abort_check) {
-      next_abort_check = waited + kAbortCheckIntervalNs;
-      if (abort_raised(control)) outcome = WaitOutcome::aborted;
-    } else if (abort_reads != AbortReads::periodic && control.device_failed != nullptr &&
-               load_relaxed_same_side(control.device_failed) != 0) {
-      outcome = WaitOutcome::aborted;
-    }
-    if (outcome == WaitOutcome::ready && waited >= idle_ns && leave()) return WaitOutcome::idle;
-    if (outcome == WaitOutcome::ready && waited >= deadline) outcome = WaitOutcome::timed_out;
-    if (outcome != WaitOutcome::ready) {
-      record_wait_failure(control, side, outcome, array_id, index, epoch, seen(), waited, waiter);
-      return outcome;
-    }
+/// One look at the clock by a wait that has polled for `waited` ns: the abort flag (as
+/// `abort_reads` says, when `next_abort_check` has come), the device's failure mirror, then from
+/// `idle_ns` on the idle check `leave`, and the deadline. WaitOutcome::ready: go on polling.
+template <class Leave>
+HF_HD WaitOutcome look_while_waiting(const WaitControl& control, AbortReads abort_reads,
+                                     std::uint64_t waited, std::uint64_t& next_abort_check,
+                                     std::uint64_t idle_ns, std::uint64_t deadline, Leave& leave) {
+  WaitOutcome outcome = WaitOutcome::ready;
+  if (abort_reads != AbortReads::none && waited >= next_abort_check) {
+    next_abort_check = waited + kAbortCheckIntervalNs;
+    if (abort_raised(control)) outcome = WaitOutcome::aborted;
+  } else if (abort_reads != AbortReads::periodic && control.device_failed != nullptr &&
+             load_relaxed_same_side(control.device_failed) != 0) {
+    outcome = WaitOutcome::aborted;
   }
+  if (outcome == WaitOutcome::ready && waited >= idle_ns && leave()) return WaitOutcome::idle;
+  if (outcome == WaitOutcome::ready && waited >= deadline) outcome = WaitOutcome::timed_out;
+  return outcome;
 }
 
-/// Waits until *word >= epoch (acquire loads at `scope`), as wait_until_or_leave waits.
-/// A resident kernel's wait for the next exchange uses it to leave the GPU (idle_exit.hpp).
+/// The deadline of a wait that asks its idle check from `idle_ns` on: idle_ns +
+/// control.timeout_ns, so that a waiter that stays past its idle check still has the whole
+/// timeout.
+HF_HD inline std::uint64_t wait_deadline(const WaitControl& control, std::uint64_t idle_ns) {
+  return idle_ns > ~std::uint64_t{0} - control.timeout_ns ? ~std::uint64_t{0}
+                                                           : idle_ns + control.timeout_ns;
+}
+
+/// The waited time at which a wait reads the abort flag first: at once, or for AbortReads::late
+/// after kAbortCheckIntervalNs.
+HF_HD inline std::uint64_t first_abort_check(AbortReads abort_reads) {
+  return abort_reads == AbortReads::late ? kAbortCheckIntervalNs : 0;
+}
+
+/// Waits until *word >= epoch, the abort flag is raised, or the deadline passes; from `idle_ns`
+/// of waiting on, each look at the clock also asks `leave()`, and the wait gives up quietly
+/// (WaitOutcome::idle, nothing recorded) when it says so (look_while_waiting). A resident
+/// kernel's wait for the next exchange uses it to leave the GPU (idle_exit.hpp).
 template <class Leave>
 HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t array_id,
                                      std::uint32_t index, std::uint64_t epoch,
                                      const WaitControl& control, Side side, std::uint32_t waiter,
                                      AbortReads abort_reads, Scope scope, std::uint64_t idle_ns,
                                      Leave leave) {
-  return wait_until_or_leave([&] { return load_acquire(word, scope) >= epoch; },
-                             [&] { return load_relaxed(word, scope); }, array_id, index, epoch,
-                             control, side, waiter, abort_reads, idle_ns, leave);
+  if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
+  const std::uint64_t start = clock_ns();
+  const std::uint64_t deadline = wait_deadline(control, idle_ns);
+  std::uint64_t next_abort_check = first_abort_check(abort_reads);
+  for (std::uint32_t polls = 1;; ++polls) {
+    back_off(control);
+    if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
+    if (polls % kPollsPerCheck != 0) continue;
+    const std::uint64_t waited = clock_ns() - start;
+    const WaitOutcome outcome =
+        look_while_waiting(control, abort_reads, waited, next_abort_check, idle_ns, deadline, leave);
+    if (outcome == WaitOutcome::idle) return outcome;
+    if (outcome != WaitOutcome::ready) {
+      record_wait_failure(control, side, outcome, array_id, index, epoch,
+                          load_relaxed(word, scope), waited, waiter);
+      return outcome;
+    }
+  }
 }
 
 /// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.

@@ -5,13 +5,18 @@
 /// "device" is a team of CPU threads that calls the very same functions).
 /// HF_DEVICE_CODE is 1 only while a GPU compiler compiles for the device.
 /// HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
+/// HF_NOINLINE keeps a GPU compiler from inlining a function: for slow paths called from large
+/// kernels, whose registers they would otherwise share.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define HF_HD __host__ __device__
+#define HF_NOINLINE __noinline__
 #else
 /// Marks functions callable from host and device code (empty in host-only compilation).
 #define HF_HD
+/// Keeps a GPU compiler from inlining the function (empty in host-only compilation).
+#define HF_NOINLINE
 #endif
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

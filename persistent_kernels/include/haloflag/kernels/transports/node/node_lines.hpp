@@ -11,9 +11,9 @@
 /// into the sender's ghosts_free word, as its pieces of an epoch are unpacked, two epochs ahead
 /// (node_pieces.hpp), so the sender normally finds it said long before.
 ///
-/// A word holds message bytes [4w, 4w + 4) in buffer order (pack_unpack.hpp). Elements of 8
-/// bytes move as a pair of words in one 16-byte store; others word by word, gathered byte by
-/// byte where the fields are not 4-byte aligned. Every element size must be a multiple of 4
+/// A word holds message bytes [4w, 4w + 4) in buffer order (pack_unpack.hpp), moved in one
+/// 4-byte access where the message is all 4- or all 8-byte elements in 4-byte aligned fields,
+/// else byte by byte. Every element size must be a multiple of 4
 /// (halo::detail::peer_takes_lines), so that a piece of whole elements is whole words.
 #pragma once
 
@@ -51,25 +51,50 @@ HF_HD inline std::uint64_t* lines_of_epoch(std::byte* buffer, const MessageLayou
 
 namespace detail {
 
-/// Bytes [4w, 4w + 4) of the message on the field side, gathered one byte at a time.
-HF_HD inline std::uint32_t gather_word(const FieldSide& side, std::uint32_t w) {
-  std::uint32_t word = 0;
-  for (std::uint32_t b = 0; b < 4; ++b) {
-    const auto byte = static_cast<std::uint32_t>(*side.place_of_byte(std::int64_t{w} * 4 + b).address);
-    word |= byte << (8 * b);
-  }
-  return word;
-}
+/// Where word w of a message (its bytes [4w, 4w + 4)) lies in the cells, and whether its 4
+/// bytes may move in one access: elements of 4 and 8 bytes in fields aligned to 4 are found by
+/// multiplication (one word an element, or half of one); others byte by byte.
+struct WordPlaces {
+  FieldSide side;
+  int element_bytes;  ///< 4 or 8 where the whole message is of that size, else 0
+  bool whole_words;   ///< 4-byte accesses allowed
 
-/// The same bytes scattered back into the cells.
-HF_HD inline void scatter_word(const FieldSide& side, std::uint32_t w, std::uint32_t word) {
-  for (std::uint32_t b = 0; b < 4; ++b) {
-    *side.place_of_byte(std::int64_t{w} * 4 + b).address = static_cast<std::byte>(word >> (8 * b));
-  }
-}
+  HF_HD WordPlaces(const MessageLayout& layout, const FieldSet& fields)
+      : side{&layout, &fields, static_cast<std::uint32_t>(layout.cells_per_variable())},
+        element_bytes(layout.uniform_bytes == 4 || layout.uniform_bytes == 8 ? layout.uniform_bytes
+                                                                              : 0),
+        whole_words(trusted_alignment(fields) >= 4) {}
 
-/// The words of elements [first, end): element size 8 gives two words an element (the pair),
-/// else the words of its bytes.
+  /// The first byte of word w.
+  HF_HD std::byte* word_at(std::uint32_t w) const {
+    if (element_bytes == 4) return side.place(w).address;
+    if (element_bytes == 8) return side.place(w / 2).address + 4 * (w % 2);
+    return side.place_of_byte(std::int64_t{w} * 4).address;
+  }
+  /// Word w of the message, from the cells.
+  HF_HD std::uint32_t load(std::uint32_t w) const {
+    if (element_bytes != 0 && whole_words) return *reinterpret_cast<const std::uint32_t*>(word_at(w));
+    std::uint32_t word = 0;
+    for (std::uint32_t b = 0; b < 4; ++b) {
+      word |= static_cast<std::uint32_t>(*side.place_of_byte(std::int64_t{w} * 4 + b).address)
+              << (8 * b);
+    }
+    return word;
+  }
+  /// Word w of the message, into the cells.
+  HF_HD void store(std::uint32_t w, std::uint32_t word) const {
+    if (element_bytes != 0 && whole_words) {
+      *reinterpret_cast<std::uint32_t*>(word_at(w)) = word;
+      return;
+    }
+    for (std::uint32_t b = 0; b < 4; ++b) {
+      *side.place_of_byte(std::int64_t{w} * 4 + b).address = static_cast<std::byte>(word >> (8 * b));
+    }
+  }
+};
+
+/// The words [begin, end) of elements [first, end) of a message (every element a multiple of 4
+/// bytes, so a piece of whole elements is whole words).
 struct WordRange {
   std::uint32_t begin;
   std::uint32_t end;
@@ -84,36 +109,17 @@ HF_HD inline WordRange words_of_elements(const MessageLayout& layout, std::uint3
 }  // namespace detail
 
 /// Elements [first, end) of a send stored by the group as `epoch`'s flagged words into `lines`,
-/// the receiver's set of that epoch (lines_of_epoch). The group's barrier and a count follow
-/// only for the piece grid's own bookkeeping: the words need neither.
+/// the receiver's set of that epoch (lines_of_epoch): thread t takes words t, t + size, ... One
+/// loop for every element type, so that the kernels that take lines hold one copy of it.
 template <ExchangeGroup Group>
 HF_HD void put_lines(const Group& group, const MessageLayout& layout, const FieldSet& fields,
                      std::uint32_t first, std::uint32_t end, std::uint64_t* lines,
                      std::uint64_t epoch) {
-  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
-  const detail::FieldSide side{&layout, &fields, cells};
-  const auto lane = static_cast<std::uint32_t>(group.thread());
-  const auto stride = static_cast<std::uint32_t>(group.size());
-  const int alignment = detail::trusted_alignment(fields);
-  if (layout.uniform_bytes == 8 && alignment >= 8) {
-    for (std::uint32_t e = first + lane; e < end; e += stride) {
-      const std::uint64_t value = *reinterpret_cast<const std::uint64_t*>(side.place(e).address);
-      notify::store_flagged_pair(lines + 2 * std::uint64_t{e},
-                                 notify::flagged_word(static_cast<std::uint32_t>(value), epoch),
-                                 notify::flagged_word(static_cast<std::uint32_t>(value >> 32), epoch));
-    }
-    return;
-  }
-  if (layout.uniform_bytes == 4 && alignment >= 4) {
-    for (std::uint32_t e = first + lane; e < end; e += stride) {
-      const std::uint32_t value = *reinterpret_cast<const std::uint32_t*>(side.place(e).address);
-      notify::store_flagged_word(lines + e, notify::flagged_word(value, epoch));
-    }
-    return;
-  }
+  const detail::WordPlaces places(layout, fields);
   const detail::WordRange words = detail::words_of_elements(layout, first, end);
-  for (std::uint32_t w = words.begin + lane; w < words.end; w += stride) {
-    notify::store_flagged_word(lines + w, notify::flagged_word(detail::gather_word(side, w), epoch));
+  for (std::uint32_t w = words.begin + static_cast<std::uint32_t>(group.thread()); w < words.end;
+       w += static_cast<std::uint32_t>(group.size())) {
+    notify::store_flagged_word(lines + w, notify::flagged_word(places.load(w), epoch));
   }
 }
 
@@ -125,34 +131,13 @@ template <ExchangeGroup Group>
 HF_HD bool take_lines(const Group& group, const MessageLayout& layout, const FieldSet& fields,
                       std::uint32_t first, std::uint32_t end, const std::uint64_t* lines,
                       std::uint64_t epoch, const notify::FlaggedWait& how) {
-  const auto cells = static_cast<std::uint32_t>(layout.cells_per_variable());
-  const detail::FieldSide side{&layout, &fields, cells};
-  const auto lane = static_cast<std::uint32_t>(group.thread());
-  const auto stride = static_cast<std::uint32_t>(group.size());
-  const int alignment = detail::trusted_alignment(fields);
-  if (layout.uniform_bytes == 8 && alignment >= 8) {
-    for (std::uint32_t e = first + lane; e < end; e += stride) {
-      std::uint64_t low = 0;
-      std::uint64_t high = 0;
-      if (!notify::wait_flagged_pair(lines + 2 * std::uint64_t{e}, epoch, how, low, high)) return false;
-      *reinterpret_cast<std::uint64_t*>(side.place(e).address) =
-          std::uint64_t{notify::word_data(low)} | (std::uint64_t{notify::word_data(high)} << 32);
-    }
-    return true;
-  }
-  if (layout.uniform_bytes == 4 && alignment >= 4) {
-    for (std::uint32_t e = first + lane; e < end; e += stride) {
-      std::uint64_t word = 0;
-      if (!notify::wait_flagged_word(lines + e, epoch, how, word)) return false;
-      *reinterpret_cast<std::uint32_t*>(side.place(e).address) = notify::word_data(word);
-    }
-    return true;
-  }
+  const detail::WordPlaces places(layout, fields);
   const detail::WordRange words = detail::words_of_elements(layout, first, end);
-  for (std::uint32_t w = words.begin + lane; w < words.end; w += stride) {
+  for (std::uint32_t w = words.begin + static_cast<std::uint32_t>(group.thread()); w < words.end;
+       w += static_cast<std::uint32_t>(group.size())) {
     std::uint64_t word = 0;
     if (!notify::wait_flagged_word(lines + w, epoch, how, word)) return false;
-    detail::scatter_word(side, w, notify::word_data(word));
+    places.store(w, notify::word_data(word));
   }
   return true;
 }

@@ -234,7 +234,7 @@ HF_HD inline void lines_unpacked(const ExchangePlan& plan, std::uint32_t p, std:
 /// (AbortReads::late), and the others leave once a device wait has failed.
 HF_HD inline notify::FlaggedWait lines_wait(const ExchangePlan& plan, std::uint32_t p,
                                             std::uint32_t waiter, int thread) {
-  return {&plan.control, plan.routes.node->arrival_id, p, waiter,
+  return {plan.control, plan.routes.node->arrival_id, p, waiter,
           thread == 0 ? notify::AbortReads::late : notify::AbortReads::none};
 }
 
@@ -377,13 +377,15 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
   }
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
+    if (node.peers[piece.peer].lines_in == 0) continue;
+    const BlockStatus status = detail::take_lines_of(
+        group, plan, piece.message, piece.first, piece.first + piece.count, 1, epoch, block);
+    if (status != BlockStatus::ok) return status;
+  }
+  for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
+    const NodePiece piece = node.recv_pieces[j];
     const NodePeerRoute& peer = node.peers[piece.peer];
-    if (peer.lines_in != 0) {
-      const BlockStatus status = detail::take_lines_of(
-          group, plan, piece.message, piece.first, piece.first + piece.count, 1, epoch, block);
-      if (status != BlockStatus::ok) return status;
-      continue;
-    }
+    if (peer.lines_in != 0) continue;
     const bool placeable = node.recvs[piece.message].through_buffer == 0;
     const bool counts_placed = j == peer.first_direct_piece;
     if (launched && placeable && placed_directly(peer, slot) && !counts_placed) continue;
