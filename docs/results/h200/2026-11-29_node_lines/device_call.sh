@@ -47,6 +47,7 @@ for step in $STEPS; do
       cmake --build "$build" -j 16 --target halo_bench haloflag_jacobi3d halo_node_lines_mpi_test \
         halo_node_placement_mpi_test halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
         halo_exchange_strategies_mpi_test halo_stream_exchange_mpi_test kernels_node_lines_test \
+        halo_fault_injection_mpi_test halo_fault_injection_driver halo_fault_injection_process_test \
         >"$o/build.log" 2>&1 || { grep -B2 -A8 "error" "$o/build.log" | head -60; exit 1; }
       wait
       echo "built: $(left) s left"
