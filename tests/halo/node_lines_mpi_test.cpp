@@ -105,7 +105,7 @@ TEST(NodeLines, WordSizedElementsGoInLinesAndEveryGhostByteIsRight) {
   for (const TypedLayout& layout : lines_layouts()) {
     for (const Strategy strategy :
          {Strategy::resident, Strategy::stream_notify, Strategy::stacked_notify}) {
-      check_lines(layout, strategy, kDefaultNodeLinesUpToBytes, words_only(layout));
+      check_lines(layout, strategy, kSuggestedNodeLinesUpToBytes, words_only(layout));
     }
   }
 }
@@ -123,7 +123,7 @@ TEST(NodeLines, TheBulkStrategiesNeverTakeLines) {
   SKIP_WITHOUT_BACKEND();
   const TypedLayout layout = lines_layouts()[2];
   for (const Strategy strategy : {Strategy::comb_fused, Strategy::stream_base}) {
-    check_lines(layout, strategy, kDefaultNodeLinesUpToBytes, false);
+    check_lines(layout, strategy, kSuggestedNodeLinesUpToBytes, false);
   }
 }
 

@@ -44,9 +44,11 @@ enum class NodePlacement {
 /// NodePlacement::by_shape's default size from which a short-row message goes through the buffer.
 inline constexpr std::int64_t kDefaultNodeBufferedFromBytes = std::int64_t{128} << 10;
 
-/// AdvancedOptions::node_lines_up_to_bytes's default: a peer whose messages to a rank hold up to
-/// this many bytes an exchange sends them in lines (docs/transports.md, "Lines").
-inline constexpr std::int64_t kDefaultNodeLinesUpToBytes = std::int64_t{64} << 10;
+/// AdvancedOptions::node_lines_up_to_bytes's default: 0, no peer in lines, until they are
+/// measured faster on two GPUs (docs/transports.md, "Lines").
+inline constexpr std::int64_t kDefaultNodeLinesUpToBytes = 0;
+/// The limit that suits lines where they are chosen: Jacobi3D's messages, not cube 200's.
+inline constexpr std::int64_t kSuggestedNodeLinesUpToBytes = std::int64_t{64} << 10;
 
 /// The transport's name.
 std::string_view to_string(Transport transport);
