@@ -73,6 +73,7 @@ ExchangeOptions embedded_options() {
   options.strategy = Strategy::embedded;
   options.backend = Backend::host;
   options.timeout = std::chrono::seconds(30);
+  options.advanced.node_lines_up_to_bytes = haloflag::test::test_node_lines();
   return options;
 }
 

@@ -1,9 +1,12 @@
 // The transport the halo tests run with: HALOFLAG_TEST_TRANSPORT (auto, mpi or node; auto when
 // unset), HALOFLAG_NODE_SIZE (ranks per "node", 0 or unset: the whole shared-memory node; the
-// library reads it itself), HALOFLAG_TEST_NODE_MAPPING and HALOFLAG_TEST_PERSISTENT_REQUESTS. CTest runs the same binaries over each transport, and with nodes of 2 ranks at 4 and 8
-// ranks, where one exchange mixes node and mpi peers.
+// library reads it itself), HALOFLAG_TEST_NODE_MAPPING, HALOFLAG_TEST_PERSISTENT_REQUESTS and
+// HALOFLAG_TEST_NODE_LINES (the node transport's lines: their limit in bytes). CTest runs the
+// same binaries over each transport, with nodes of 2 ranks at 4 and 8 ranks, where one exchange
+// mixes node and mpi peers, and with the node peers in lines.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -67,7 +70,14 @@ inline int test_message_threads() {
   return value == nullptr ? 0 : std::atoi(value);
 }
 
+// HALOFLAG_TEST_NODE_LINES: AdvancedOptions::node_lines_up_to_bytes (unset: the default).
+inline std::int64_t test_node_lines() {
+  const char* value = std::getenv("HALOFLAG_TEST_NODE_LINES");
+  return value == nullptr ? halo::kDefaultNodeLinesUpToBytes : std::atoll(value);
+}
+
 inline void apply_test_transport(halo::ExchangeOptions& options) {
+  options.advanced.node_lines_up_to_bytes = test_node_lines();
   options.transport = test_transport();
   options.advanced.node_mapping = test_node_mapping();
   options.advanced.persistent_requests = test_persistent_requests();
@@ -80,6 +90,7 @@ inline std::string test_transport_label() {
   if (test_node_size() > 0) label += ", nodes of " + std::to_string(test_node_size()) + " ranks";
   if (test_node_mapping() == halo::NodeMapping::host) label += ", host mapping";
   if (!test_persistent_requests()) label += ", MPI requests per exchange";
+  if (test_node_lines() > 0) label += ", node lines up to " + std::to_string(test_node_lines()) + " bytes";
   if (test_message_threads() > 0) {
     label += ", " + std::to_string(test_message_threads()) + " threads per message block";
   }
