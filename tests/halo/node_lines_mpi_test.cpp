@@ -31,17 +31,11 @@ using haloflag::test::world_rank;
 
 constexpr int kExchanges = 5;
 
+// The node tests' layouts, and one that mixes a word-sized variable with a byte.
 std::vector<TypedLayout> lines_layouts() {
-  return {
-      {"uint8", {1}, false, 1},
-      {"int16 padded to 32", {2}, false, 32},
-      {"double", {8}, false, 1},
-      {"float + int32 interleaved, padded to 32", {4, 4}, true, 32},
-      {"12-byte struct", {12}, false, 1},
-      {"16-byte struct", {16}, false, 1},
-      {"mixed double + 12-byte interleaved", {8, 12}, true, 1},
-      {"double + uint8", {8, 1}, false, 1},
-  };
+  std::vector<TypedLayout> layouts = haloflag::test::node_layouts();
+  layouts.push_back({"double + uint8", {8, 1}, false, 1});
+  return layouts;
 }
 
 bool words_only(const TypedLayout& layout) {
@@ -68,17 +62,6 @@ std::string check_paths(const Exchange& exchange, bool expected) {
   return wrong;
 }
 
-std::string run_verified(Exchange& exchange, TypedField& field, const ExchangeVerifier& verifier) {
-  for (int i = 0; i < kExchanges; ++i) {
-    const std::uint64_t epoch = exchange.epoch() + 1;
-    field.prepare(verifier, epoch);
-    exchange.start().wait();
-    const std::string report = field.check(verifier, epoch);
-    if (!report.empty()) return "exchange " + std::to_string(epoch) + ": " + report;
-  }
-  return "";
-}
-
 void check_lines(const TypedLayout& layout, Strategy strategy, std::int64_t up_to_bytes,
                  bool expected) {
   const Geometry geometry = haloflag::test::typed_geometries(layout).front();
@@ -97,7 +80,7 @@ void check_lines(const TypedLayout& layout, Strategy strategy, std::int64_t up_t
                             std::to_string(world_rank()) + ": " +
                             describe(exchange.peer_transports());
   EXPECT_EQ(check_paths(exchange, expected), "") << label;
-  EXPECT_EQ(run_verified(exchange, field, verifier), "") << label;
+  EXPECT_EQ(haloflag::test::run_typed_verified(exchange, field, verifier, kExchanges), "") << label;
 }
 
 TEST(NodeLines, WordSizedElementsGoInLinesAndEveryGhostByteIsRight) {

@@ -37,19 +37,6 @@ using haloflag::test::world_size;
 
 constexpr int kExchanges = 3;
 
-// Element sizes 1 to 16 bytes, dense, padded and interleaved.
-std::vector<TypedLayout> placement_layouts() {
-  return {
-      {"uint8", {1}, false, 1},
-      {"int16 padded to 32", {2}, false, 32},
-      {"double", {8}, false, 1},
-      {"float + int32 interleaved, padded to 32", {4, 4}, true, 32},
-      {"12-byte struct", {12}, false, 1},
-      {"16-byte struct", {16}, false, 1},
-      {"mixed double + 12-byte interleaved", {8, 12}, true, 1},
-  };
-}
-
 ExchangeOptions options_for(Strategy strategy, NodePlacement placement) {
   ExchangeOptions options;
   options.strategy = strategy;
@@ -136,18 +123,6 @@ std::string check_choice(const Exchange& exchange, const Geometry& geometry,
   return wrong;
 }
 
-// kExchanges verified exchanges; "" when every ghost byte was right.
-std::string run_verified(Exchange& exchange, TypedField& field, const ExchangeVerifier& verifier) {
-  for (int i = 0; i < kExchanges; ++i) {
-    const std::uint64_t epoch = exchange.epoch() + 1;
-    field.prepare(verifier, epoch);
-    exchange.start().wait();
-    const std::string report = field.check(verifier, epoch);
-    if (!report.empty()) return "exchange " + std::to_string(epoch) + ": " + report;
-  }
-  return "";
-}
-
 void check_placement(const TypedLayout& layout, Strategy strategy, NodePlacement placement) {
   const Geometry geometry = haloflag::test::typed_geometries(layout).front();
   const ExchangeVerifier verifier(geometry, world_rank());
@@ -170,12 +145,12 @@ void check_placement(const TypedLayout& layout, Strategy strategy, NodePlacement
       EXPECT_GT(peer.recvs_through_buffer, 0) << label;
     }
   }
-  EXPECT_EQ(run_verified(exchange, field, verifier), "") << label;
+  EXPECT_EQ(haloflag::test::run_typed_verified(exchange, field, verifier, kExchanges), "") << label;
 }
 
 TEST(NodePlacementByShape, ReceiversAndSendersAgreeAndEveryGhostByteIsRight) {
   SKIP_WITHOUT_BACKEND();
-  for (const TypedLayout& layout : placement_layouts()) {
+  for (const TypedLayout& layout : haloflag::test::node_layouts()) {
     for (const Strategy strategy :
          {Strategy::resident, Strategy::stream_notify, Strategy::stacked_notify}) {
       check_placement(layout, strategy, NodePlacement::by_shape);
@@ -185,7 +160,7 @@ TEST(NodePlacementByShape, ReceiversAndSendersAgreeAndEveryGhostByteIsRight) {
 
 TEST(NodePlacementForced, DirectAndBufferedTakeNoneAndEveryReceive) {
   SKIP_WITHOUT_BACKEND();
-  const TypedLayout layout = placement_layouts()[2];
+  const TypedLayout layout = haloflag::test::node_layouts()[2];
   for (const NodePlacement placement : {NodePlacement::direct, NodePlacement::buffered}) {
     check_placement(layout, Strategy::resident, placement);
   }

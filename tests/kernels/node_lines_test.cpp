@@ -146,22 +146,32 @@ TEST(NodeLines, EveryElementSizeComesBackByteForByteThroughBothSets) {
   }
 }
 
+// A message of doubles between two fields, and its receive's two sets of words.
+struct DoublesMessage {
+  std::vector<int> members{8};
+  MessageLayout layout = message_of(members);
+  Field from{8, 6, members, 0};
+  Field to{8, 6, members, 0};
+  std::vector<std::uint64_t> buffer =
+      std::vector<std::uint64_t>(static_cast<std::size_t>(line_buffer_bytes(layout.bytes()) / 8));
+  explicit DoublesMessage(std::uint32_t seed) { from.fill(seed); }
+  std::uint64_t* lines(std::uint64_t epoch) {
+    return lines_of_epoch(reinterpret_cast<std::byte*>(buffer.data()), layout, epoch);
+  }
+};
+
 // The buffer holds epoch 1's words; epoch 3 (the same set) is expected.
 TEST(NodeLines, AStaleWordIsNeverTakenAndTheFailureNamesTheArrival) {
-  const std::vector<int> members{8};
-  const MessageLayout layout = message_of(members);
-  Field from(8, 6, members, 0);
-  Field to(8, 6, members, 0);
-  from.fill(5);
-  std::vector<std::uint64_t> buffer(static_cast<std::size_t>(line_buffer_bytes(layout.bytes()) / 8));
-  std::uint64_t* lines = lines_of_epoch(reinterpret_cast<std::byte*>(buffer.data()), layout, 1);
-  ASSERT_EQ(lines, lines_of_epoch(reinterpret_cast<std::byte*>(buffer.data()), layout, 3));
+  DoublesMessage message(5);
+  const MessageLayout& layout = message.layout;
+  std::uint64_t* lines = message.lines(1);
+  ASSERT_EQ(lines, message.lines(3));
   const auto elements = static_cast<std::uint32_t>(layout.element_count());
-  put_lines(Lane{0, 1}, layout, from.fields, 0, elements, lines, 1);
+  put_lines(Lane{0, 1}, layout, message.from.fields, 0, elements, lines, 1);
   hn::ControlBlock block(hn::Backend::host, 20ms);
   hn::WaitControl control;
   const hn::FlaggedWait how = how_to_wait(block, control);
-  EXPECT_FALSE(take_all(to, layout, lines, 3, how, 0, elements, 1));
+  EXPECT_FALSE(take_all(message.to, layout, lines, 3, how, 0, elements, 1));
   const auto failure = block.failure(hn::Side::device);
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->outcome, hn::WaitOutcome::timed_out);
@@ -169,28 +179,24 @@ TEST(NodeLines, AStaleWordIsNeverTakenAndTheFailureNamesTheArrival) {
   EXPECT_EQ(failure->expected_epoch, 3u);
   EXPECT_EQ(failure->last_seen, 1u);
   EXPECT_EQ(failure->waiter, 7u);
-  EXPECT_EQ(cells_of(to, layout), std::vector<std::byte>(static_cast<std::size_t>(layout.bytes())))
+  EXPECT_EQ(cells_of(message.to, layout),
+            std::vector<std::byte>(static_cast<std::size_t>(layout.bytes())))
       << "a stale word was taken";
 }
 
 // A double torn in two: its first word carries the epoch, its second the epoch two before.
 // The stale half is never taken; the wait names the flag it saw.
 TEST(NodeLines, TheStaleHalfOfATornElementIsNeverTaken) {
-  const std::vector<int> members{8};
-  const MessageLayout layout = message_of(members);
-  Field from(8, 6, members, 0);
-  Field to(8, 6, members, 0);
-  from.fill(6);
-  std::vector<std::uint64_t> buffer(static_cast<std::size_t>(line_buffer_bytes(layout.bytes()) / 8));
-  std::uint64_t* lines = lines_of_epoch(reinterpret_cast<std::byte*>(buffer.data()), layout, 4);
-  put_lines(Lane{0, 1}, layout, from.fields, 0, 1, lines, 4);
+  DoublesMessage message(6);
+  std::uint64_t* lines = message.lines(4);
+  put_lines(Lane{0, 1}, message.layout, message.from.fields, 0, 1, lines, 4);
   lines[1] = hn::flagged_word(hn::word_data(lines[1]), 2);
   hn::ControlBlock block(hn::Backend::host, 20ms);
   hn::WaitControl control;
-  EXPECT_FALSE(take_all(to, layout, lines, 4, how_to_wait(block, control), 0, 1, 1));
+  EXPECT_FALSE(take_all(message.to, message.layout, lines, 4, how_to_wait(block, control), 0, 1, 1));
   ASSERT_TRUE(block.failure(hn::Side::device).has_value());
   EXPECT_EQ(block.failure(hn::Side::device)->last_seen, 2u);
-  const std::vector<std::byte> got = cells_of(to, layout);
+  const std::vector<std::byte> got = cells_of(message.to, message.layout);
   for (std::size_t b = 4; b < got.size(); ++b) {
     ASSERT_EQ(got[b], std::byte{0}) << "byte " << b << " was taken from a stale word";
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry_cases.hpp"
+#include "haloflag/halo/exchange.hpp"
 #include "haloflag/halo/exchange_verifier.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/index3.hpp"
@@ -129,6 +130,34 @@ inline std::vector<halo::Geometry> typed_geometries(const TypedLayout& layout) {
     geometries.emplace_back(spec);
   }
   return geometries;
+}
+
+// Element sizes 1 to 16 bytes, dense, padded and interleaved: the node transport's tests, whose
+// paths (placement by shape, lines) depend on the sizes and rows.
+inline std::vector<TypedLayout> node_layouts() {
+  return {
+      {"uint8", {1}, false, 1},
+      {"int16 padded to 32", {2}, false, 32},
+      {"double", {8}, false, 1},
+      {"float + int32 interleaved, padded to 32", {4, 4}, true, 32},
+      {"12-byte struct", {12}, false, 1},
+      {"16-byte struct", {16}, false, 1},
+      {"mixed double + 12-byte interleaved", {8, 12}, true, 1},
+  };
+}
+
+// `exchanges` exchanges, the field prepared anew for each; the first wrong ghost byte's report
+// with its exchange, or "" when every ghost byte of every exchange is right.
+inline std::string run_typed_verified(halo::Exchange& exchange, TypedField& field,
+                                      const halo::ExchangeVerifier& verifier, int exchanges) {
+  for (int i = 0; i < exchanges; ++i) {
+    const std::uint64_t epoch = exchange.epoch() + 1;
+    field.prepare(verifier, epoch);
+    exchange.start().wait();
+    const std::string report = field.check(verifier, epoch);
+    if (!report.empty()) return "exchange " + std::to_string(epoch) + ": " + report;
+  }
+  return "";
 }
 
 }  // namespace haloflag::test
