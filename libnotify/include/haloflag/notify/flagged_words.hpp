@@ -50,11 +50,11 @@ HF_HD inline std::uint64_t load_flagged_word(const std::uint64_t* at) {
 /// reads the host's abort flag. The control is a copy: a pointer into a kernel's parameters
 /// handed to a call that is not inlined makes the compiler copy them all to local memory.
 struct FlaggedWait {
-  WaitControl control;
-  std::uint32_t array_id;
-  std::uint32_t index;
-  std::uint32_t waiter;
-  AbortReads abort_reads;
+  WaitControl control;      ///< deadline, pause, control words and failure mirror
+  std::uint32_t array_id;   ///< the flag array a failure names
+  std::uint32_t index;      ///< the flag of that array
+  std::uint32_t waiter;     ///< the block (or caller's id) that waits
+  AbortReads abort_reads;   ///< whether and when the wait reads the host's abort flag
 };
 
 /// The wait of wait_flagged_word once a first look found a word of another epoch, as
