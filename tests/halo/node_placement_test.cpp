@@ -1,7 +1,7 @@
 // Which node receives come through the receiver's buffer where the sender could place them
 // directly (halo/src/transports/node/node_placement): decided from the rows the message's cells
 // form in the receiver's fields, for dense, padded and interleaved variables of 1 to 16 bytes,
-// and from the message's size.
+// and from the message's size; and which peers' messages come in lines (peer_takes_lines).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -84,6 +84,32 @@ TEST(NodePlacement, ByShapeTakesLargeShortRowMessagesThroughTheBuffer) {
     EXPECT_FALSE(hh::detail::receive_through_buffer(m, fields, NodePlacement::direct, 0));
     EXPECT_TRUE(hh::detail::receive_through_buffer(m, fields, NodePlacement::buffered, from));
   }
+}
+
+// Lines: every element a multiple of 4 bytes, all of a peer's messages within the limit, a
+// strategy whose kernels move pieces; 0 turns them off.
+TEST(NodeLines, APeerTakesLinesOnlyWhenEveryRuleHolds) {
+  const std::vector<hk::MessageLayout> doubles{box_message(8, 8, 1, 1, 8), box_message(1, 8, 8, 1, 8)};
+  const std::int64_t bytes = doubles[0].bytes() + doubles[1].bytes();
+  EXPECT_TRUE(hh::detail::peer_takes_lines(doubles, hh::Strategy::resident, bytes));
+  EXPECT_TRUE(hh::detail::peer_takes_lines(doubles, hh::Strategy::embedded, bytes));
+  EXPECT_TRUE(hh::detail::peer_takes_lines(doubles, hh::Strategy::stream_notify, bytes));
+  EXPECT_TRUE(hh::detail::peer_takes_lines(doubles, hh::Strategy::stacked_notify, bytes));
+  EXPECT_FALSE(hh::detail::peer_takes_lines(doubles, hh::Strategy::resident, bytes - 1))
+      << "the limit is for all of the peer's messages together";
+  EXPECT_FALSE(hh::detail::peer_takes_lines(doubles, hh::Strategy::resident, 0));
+  for (const hh::Strategy bulk :
+       {hh::Strategy::comb_fused, hh::Strategy::comb_graph, hh::Strategy::stream_base}) {
+    EXPECT_FALSE(hh::detail::peer_takes_lines(doubles, bulk, bytes)) << hh::to_string(bulk);
+  }
+  EXPECT_FALSE(hh::detail::peer_takes_lines({}, hh::Strategy::resident, bytes));
+  const int mixed_bytes[] = {8, 2};
+  hk::MessageLayout mixed = box_message(8, 8, 1, 1, 8);
+  mixed.set_variables(2, mixed_bytes);
+  EXPECT_FALSE(hh::detail::peer_takes_lines({mixed}, hh::Strategy::resident, bytes))
+      << "a 2-byte variable would cut a word between two pieces";
+  EXPECT_TRUE(hh::detail::peer_takes_lines({box_message(5, 3, 1, 1, 12)}, hh::Strategy::resident,
+                                           bytes));
 }
 
 TEST(NodePlacement, NamesParseBack) {
