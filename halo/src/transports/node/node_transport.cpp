@@ -381,6 +381,17 @@ void NodeTransport::place_region(SetUp& s) {
     if (!opened_by(s.node_rank_of[peer], s.node_rank)) s.in_device = false;
   }
   s.host_region_needed = s.peer_count > 0 && !s.in_device;
+  // Lines in pinned host memory would have every receiving thread read across the bus: those
+  // peers take the counted route, placed as they would have been without lines.
+  if (s.gpu && !s.in_device && !s.lines_from.empty()) {
+    s.lines_from.clear();
+    for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+      if (s.data_offset[r] < 0) continue;
+      s.through_buffer[r] =
+          receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
+                                 s.options.advanced.node_buffered_from_bytes);
+    }
+  }
 }
 
 // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
