@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "haloflag/halo/mpi_pieces.hpp"
+#include "haloflag/halo/piece_transfer.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/strategy.hpp"
 #include "haloflag/halo/transport.hpp"
@@ -73,11 +73,11 @@ struct AdvancedOptions {
   /// long_receives_on_arrival.
   bool long_sends_in_turn = false;
   /// Flag strategies, MPI peers: each message longer than this is cut into pieces of at most
-  /// this many bytes, each packed, sent, received and unpacked on its own (mpi_pieces.hpp);
+  /// this many bytes, each packed, sent, received and unpacked on its own (piece_transfer.hpp);
   /// 0 sends every message whole. Peers must agree (checked at set-up).
   std::int64_t mpi_piece_bytes = kDefaultMpiPieceBytes;
   /// How the pieces travel: MPI 4 partitioned communication where the library has it, else a
-  /// request per piece (mpi_pieces.hpp). Peers must agree (checked at set-up).
+  /// request per piece (piece_transfer.hpp). Peers must agree (checked at set-up).
   PieceTransfer piece_transfer = PieceTransfer::automatic;
 };
 
