@@ -22,11 +22,9 @@ std::int64_t shortest_row_bytes(const kernels::MessageLayout& layout,
 
 bool peer_takes_lines(const std::vector<kernels::MessageLayout>& receives, Strategy strategy,
                       std::int64_t up_to_bytes) {
-  // The bulk strategies pack whole messages into the receiver's buffer, in buffer order.
-  if (strategy == Strategy::comb_fused || strategy == Strategy::comb_graph ||
-      strategy == Strategy::stream_base || up_to_bytes <= 0) {
-    return false;
-  }
+  // The bulk strategies (and nccl) pack whole messages into the receiver's buffer in buffer
+  // order; the flag strategies' kernels move pieces.
+  if (!uses_flags(strategy) || up_to_bytes <= 0) return false;
   std::int64_t bytes = 0;
   for (const kernels::MessageLayout& layout : receives) {
     for (int v = 0; v < layout.variable_count; ++v) {

@@ -215,8 +215,9 @@ struct NodeTransport::SetUp {
   std::map<int, bool> by_node;  // peer -> carried by the node transport
   std::map<int, std::uint32_t> peer_index;
   std::set<int> send_peers;
-  // lay_out_region: the offsets in this rank's region, and which receives come through it even
-  // where their sender maps the ghost cells.
+  // lay_out_region: the offsets in this rank's region, which receives come through it even
+  // where their sender maps the ghost cells, and the peers in lines (both settled by
+  // place_region, once the region's memory is known).
   std::int64_t peer_count = 0;
   std::int64_t region_bytes = 0;
   std::vector<std::int64_t> data_offset;
@@ -351,11 +352,9 @@ void NodeTransport::lay_out_region(SetUp& s) {
     const int peer = s.messages.recvs[r].peer;
     if (!s.by_node[peer]) continue;
     const bool lines = s.lines_from.contains(peer);
-    // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
     s.through_buffer[r] =
-        lines || receive_through_buffer(s.layouts.recvs[r], s.fields,
-                                        s.options.advanced.node_placement,
-                                        s.options.advanced.node_buffered_from_bytes);
+        receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
+                               s.options.advanced.node_buffered_from_bytes);
     s.data_offset[r] = s.region_bytes;
     const std::int64_t bytes = s.messages.recvs[r].bytes;
     s.region_bytes =
@@ -382,14 +381,12 @@ void NodeTransport::place_region(SetUp& s) {
   }
   s.host_region_needed = s.peer_count > 0 && !s.in_device;
   // Lines in pinned host memory would have every receiving thread read across the bus: those
-  // peers take the counted route, placed as they would have been without lines.
-  if (s.gpu && !s.in_device && !s.lines_from.empty()) {
-    s.lines_from.clear();
-    for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
-      if (s.data_offset[r] < 0) continue;
-      s.through_buffer[r] =
-          receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
-                                 s.options.advanced.node_buffered_from_bytes);
+  // peers take the counted route, placed by shape.
+  if (s.gpu && !s.in_device) s.lines_from.clear();
+  // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
+  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
+    if (s.data_offset[r] >= 0 && s.lines_from.contains(s.messages.recvs[r].peer)) {
+      s.through_buffer[r] = true;
     }
   }
 }
