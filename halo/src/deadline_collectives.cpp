@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "haloflag/halo/errors.hpp"
-#include "transports/mpi/mpi_error_text.hpp"
+#include "mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 

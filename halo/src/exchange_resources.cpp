@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "haloflag/halo/errors.hpp"
-#include "haloflag/halo/exchange.hpp"
+#include "haloflag/kernels/field_set.hpp"
 #include "field_set_check.hpp"
 #include "memory_check.hpp"
 
@@ -101,7 +101,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                                            layouts.recvs.size() + layouts.sends.size())),
       send_buffer_free(control, 1, notify::FlagWriter::host, "send_buffer_free"),
       exchange_done(options.backend, 4 * sizeof(notify::FlagLine)),
-      field_bank(options.backend, sizeof(kernels::FieldSet) * kMaxFieldSets +
+      field_bank(options.backend, sizeof(kernels::FieldSet) * kernels::kMaxFieldSets +
                                       sizeof(std::uint32_t)),
       idle_promised(control, 1, notify::FlagWriter::host, "idle_promised"),
       idle_watchers(control, kernels::kResidentGrids, notify::FlagWriter::device,
@@ -263,7 +263,7 @@ void ExchangeResources::add_to_piece_grid(std::uint32_t send_pieces, std::uint32
 
 std::uint32_t* ExchangeResources::field_slot_word() const {
   auto* bank = static_cast<std::byte*>(field_bank.data());
-  return reinterpret_cast<std::uint32_t*>(bank + sizeof(kernels::FieldSet) * kMaxFieldSets);
+  return reinterpret_cast<std::uint32_t*>(bank + sizeof(kernels::FieldSet) * kernels::kMaxFieldSets);
 }
 
 std::optional<std::uint32_t> ExchangeResources::registered_slot(
@@ -282,9 +282,9 @@ std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) 
                       " variables, the Exchange was made for " +
                       std::to_string(first.variable_count));
   }
-  if (registered_fields_.size() == static_cast<std::size_t>(kMaxFieldSets)) {
+  if (registered_fields_.size() == static_cast<std::size_t>(kernels::kMaxFieldSets)) {
     throw ConfigError("start(fields): one Exchange serves at most " +
-                      std::to_string(kMaxFieldSets) + " different FieldSets");
+                      std::to_string(kernels::kMaxFieldSets) + " different FieldSets");
   }
   // A new slot: no kernel reads it before a start names it.
   const auto slot = static_cast<std::uint32_t>(registered_fields_.size());
@@ -295,7 +295,7 @@ std::uint32_t ExchangeResources::field_slot_of(const kernels::FieldSet& fields) 
 
 void ExchangeResources::select_fields(std::uint32_t slot) {
   if (slot == selected_slot_) return;
-  field_bank.copy_from_host(&slot, sizeof slot, sizeof(kernels::FieldSet) * kMaxFieldSets);
+  field_bank.copy_from_host(&slot, sizeof slot, sizeof(kernels::FieldSet) * kernels::kMaxFieldSets);
   selected_slot_ = slot;
 }
 

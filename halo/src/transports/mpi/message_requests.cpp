@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "haloflag/halo/errors.hpp"
-#include "transports/mpi/mpi_error_text.hpp"
+#include "mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 

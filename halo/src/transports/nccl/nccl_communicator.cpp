@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "haloflag/halo/errors.hpp"
-#include "transports/mpi/mpi_error_text.hpp"
+#include "mpi_error_text.hpp"
 #include "transports/nccl/nccl_api.hpp"
 #include "transports/nccl/watched_call.hpp"
 

@@ -9,15 +9,15 @@
 #include <utility>
 #include <vector>
 
-#include "exchange_errors.hpp"
-#include "exchange_progress.hpp"
+#include "exchange/exchange_errors.hpp"
+#include "exchange/exchange_progress.hpp"
 #include "deadline_collectives.hpp"
-#include "exchange_setup.hpp"
+#include "exchange/exchange_setup.hpp"
 #include "field_set_check.hpp"
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/notify/stream_flag_ops.hpp"
-#include "strategies/work_order_tuner.hpp"
+#include "tuning/work_order_tuner.hpp"
 
 namespace haloflag::halo {
 

@@ -1,4 +1,4 @@
-#include "transports/mpi/mpi_error_text.hpp"
+#include "mpi_error_text.hpp"
 
 #include <mpi.h>
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "exchange_errors.hpp"
-#include "exchange_setup.hpp"
+#include "exchange/exchange_errors.hpp"
+#include "exchange/exchange_setup.hpp"
 
 namespace haloflag::halo::detail {
 

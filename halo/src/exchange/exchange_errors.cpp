@@ -1,5 +1,5 @@
 // How an Exchange's failure is recorded and told (exchange_errors.hpp).
-#include "exchange_errors.hpp"
+#include "exchange/exchange_errors.hpp"
 
 #include <string>
 #include <utility>

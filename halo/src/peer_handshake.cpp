@@ -1,4 +1,4 @@
-#include "transports/mpi/peer_handshake.hpp"
+#include "peer_handshake.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "haloflag/halo/errors.hpp"
-#include "transports/mpi/mpi_error_text.hpp"
+#include "mpi_error_text.hpp"
 
 namespace haloflag::halo::detail {
 namespace {

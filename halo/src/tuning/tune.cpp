@@ -6,7 +6,7 @@
 
 #include "haloflag/halo/config_from_geometry.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "strategies/work_order_tuner.hpp"
+#include "tuning/work_order_tuner.hpp"
 
 namespace haloflag::halo {
 

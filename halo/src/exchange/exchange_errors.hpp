@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "exchange_setup.hpp"
+#include "exchange/exchange_setup.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/notify/errors.hpp"
 

@@ -1,5 +1,5 @@
 // The CPU side of an Exchange's exchanges and its progress thread (exchange_progress.hpp).
-#include "exchange_progress.hpp"
+#include "exchange/exchange_progress.hpp"
 
 #include "cpu_cores.hpp"
 #include "haloflag/halo/errors.hpp"

@@ -1,4 +1,4 @@
-#include "strategies/work_order_tuner.hpp"
+#include "tuning/work_order_tuner.hpp"
 
 #include <mpi.h>
 

@@ -2,7 +2,7 @@
 // rank agrees on its outcome before the next, so that no rank waits for a peer that will never
 // exchange. What only the set-up needs (the node's ranks, the MPI peers, the resolved piece
 // transfer, the nccl spans) lives in ExchangeSetUp and goes when the set-up ends.
-#include "exchange_setup.hpp"
+#include "exchange/exchange_setup.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -17,7 +17,7 @@
 #include "haloflag/halo/strategy.hpp"
 #include "transports/mpi/message_requests.hpp"
 #include "transports/mpi/mpi_host_transport.hpp"
-#include "transports/mpi/peer_handshake.hpp"
+#include "peer_handshake.hpp"
 #include "transports/nccl/nccl_host_transport.hpp"
 #include "transports/node/node_host_transport.hpp"
 #include "transports/self/self_transport.hpp"
