@@ -1,6 +1,6 @@
 // Internal: how errors name one message of a rank: peer, tag, bytes, and the direction when
 // the config follows the tag numbering of direction.hpp (configs built from a geometry). A piece
-// of a message cut for MPI (transports/mpi/message_pieces.hpp) is named by the config's tag and
+// of a message cut for MPI (wire_origin.hpp) is named by the config's tag and
 // its place: "send to peer 1 tag 4 piece 2 of 5 (12000 bytes, towards -z)".
 #pragma once
 

@@ -13,12 +13,12 @@
 #include <mpi.h>
 
 #include <chrono>
-
-#include "haloflag/halo/exchange_config.hpp"
-#include "haloflag/halo/mpi_pieces.hpp"
-#include "message_names.hpp"
 #include <cstdint>
 #include <vector>
+
+#include "haloflag/halo/exchange_config.hpp"
+#include "haloflag/halo/piece_transfer.hpp"
+#include "message_names.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -33,6 +33,12 @@ struct PeerCut {
   bool over_mpi = false;
   std::int64_t piece_bytes = 0;  // 0: whole
   std::int64_t cut = 0;          // this rank's messages with the peer that go in pieces
+};
+
+// What the transports add to the lists: how this rank moves its messages with each peer.
+struct HandshakeTerms {
+  std::vector<PeerCut> cuts;  // by peer rank; empty: nothing cut
+  PieceTransfer transfer = PieceTransfer::point_to_point;  // how this rank's pieces travel
 };
 
 // `messages` are the config's (whole), `names` name them; `cuts` by peer rank (empty: nothing

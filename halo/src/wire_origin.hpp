@@ -1,6 +1,6 @@
-// Internal: where one message the exchange moves comes from (transports/mpi/message_pieces.hpp
-// cuts long MPI messages into pieces): the config's message, its tag, and its place among the
-// pieces. Names, handshakes and requests read it.
+// Internal: where one message the exchange moves comes from (the mpi transport cuts long
+// messages into pieces): the config's message, its tag, and its place among the pieces. Names,
+// handshakes and requests read it.
 #pragma once
 
 #include <cstddef>

@@ -131,7 +131,12 @@ class Exchange::Impl {
            (progress_.shares_core() ? "; the progress thread shares the caller's one core" : "");
   }
   const ExchangeOptions& options() const { return parts_.options; }
-  std::int64_t mpi_piece_bytes() const { return parts_.pieced.any_cut() ? parts_.piece_bytes : 0; }
+  // Only MPI cuts its messages into pieces.
+  std::int64_t mpi_piece_bytes() const {
+    std::int64_t bytes = 0;
+    for (const auto& transport : parts_.transports) bytes = std::max(bytes, transport->piece_bytes());
+    return bytes;
+  }
   kernels::DevicePlan device_plan() const {
     // The handle drops the field bank: the caller's kernel picks its fields through it
     // (with_fields).
@@ -182,7 +187,9 @@ class Exchange::Impl {
       }
     }
     if (mine.kind == MapRequest::Kind::new_slot) {
-      progress_.guarded([&] { parts_.node->map_fields(mine.slot, mine.fields); });
+      progress_.guarded([&] {
+        for (auto& transport : parts_.transports) transport->map_fields(mine.slot, mine.fields);
+      });
       offered_slots_ |= 1U << mine.slot;
     }
     return mine.slot;
@@ -223,7 +230,7 @@ class Exchange::Impl {
     notify::enqueue_store(backend, stream, resources.plan.pack_start.word(0), next);
   }
 
-  // The slot of `fields` when they are registered and were offered to the node senders.
+  // The slot of `fields` when they are registered and were offered to the transports (map_fields).
   std::optional<std::uint32_t> offered_slot(const kernels::FieldSet& fields) const {
     const std::optional<std::uint32_t> slot = parts_.resources->registered_slot(fields);
     if (!slot || ((offered_slots_ >> *slot) & 1U) == 0) return std::nullopt;
@@ -300,7 +307,7 @@ class Exchange::Impl {
   detail::ExchangeErrors errors_;
   detail::ExchangeProgress progress_;
   std::uint64_t waited_ = 0;  // the last exchange awaited by wait(stream) or finish()
-  // Bit s: the FieldSet of slot s was offered to the node senders (slot 0 at set-up).
+  // Bit s: the FieldSet of slot s was offered to the transports (slot 0 at set-up).
   std::uint32_t offered_slots_ = 1;
 };
 

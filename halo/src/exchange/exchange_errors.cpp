@@ -27,7 +27,7 @@ void ExchangeErrors::fail(const std::exception& error, std::uint64_t exchange,
   }
   failed_.store(true);
   parts_.resources->control.raise_abort();
-  for (auto& transport : parts_.transports) transport->abandon();
+  for (auto& half : parts_.host_halves) half->abandon();
   throw ExchangeError(kind, text);
 }
 
@@ -67,20 +67,11 @@ std::string ExchangeErrors::describe_device_failure(const notify::WaitFailure& f
   }
   if (failure.array_name == "unpack_ready" && failure.index < parts_.messages.recvs.size()) {
     text += ", waiting for the " + parts_.names->recv(failure.index);
-  } else if (failure.array_name == "node_arrival") {
-    text += ", waiting for every piece of node peer " + std::to_string(parts_.node->peer_rank(failure.index)) +
-            " (its GPU stores the word once they have all landed)";
-  } else if (failure.array_name == "node_ghosts_free") {
-    text += ", waiting before sending to node peer " + std::to_string(parts_.node->peer_rank(failure.index)) +
-            " for it to start the exchange (node transport flow control)";
-  } else if (failure.array_name == "self_placed" && failure.index < parts_.messages.recvs.size()) {
-    text += ", waiting for the group that copies this rank's own send into the " +
-            parts_.names->recv(failure.index) + " (self transport)";
-  } else if (failure.array_name == "send_buffer_free") {
-    text += ", waiting for this rank's CPU to complete the previous exchange's MPI sends (a "
-            "start(stream) with MPI peers needs progress = thread or progress() calls)";
   } else if (failure.array_name == "pack_start") {
     text += waiting_for_start_text();
+  } else {
+    // A flag of one transport's own: that transport says what it waited for.
+    for (const auto& transport : parts_.transports) text += transport->explain_wait(failure);
   }
   return text + "; still pending:";
 }

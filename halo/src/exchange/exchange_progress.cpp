@@ -188,7 +188,7 @@ std::uint64_t ExchangeProgress::exchange_in_hand() const {
 // What the exchange in hand still waits for: the strategy's, then each transport's.
 std::string ExchangeProgress::pending() const {
   std::string text = parts_.strategy->pending();
-  for (const auto& transport : parts_.transports) text += transport->pending(exchange_in_hand());
+  for (const auto& half : parts_.host_halves) text += half->pending(exchange_in_hand());
   return text;
 }
 

@@ -1,6 +1,6 @@
 // Internal: what one Exchange is made of (its communicator, the messages as they move, the
-// memory, the transports' host halves, the kernel runner and the strategy) and the collective
-// set-up that builds them, every rank agreeing on each step. Exchange::Impl owns them and runs
+// memory, its transports and their host halves, the kernel runner and the strategy) and the
+// collective set-up that builds them, every rank agreeing on each step. Exchange::Impl owns them and runs
 // exchanges with them; release() takes them down in the order that keeps the kernels' memory
 // alive until the kernels are gone.
 #pragma once
@@ -23,9 +23,9 @@
 #include "message_names.hpp"
 #include "strategies/exchange_strategy.hpp"
 #include "timeline_recorder.hpp"
+#include "wire_origin.hpp"
+#include "transports/exchange_transport.hpp"
 #include "transports/host_transport.hpp"
-#include "transports/mpi/message_pieces.hpp"
-#include "transports/node/node_transport.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -47,19 +47,19 @@ struct ExchangeParts {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   Index3 field_extent{0, 0, 0};  // the config's, for FieldSets given to start(fields)
-  // The MPI piece size every rank cuts with (0: whole): the one asked for, or larger where a
-  // rank's GPU cannot keep the blocks of smaller pieces resident.
-  std::int64_t piece_bytes = 0;
-  PiecedMessages pieced;  // what moves: messages whole, or cut into pieces for MPI
-  RankMessages messages;  // pieced.messages
-  std::vector<PeerTransport> peers;  // every peer's transport, with the MPI pieces described
+  RankMessages messages;  // what moves: the config's, with the pieces where a transport cut them
+  std::vector<WireOrigin> send_origins;  // where each of messages.sends comes from (names)
+  std::vector<WireOrigin> recv_origins;
+  std::vector<PeerTransport> peers;  // how each peer's messages move, as the transports say
   std::optional<MessageNames> names;
   std::optional<TimelineRecorder> timeline;
   notify::DeviceClockOffset clock_offset;
   std::unique_ptr<ExchangeResources> resources;
-  std::unique_ptr<NodeTransport> node;
+  // In the registry's order (transports/transport_registry.cpp); they own the memory their
+  // device routes point into, so they go after the kernels.
+  ExchangeTransports transports;
   std::unique_ptr<kernels::KernelRunner> runner;
-  HostTransports transports;  // the host halves, each carrying some of the messages
+  HostTransports host_halves;  // what the strategy drives, each carrying some of the messages
   std::unique_ptr<ExchangeStrategy> strategy;
 };
 

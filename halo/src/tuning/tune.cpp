@@ -1,5 +1,5 @@
 // tune() and Exchange::tuned(): the public face of the work-order tuner
-// (strategies/work_order_tuner.cpp), which sets up its own temporary Exchanges.
+// (work_order_tuner.cpp), which sets up its own temporary Exchanges.
 #include "haloflag/halo/tune.hpp"
 
 #include <utility>

@@ -127,7 +127,7 @@ class NcclHostTransport final : public HostTransport {
 
 }  // namespace
 
-std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm comm, PeerSpans spans,
+std::unique_ptr<HostTransport> make_nccl_host_transport(MPI_Comm comm, PeerSpans spans,
                                                    std::chrono::nanoseconds timeout,
                                                    ExchangeResources& resources,
                                                    TimelineRecorder& timeline, void* stream) {

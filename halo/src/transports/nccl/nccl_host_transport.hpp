@@ -21,7 +21,7 @@ namespace haloflag::halo::detail {
 // transfers go on `stream`, a cudaStream_t or hipStream_t. A traced `timeline` gets the GPU's
 // time of each step on the stream. Throws ExchangeError in builds without NCCL
 // (strategy_unavailable() says so first).
-std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm comm, PeerSpans spans,
+std::unique_ptr<HostTransport> make_nccl_host_transport(MPI_Comm comm, PeerSpans spans,
                                                    std::chrono::nanoseconds timeout,
                                                    ExchangeResources& resources,
                                                    TimelineRecorder& timeline, void* stream);

@@ -6,7 +6,7 @@
 
 namespace haloflag::halo::detail {
 
-std::unique_ptr<HostTransport> make_nccl_transport(MPI_Comm, PeerSpans, std::chrono::nanoseconds,
+std::unique_ptr<HostTransport> make_nccl_host_transport(MPI_Comm, PeerSpans, std::chrono::nanoseconds,
                                                    ExchangeResources&, TimelineRecorder&,
                                                    void*) {
   throw ExchangeError(ErrorKind::config,
