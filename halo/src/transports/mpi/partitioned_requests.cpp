@@ -63,27 +63,34 @@ PartitionedRequests::PartitionedRequests(MPI_Comm comm, const PiecedMessages& pi
   const auto slab_bytes = [](const Message& piece, const WireOrigin& origin) {
     return static_cast<MPI_Count>(piece.bytes / origin.units);
   };
-  try {
-    map_pieces_to_parents(pieced.sends, send_parent_, [&](std::size_t m) {
-      const Message& piece = pieced.wire.sends[m];
+  // One direction's parents: a partitioned request per cut message, started at its piece 0.
+  const auto make_parents = [&](const std::vector<WireOrigin>& origins, const auto& wire,
+                                const auto& placed, std::byte* buffer, bool send,
+                                std::vector<int>& parent_of, std::vector<Parent>& parents) {
+    map_pieces_to_parents(origins, parent_of, [&](std::size_t m) {
+      const Message& piece = wire[m];
       Parent parent;
       parent.first_piece = m;
-      check(MPI_Psend_init(send_buffer + layouts.sends[m].buffer_offset, slabs(pieced.sends, m),
-                           slab_bytes(piece, pieced.sends[m]), MPI_BYTE, piece.peer, piece.tag,
-                           comm, MPI_INFO_NULL, &parent.request),
-            [&] { return std::string("MPI_Psend_init for the ") + names.send(m); });
-      send_parents_.push_back(parent);
+      std::byte* start = buffer + placed[m].buffer_offset;
+      const int partitions = slabs(origins, m);
+      const MPI_Count bytes = slab_bytes(piece, origins[m]);
+      const int status =
+          send ? MPI_Psend_init(start, partitions, bytes, MPI_BYTE, piece.peer, piece.tag, comm,
+                                MPI_INFO_NULL, &parent.request)
+               : MPI_Precv_init(start, partitions, bytes, MPI_BYTE, piece.peer, piece.tag, comm,
+                                MPI_INFO_NULL, &parent.request);
+      check(status, [&] {
+        return send ? "MPI_Psend_init for the " + names.send(m)
+                    : "MPI_Precv_init for the " + names.recv(m);
+      });
+      parents.push_back(parent);
     });
-    map_pieces_to_parents(pieced.recvs, recv_parent_, [&](std::size_t r) {
-      const Message& piece = pieced.wire.recvs[r];
-      Parent parent;
-      parent.first_piece = r;
-      check(MPI_Precv_init(recv_buffer + layouts.recvs[r].buffer_offset, slabs(pieced.recvs, r),
-                           slab_bytes(piece, pieced.recvs[r]), MPI_BYTE, piece.peer, piece.tag,
-                           comm, MPI_INFO_NULL, &parent.request),
-            [&] { return std::string("MPI_Precv_init for the ") + names.recv(r); });
-      recv_parents_.push_back(parent);
-    });
+  };
+  try {
+    make_parents(pieced.sends, pieced.wire.sends, layouts.sends, send_buffer, true, send_parent_,
+                 send_parents_);
+    make_parents(pieced.recvs, pieced.wire.recvs, layouts.recvs, recv_buffer, false, recv_parent_,
+                 recv_parents_);
   } catch (...) {
     cancel();
     throw;
