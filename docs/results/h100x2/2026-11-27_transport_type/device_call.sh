@@ -17,20 +17,20 @@ build_gpu() {
 }
 case ${STEP:?set STEP to jacobi, halo_bench, node200 or gpu_tests} in
   jacobi)
-    HALOFLAG_AB_ROUNDS=3 scripts/ab_jacobi_trees.sh "$out/jab" prereg=.ab/prereg before=.ab/before after=.
+    HALOFLAG_AB_ROUNDS=3 scripts/ab/ab_jacobi_trees.sh "$out/jab" prereg=.ab/prereg before=.ab/before after=.
     ;;
   halo_bench)
     build_gpu
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$root/build-gpu HALOFLAG_ROUNDS=2 \
-      scripts/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0
     ;;
   node200)
     build_gpu
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$root/build-gpu HALOFLAG_CUBES=200 HALOFLAG_ROUNDS=3 \
       HALOFLAG_AB_TRANSPORTS=node HALOFLAG_AB_NCCL=0 \
-      scripts/ab_halo_bench_trees.sh "$out/hb2" --iterations 300 --trace-exchanges 0
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb2" --iterations 300 --trace-exchanges 0
     ;;
   gpu_tests)
     build_gpu

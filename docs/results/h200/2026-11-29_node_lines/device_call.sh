@@ -4,7 +4,7 @@
 # ignored, so a warm machine keeps it between calls.
 #   build    halo_bench, Jacobi3D and the GPU tests of the node transport and the exchanges
 #            that move pieces (BEFORE_BENCH=1: also .ab/before's halo_bench, for benchab)
-#   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/run_with_mps.sh)
+#   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/gpu/run_with_mps.sh)
 #   bench    halo_bench over node, cubes 200 and 800, resident and stream_notify, the node
 #            peers in lines (the default) and not (--node-lines-up-to-bytes 0), one run each in
 #            turn, ROUNDS rounds of 1000 exchanges, every exchange verified
@@ -12,11 +12,11 @@
 #            lines and not, in turn
 #   benchab  halo_bench resident over node, cubes 200 and 800: the tree before the lines
 #            (.ab/before, built with BEFORE_BENCH=1 in the build step) and this one, in turn
-#   links    the table of links (scripts/jacobi_resident_breakdown.sh, setting 0): the tree
+#   links    the table of links (scripts/bench/jacobi_resident_breakdown.sh, setting 0): the tree
 #            before the lines (.ab/before, ecf0090, with the 2026-11-28 stamps.patch) and this
 #            tree (this folder's stamps.patch) with its peers in lines and not; both copies built
 #            first, then run one after the other, LINK_ROUNDS rounds (2)
-#   ab       scripts/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
+#   ab       scripts/ab/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -31,7 +31,7 @@ finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf
 trap finish EXIT
 build=$root/build-gpu
 shared=()
-(( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
+(( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/gpu/run_with_mps.sh "$ranks")
 nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
 for step in $STEPS; do
   case $step in
@@ -122,23 +122,23 @@ for step in $STEPS; do
       old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
       export HALOFLAG_BREAKDOWN_SETTINGS=0 HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2}
       HALOFLAG_BREAKDOWN_BUILD_ONLY=1 HALOFLAG_BREAKDOWN_LABEL=before \
-        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
-      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/jacobi_resident_breakdown.sh "$o/links_after" &
+        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
+      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/bench/jacobi_resident_breakdown.sh "$o/links_after" &
       wait
       echo "links built: $(left) s left"
       HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=before timeout $(( $(left) / 3 )) \
-        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
+        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
       HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=after \
         HALOFLAG_BREAKDOWN_ROUTES="lines=;counted=--node-lines-up-to-bytes 0" \
-        timeout $(( $(left) - 10 )) scripts/jacobi_resident_breakdown.sh "$o/links_after"
-      scripts/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
+        timeout $(( $(left) - 10 )) scripts/bench/jacobi_resident_breakdown.sh "$o/links_after"
+      scripts/tables/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
         | tee "$o/links.md"
       rm -rf "$o/links_before/tree" "$o/links_after/tree"
       echo "links: $(left) s left"
       ;;
     ab)
       HALOFLAG_AB_ROUNDS=${AB_ROUNDS:-2} HALOFLAG_AB_LABELS="before=ecf0090" \
-        timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jacobi_ab" \
+        timeout $(( $(left) - 10 )) scripts/ab/ab_jacobi_trees.sh "$o/jacobi_ab" \
         before="$root/.ab/before" after="$root"
       echo "ab: $(left) s left"
       ;;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # One device call: build this tree (tests included) and the baseline's halo_bench (once; a warm
 # machine keeps them), then the steps named in STEPS, in order, within LIMIT seconds:
-#   ctest_first  ctest -L gpu -R "$FIRST"     bench  scripts/bench_element_types.sh (ROUNDS)
+#   ctest_first  ctest -L gpu -R "$FIRST"     bench  scripts/bench/bench_element_types.sh (ROUNDS)
 #   ctest_rest   ctest -L gpu -E "$FIRST"     ctest  ctest -L gpu
 set -u
 start=$SECONDS
@@ -39,7 +39,7 @@ for step in ${STEPS:-ctest}; do
     bench)
       HALOFLAG_PREBUILT=1 HALOFLAG_BUILD_DIR=$PWD/build-gpu HALOFLAG_BASELINE_SRC=build-devbin/baseline-src \
         HALOFLAG_BASELINE_BUILD=$PWD/build-baseline HALOFLAG_ROUNDS=${ROUNDS:-2} \
-        timeout $(left) scripts/bench_element_types.sh $OUT/run --iterations 300 --trace-exchanges 0 > $OUT/bench.log 2>&1
+        timeout $(left) scripts/bench/bench_element_types.sh $OUT/run --iterations 300 --trace-exchanges 0 > $OUT/bench.log 2>&1
       echo "bench rc=$? at $((SECONDS-start)) s"
       cp $OUT/run/element_types.tar.gz $OUT/ 2>/dev/null; rm -rf $OUT/run
       tail -15 $OUT/bench.log ;;

@@ -5,7 +5,7 @@
 #   mkdir -p .ab/before && git archive 891c7c2 | tar -x -C .ab/before --exclude=docs/results
 # STEP picks one: jacobi (call 1, tree 57eb817), gpu_tests (call 2 on 57eb817, call 3 on
 # 900b63c: one rank per GPU), halo_bench (call 4, 900b63c), gpu_tests_mps_one_gpu (call 5,
-# 900b63c: GPU 0 alone visible, so the tests' scripts/run_with_mps.sh starts MPS for 2 ranks;
+# 900b63c: GPU 0 alone visible, so the tests' scripts/gpu/run_with_mps.sh starts MPS for 2 ranks;
 # the subset that the session's device time left room for), gpu_tests_mps (a whole run on a
 # one-GPU machine, not made this session).
 # The tree under test builds into build-ab-after: Jacobi3D first (tests off, as
@@ -30,7 +30,7 @@ case ${STEP:?set STEP} in
   jacobi)
     cards gpus_jacobi.txt
     HALOFLAG_AB_ROUNDS=3 HALOFLAG_AB_LABELS="before=891c7c2" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+      scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
     cat "$out/jab/summary.md" 2>/dev/null || true
     tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
     ;;
@@ -43,7 +43,7 @@ case ${STEP:?set STEP} in
     cards gpus_halo_bench.txt
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$build HALOFLAG_ROUNDS=2 \
-      scripts/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
     cp "$out/hb/ab_halo_bench.tar.gz" "$out/halo_bench_ab.tar.gz" 2>/dev/null || true
     cat "$out/hb/ab_halo_bench/summary.txt" 2>/dev/null || true
     cp "$out/hb/ab_halo_bench/summary.txt" "$out/halo_bench_ab_summary.txt" 2>/dev/null || true

@@ -42,18 +42,18 @@ case $STEP in
     ;;
   call2)
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=bfdb4ef" \
-      timeout $(( $(left) - 200 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - 200 )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null
     echo "A/B: $(left) s left"
     py=$(ls /opt/torch/.venv/bin/python3 2>/dev/null || command -v python3)
-    PYTHON=$py timeout $(( $(left) - 10 )) scripts/python_gpu_check.sh "$o/py" >"$o/py_check.log" 2>&1
+    PYTHON=$py timeout $(( $(left) - 10 )) scripts/gpu/python_gpu_check.sh "$o/py" >"$o/py_check.log" 2>&1
     echo "python rc=$?"
     grep -E "passed|failed|per iteration|difference|target|FAILED|Error" "$o/py_check.log" | head -30
     ;;
   call3)
     py=$(ls /opt/torch/.venv/bin/python3 2>/dev/null || command -v python3)
-    ROUNDS=3 ITERATIONS=1000 PYTHON=$py timeout $(( $(left) - 150 )) scripts/python_gpu_check.sh "$o/py" \
+    ROUNDS=3 ITERATIONS=1000 PYTHON=$py timeout $(( $(left) - 150 )) scripts/gpu/python_gpu_check.sh "$o/py" \
       >"$o/py_check.log" 2>&1
     echo "python rc=$?"
     grep -E "passed|failed|per iteration|difference|loop of|costs|FAILED|Error" "$o/py_check.log" | head -30

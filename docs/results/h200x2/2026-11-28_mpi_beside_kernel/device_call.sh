@@ -30,7 +30,7 @@ case ${STEP:?set STEP} in
     # One rank per GPU: Jacobi3D before/after, then the GPU tests of what changed.
     cards gpus_final_x2.txt
     HALOFLAG_AB_ROUNDS=${ROUNDS:-3} HALOFLAG_AB_LABELS="before=bf6c920" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+      scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
     cat "$out/jab/summary.md" 2>/dev/null || true
     tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
     echo "after jacobi: $(left) s left"
@@ -65,7 +65,7 @@ case ${STEP:?set STEP} in
     # communicator, the fused moves, Jacobi, the embedding examples).
     cards gpus_s52_call1.txt
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=33cba33" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+      scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
     cat "$out/jab/summary.md" 2>/dev/null || true
     tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
     echo "after jacobi: $(left) s left"
@@ -92,7 +92,7 @@ case ${STEP:?set STEP} in
     grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$out/ctest_gpu_one_rank_per_gpu.txt" | tail -60
     ;;
   mps_a|mps_b)
-    # Ranks sharing one GPU under MPS (the tests start it: scripts/run_with_mps.sh), in two calls
+    # Ranks sharing one GPU under MPS (the tests start it: scripts/gpu/run_with_mps.sh), in two calls
     # on the warm one-GPU machine: the build and the shorter tests, then the long ones.
     cards gpus_$STEP.txt
     [[ -x $build/tests/halo/halo_exchange_strategies_mpi_test ]] || build_tests
@@ -120,7 +120,7 @@ case ${STEP:?set STEP} in
   probe46)
     cards gpus_probe.txt
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=bf6c920" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+      scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
     cat "$out/jab/summary.md" 2>/dev/null || true
     tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
     echo "after jacobi: $(left) s left"
@@ -132,7 +132,7 @@ case ${STEP:?set STEP} in
   jacobi)
     cards gpus_jacobi.txt
     HALOFLAG_AB_ROUNDS=3 HALOFLAG_AB_LABELS="before=891c7c2" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+      scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
     cat "$out/jab/summary.md" 2>/dev/null || true
     tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
     ;;
@@ -145,7 +145,7 @@ case ${STEP:?set STEP} in
     cards gpus_halo_bench.txt
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$build HALOFLAG_ROUNDS=2 \
-      scripts/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
     cp "$out/hb/ab_halo_bench.tar.gz" "$out/halo_bench_ab.tar.gz" 2>/dev/null || true
     cat "$out/hb/ab_halo_bench/summary.txt" 2>/dev/null || true
     cp "$out/hb/ab_halo_bench/summary.txt" "$out/halo_bench_ab_summary.txt" 2>/dev/null || true

@@ -2,7 +2,7 @@
 # Session 54's device calls (run from the repository root on the GPU machine, .deps carried).
 # STEP=call1: build, GPU tests of what changed, then the placement sweep: halo_bench over node
 #   at cubes 200, 400, 800 with --node-placement direct and by-shape (x faces through the buffer).
-# STEP=call2: the headline (scripts/bench_headline.sh) + Jacobi3D A/B against .ab/before.
+# STEP=call2: the headline (scripts/bench/bench_headline.sh) + Jacobi3D A/B against .ab/before.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -42,7 +42,7 @@ case $STEP in
     echo "tested: $(left) s left"
     HALOFLAG_BUILD_DIR=$b HALOFLAG_PLACEMENTS="${PLACEMENTS:-direct by-shape:50000}" \
       HALOFLAG_CUBES="${CUBES:-800 200 400}" timeout $(( $(left) - 8 )) \
-      scripts/bench_node_placement.sh "$o/sweep" >"$o/sweep_log.txt" 2>&1 ||
+      scripts/bench/bench_node_placement.sh "$o/sweep" >"$o/sweep_log.txt" 2>&1 ||
       { echo "sweep failed or cut"; tail -5 "$o/sweep_log.txt"; }
     grep -E "^(\$ |\| (resident|stream|stacked|comb)|^strategy)" "$o/sweep_log.txt" | cut -c1-200 | head -60
     for st in 7 27; do
@@ -65,7 +65,7 @@ case $STEP in
     grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" | tail -30
     echo "tested: $(left) s left"
     HALOFLAG_BUILD_DIR=$b HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
-      timeout $(( $(left) - 8 )) scripts/bench_headline.sh "$o/headline" \
+      timeout $(( $(left) - 8 )) scripts/bench/bench_headline.sh "$o/headline" \
       >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
     cat "$o/headline/headline.md" 2>/dev/null | head -40
     ;;
@@ -84,18 +84,18 @@ case $STEP in
     ;;
   call4)
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=7cbd120" \
-      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - 10 )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null
     ;;
   call2)
     HALOFLAG_BUILD_DIR=$root/build-headline HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
-      timeout $(( $(left) - ${AB_TIME:-250} )) scripts/bench_headline.sh "$o/headline" \
+      timeout $(( $(left) - ${AB_TIME:-250} )) scripts/bench/bench_headline.sh "$o/headline" \
       >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
     cat "$o/headline/headline.md" 2>/dev/null | head -40
     echo "headline: $(left) s left"
     HALOFLAG_AB_ROUNDS=${ROUNDS:-1} HALOFLAG_AB_LABELS="before=7cbd120" \
-      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - 10 )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null
     ;;

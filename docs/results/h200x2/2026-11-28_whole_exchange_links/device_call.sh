@@ -58,7 +58,7 @@ case $STEP in
     ;;
   call2)
     HALOFLAG_AB_ROUNDS=${ROUNDS:-1} HALOFLAG_AB_LABELS="before=8bcd13d" \
-      timeout $(( $(left) - ${BD_TIME:-130} )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - ${BD_TIME:-130} )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null
     echo "ab: $(left) s left"
@@ -81,12 +81,12 @@ case $STEP in
     ;;
   call4)
     HALOFLAG_AB_ROUNDS=${ROUNDS:-1} HALOFLAG_AB_LABELS="before=8bcd13d" \
-      timeout $(( $(left) - ${CHECK_TIME:-200} )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - ${CHECK_TIME:-200} )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null | grep -E "^\|"
     echo "ab: $(left) s left"
     HALOFLAG_BUILD_DIR=$b HALOFLAG_CUBES="200 400 800" HALOFLAG_ROUNDS=1 timeout $(( $(left) - 8 )) \
-      scripts/bench_node_pieces.sh exchanges "$o/check" --timeout 10 --trace-exchanges 0 \
+      scripts/bench/bench_node_pieces.sh exchanges "$o/check" --timeout 10 --trace-exchanges 0 \
       --iterations 300 --params "$root/.ab/params.json" >"$o/check_log.txt" 2>&1 ||
       { echo "check failed or cut"; tail -20 "$o/check_log.txt"; }
     grep -E "^(comb_fused|comb_graph|stream_base|stream_notify|stacked_notify|resident|nccl)" "$o/check_log.txt" | head -60

@@ -3,8 +3,8 @@
 # scripts/stage_offline_deps.sh carried, the peer's source among it). STEPS lists the steps of
 # the call; build-gpu/ and build-peer/ are ignored, so a warm machine keeps them between calls.
 #   build    both examples (tests included) and the peer; the GPU tests of both examples
-#   bench2d  scripts/bench_stencils.sh, jacobi2d and its peer only
-#   bench3d  scripts/bench_stencils.sh, Jacobi3D only
+#   bench2d  scripts/bench/bench_stencils.sh, jacobi2d and its peer only
+#   bench3d  scripts/bench/bench_stencils.sh, Jacobi3D only
 #   verify   after the resident piece grid's cap and Jacobi3D's last changes: the GPU tests of
 #            Jacobi3D and of the stream and resident exchanges, Jacobi3D at 32^3 to 256^3 per rank,
 #            halo_bench resident over node at cubes 800 and 200
@@ -36,7 +36,7 @@ for step in $STEPS; do
         { tail -30 "$o/configure.log"; exit 1; }
       cmake --build "$build" -j 24 --target haloflag_jacobi2d jacobi2d_reference_mpi_test \
         haloflag_jacobi3d jacobi3d_reference_mpi_test >"$o/build.log" 2>&1 &
-      scripts/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" \
+      scripts/bench/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" \
         >"$o/peer_build.log" 2>&1
       cat "$o/peer_build.log"
       wait || { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
@@ -48,12 +48,12 @@ for step in $STEPS; do
       ;;
     bench2d)
       SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils2d"
+        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils2d"
       echo "bench2d: $(left) s left"
       ;;
     bench3d)
       SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils3d"
+        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "bench3d: $(left) s left"
       ;;
     verify)
@@ -70,10 +70,10 @@ for step in $STEPS; do
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_verify.txt" | tail -12
       echo "tested: $(left) s left"
       SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 64 128 256}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
-        RUN_LIMIT=90 timeout $(( $(left) - 40 )) scripts/bench_stencils.sh "$o/stencils3d"
+        RUN_LIMIT=90 timeout $(( $(left) - 40 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "bench3d: $(left) s left"
       shared=()
-      (( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
+      (( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/gpu/run_with_mps.sh "$ranks")
       for cube in 800 200; do
         (( $(left) > 25 )) || break
         timeout $(( $(left) - 5 )) "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
@@ -112,7 +112,7 @@ for step in $STEPS; do
         { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
       echo "built: $(left) s left"
       SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 128}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
-        RUN_LIMIT=60 timeout $(( $(left) - 5 )) scripts/bench_stencils.sh "$o/stencils3d"
+        RUN_LIMIT=60 timeout $(( $(left) - 5 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "final3d: $(left) s left"
       ;;
     tune)
