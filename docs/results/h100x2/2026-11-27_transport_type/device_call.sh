@@ -6,13 +6,12 @@
 #   git archive 00ef788 | tar -x -C .ab/prereg --exclude=docs/results
 # STEP picks one: jacobi (call 1), halo_bench (call 2), node200 (call 3), gpu_tests.
 set -euo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
 out=${OUT:-/tmp/out}
 build_gpu() {
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/tmp/cfg.log 2>&1
+  configure_cuda . build-gpu /tmp/cfg.log -DHALOFLAG_BUILD_TESTS=ON
   cmake --build build-gpu -j "$(nproc)" >/tmp/build.log 2>&1
 }
 case ${STEP:?set STEP to jacobi, halo_bench, node200 or gpu_tests} in

@@ -19,29 +19,33 @@
 #   ab       scripts/ab/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+call_clock 580
 ranks=${RANKS:-2}
 rounds=${ROUNDS:-3}
-o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
-trap finish EXIT
+work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
 build=$root/build-gpu
-shared=()
-(( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/gpu/run_with_mps.sh "$ranks")
+mps_when_shared "$ranks"
 nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
+# halo_bench_run PROGRAM DIR NAME CUBE STRATEGY [OPTIONS...]: one run of 1000 verified exchanges over
+# node into DIR/NAME.{json,txt}; its strategy's row on stdout.
+halo_bench_run() {
+  local program=$1 dir=$2 name=$3 cube=$4 strategy=$5
+  shift 5
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
+    --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
+    --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 "$@" \
+    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+  echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
+}
 for step in $STEPS; do
   case $step in
     build)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
       if [[ ${BEFORE_BENCH:-0} == 1 ]]; then  # the tree before the lines' halo_bench, for benchab
-        cmake -S .ab/before -B "$root/build-before" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
-          -DHALOFLAG_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure_before.log" 2>&1
+        configure_cuda .ab/before "$root/build-before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
         cmake --build "$root/build-before" -j 8 --target halo_bench >"$o/build_before.log" 2>&1 &
       fi
       cmake --build "$build" -j 16 --target halo_bench haloflag_jacobi3d halo_node_lines_mpi_test \
@@ -53,9 +57,8 @@ for step in $STEPS; do
       echo "built: $(left) s left"
       ;;
     gputest)
-      (cd "$build" && timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
-        -R "${GPU_TESTS:-node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange}") \
-        >"$o/ctest_gpu.txt" 2>&1
+      in_build "$build" "$o/ctest_gpu.txt" timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
+        -R "${GPU_TESTS:-node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange}"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu.txt" | tail -24
       echo "gputest: $(left) s left"
       ;;
@@ -66,13 +69,8 @@ for step in $STEPS; do
           for strategy in resident stream_notify; do
             for lines in 1048576 0; do
               (( $(left) > 30 )) || break 4
-              name=${strategy}_${cube}_lines${lines}_r$round
-              timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
-                --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
-                --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
-                --node-lines-up-to-bytes "$lines" --json "$o/bench/$name.json" \
-                >"$o/bench/$name.txt" 2>&1
-              echo "$name: $(grep -E "^$strategy " "$o/bench/$name.txt" | head -1)"
+              halo_bench_run "$build/bench/halo_bench" "$o/bench" "${strategy}_${cube}_lines${lines}_r$round" \
+                "$cube" "$strategy" --node-lines-up-to-bytes "$lines"
             done
           done
         done
@@ -107,12 +105,7 @@ for step in $STEPS; do
             (( $(left) > 30 )) || break 3
             program=$build/bench/halo_bench
             [[ $tree == before ]] && program=$root/build-before/bench/halo_bench
-            name=${tree}_${cube}_r$round
-            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
-              --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy resident \
-              --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
-              --json "$o/benchab/$name.json" >"$o/benchab/$name.txt" 2>&1
-            echo "$name: $(grep -E "^resident " "$o/benchab/$name.txt" | head -1)"
+            halo_bench_run "$program" "$o/benchab" "${tree}_${cube}_r$round" "$cube" resident
           done
         done
       done

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Device call 2: build the tree with the CUDA backend and its tests, issue 35's runs, then ctest -L gpu.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-root=$PWD
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
 nvidia-smi -L; git log --oneline -1 2>/dev/null; cat build-devbin/tree.txt
 s=$SECONDS
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-  -DCMAKE_PREFIX_PATH=$root/.deps/root/usr > $OUT/build.log 2>&1 && cmake --build build-gpu -j 32 >> $OUT/build.log 2>&1
+configure_cuda . build-gpu "$OUT/build.log" -DHALOFLAG_BUILD_TESTS=ON && cmake --build build-gpu -j 32 >> $OUT/build.log 2>&1
 rc=$?; echo "build rc $rc after $((SECONDS-s)) s"; [[ $rc != 0 ]] && { tail -40 $OUT/build.log; exit 1; }
 export HALOFLAG_PREBUILT=1 HALOFLAG_BUILD_DIR=$root/build-gpu
 timeout 120 scripts/bench/bench_jacobi_mpi.sh $OUT/r > $OUT/jacobi_log.txt 2>&1; echo "jacobi rc $? at $((SECONDS-s)) s"

@@ -13,28 +13,27 @@
 #           first exchange: the Python coexistence tests on 2 GPUs and on one (GPU_SETS="0"),
 #           which the Python GPU jobs now run under MPS (scripts/gpu/run_with_mps.sh)
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
-o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/${STEP}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
-trap finish EXIT
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+call_clock 580
+work_folder w "$STEP.tar.gz"
 after=$root/build-ab-after
 before=$root/build-before  # ignored, so kept between calls; .ab is replaced by each carry
 py=$(command -v python3)
 site=/tmp/site; mkdir -p "$site"; export PYTHONPATH=$site
 python3 -m zipfile -e "$(ls "$root"/.deps/wheels/nanobind-*.whl)" "$site"
 nb=$(python3 -m nanobind --cmake_dir)
-common=(-DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_PYTHON=ON -DPython_EXECUTABLE="$py"
-        -Dnanobind_DIR="$nb" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr")
+# configure_with_python SOURCE BUILD LOG [CMAKE_ARGS...]: the CUDA backend with the Python package.
+configure_with_python() {
+  configure_cuda "$1" "$2" "$3" -DHALOFLAG_PYTHON=ON -DPython_EXECUTABLE="$py" -Dnanobind_DIR="$nb" "${@:4}"
+}
 case $STEP in
   build)
-    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
+    cards "$o/gpus.txt"
     cat "$o/gpus.txt"; "$py" -c "import torch, cupy; print('torch', torch.__version__, 'cupy', cupy.__version__)"
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
-    cmake -S .ab/before -B "$before" "${common[@]}" -DHALOFLAG_BUILD_TESTS=OFF >"$o/configure_before.log" 2>&1
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
+    configure_with_python .ab/before "$before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
     cmake --build "$before" -j 12 --target halo_bench haloflag_jacobi3d haloflag_python haloflag_run_loop \
       >"$o/build_before.log" 2>&1 &
     cmake --build "$after" -j 20 >"$o/build_after.log" 2>&1 || { tail -40 "$o/build_after.log"; exit 1; }
@@ -75,8 +74,8 @@ case $STEP in
     echo "hab: $(left) s left"
     ;;
   recheck)
-    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
+    cards "$o/gpus.txt"
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
     cmake --build "$after" -j 32 --target halo_bench haloflag_python halo_resident_coexistence_mpi_test \
       >"$o/build_after.log" 2>&1 || { tail -40 "$o/build_after.log"; exit 1; }
     echo "built: $(left) s left"
@@ -96,7 +95,7 @@ case $STEP in
     echo "done: $(left) s left"
     ;;
   pytest)
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
     cmake --build "$after" -j 32 --target haloflag_python >"$o/build_after.log" 2>&1 ||
       { tail -40 "$o/build_after.log"; exit 1; }
     echo "built: $(left) s left"
@@ -110,7 +109,7 @@ case $STEP in
   ab)
     # The before tree's build again, where a call that carried .ab replaced it.
     [[ -x $before/bench/halo_bench ]] || {
-      cmake -S .ab/before -B "$before" "${common[@]}" -DHALOFLAG_BUILD_TESTS=OFF >"$o/configure_before.log" 2>&1
+      configure_with_python .ab/before "$before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
       cmake --build "$before" -j 32 --target halo_bench haloflag_jacobi3d haloflag_python haloflag_run_loop \
         >"$o/build_before.log" 2>&1 || tail -20 "$o/build_before.log"
       echo "before built: $(left) s left"
