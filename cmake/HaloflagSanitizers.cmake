@@ -2,10 +2,10 @@
 #
 #   HALOFLAG_SANITIZE=address,undefined  compiles and links all host C++ code with these
 #       sanitizers (any list -fsanitize= takes); every report is fatal (-fno-sanitize-recover=all).
-#       GCC and clang both work; scripts/sanitize.sh builds the host backend this way.
+#       GCC and clang both work; scripts/checks/sanitize.sh builds the host backend this way.
 #   HALOFLAG_FUZZ=ON  (clang only) adds libFuzzer's coverage instrumentation to all host code and
 #       builds the fuzz targets of tests/fuzz as libFuzzer binaries, with address,undefined unless
-#       HALOFLAG_SANITIZE names others; scripts/fuzz.sh builds and runs them.
+#       HALOFLAG_SANITIZE names others; scripts/checks/fuzz.sh builds and runs them.
 # Only host C++ is instrumented: CUDA sources go through nvcc untouched, and with a GPU backend
 # AddressSanitizer needs ASAN_OPTIONS=protect_shadow_gap=0 to let the GPU runtime map memory.
 set(HALOFLAG_SANITIZE "" CACHE STRING "Sanitizers for host code, e.g. address,undefined (empty: none)")

@@ -11,13 +11,13 @@ set(python_test_env
 set(python_tests "${PROJECT_SOURCE_DIR}/tests/python")
 
 # A job `name`_np<N> per rank count that runs Python with `ARGS` on every rank; GPU jobs go
-# through scripts/run_with_mps.sh, which starts MPS where the ranks share a GPU.
+# through scripts/gpu/run_with_mps.sh, which starts MPS where the ranks share a GPU.
 function(haloflag_add_python_test name)
   cmake_parse_arguments(arg "GPU" "" "RANKS;ARGS" ${ARGN})
   foreach(np IN LISTS arg_RANKS)
     set(launcher)
     if(arg_GPU)
-      set(launcher "${PROJECT_SOURCE_DIR}/scripts/run_with_mps.sh" ${np})
+      set(launcher "${PROJECT_SOURCE_DIR}/scripts/gpu/run_with_mps.sh" ${np})
     endif()
     add_test(NAME ${name}_np${np}
       COMMAND ${launcher} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}

@@ -22,9 +22,9 @@
 #   machine.txt                 GPUs, topology, CPU, versions, commit and every command run
 #   commands.txt, *.log         the commands alone, and each one's output
 # and with HALOFLAG_CALIBRATION_BENCH=1 also the measured side of the report:
-#   bench/                      scripts/bench_two_rank.sh with --params params.json (cubes 200,
+#   bench/                      scripts/bench/bench_two_rank.sh with --params params.json (cubes 200,
 #                               400, 800; every strategy)
-#   report/                     scripts/model_report.py on bench/ (table, plot when matplotlib is
+#   report/                     scripts/tables/model_report.py on bench/ (table, plot when matplotlib is
 #                               there; else run it where it is, on the copied bench/ files)
 #
 #   scripts/calibrate_machine.sh OUT_DIR
@@ -151,7 +151,7 @@ run bulk_exchange "$mpiexec" -n 2 "$tools/haloflag_calibrate_bulk_exchange" "${q
 
 # Whole halos are timed on both ranks at once, as in an exchange: under MPS when they share a GPU.
 echo "== GPU pack and unpack: per message size one rank at a time, whole halos both at once"
-run pack_unpack "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$pack_unpack_tool" \
+run pack_unpack "$root/scripts/gpu/run_with_mps.sh" 2 "$mpiexec" -n 2 "$pack_unpack_tool" \
   --backend "$pack_unpack_backend" "${quick[@]}" "${pack_unpack_args[@]}" \
   --out "$out/pack_unpack.json"
 
@@ -178,7 +178,7 @@ run notify_latency "$notify_tool" --backend "$notify_backend" --iterations "$not
 echo "== exchange probe: every strategy on tiny messages, 2 ranks"
 run probe_config "$build/comb_configs/haloflag_gen_config" --size 16 --divide 4,4,4 \
   --periodic 1,1,1 --ghost 1 --vars 3 --reduce-to-2-ranks 21 --output "$out/probe.cfg"
-run probe "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" --config "$out/probe.cfg" \
+run probe "$root/scripts/gpu/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" --config "$out/probe.cfg" \
   --transport mpi,node --iterations 200 --rounds 2 --warmup 20 --trace-exchanges 0 \
   --json "$out/probe.json"
 
@@ -191,7 +191,7 @@ if [[ ${#node_args[@]} -gt 0 ]]; then
     run "grid_${cube}_config" "$build/comb_configs/haloflag_gen_config" --size "$cube" \
       --divide 4,4,4 --periodic 1,1,1 --ghost 1 --vars 3 --reduce-to-2-ranks 21 \
       --output "$out/grid_$cube.cfg"
-    run "grid_$cube" "$root/scripts/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" \
+    run "grid_$cube" "$root/scripts/gpu/run_with_mps.sh" 2 "$mpiexec" -n 2 "$bench_tool" \
       --config "$out/grid_$cube.cfg" --transport node \
       --strategy stream_notify,stacked_notify,resident --iterations 300 --rounds 2 --warmup 30 \
       --trace-exchanges 0 --json "$out/grid_$cube.json"
@@ -234,14 +234,14 @@ done
 
 if [[ $with_bench == 1 ]]; then
   echo "== halo_bench with the new parameters"
-  echo "\$ scripts/bench_two_rank.sh $out/bench --params $out/params.json ${quick_bench[*]}" >>"$out/commands.txt"
-  HALOFLAG_BUILD_DIR=$build "$root/scripts/bench_two_rank.sh" "$out/bench" \
+  echo "\$ scripts/bench/bench_two_rank.sh $out/bench --params $out/params.json ${quick_bench[*]}" >>"$out/commands.txt"
+  HALOFLAG_BUILD_DIR=$build "$root/scripts/bench/bench_two_rank.sh" "$out/bench" \
     --params "$out/params.json" "${quick_bench[@]}"
   echo "== measured against modeled"
   report_args=()
   python3 -c "import matplotlib" 2>/dev/null || /usr/bin/python3 -c "import matplotlib" \
     2>/dev/null || report_args+=(--no-plot)
-  run report python3 "$root/scripts/model_report.py" "$out"/bench/halo_bench_*.json \
+  run report python3 "$root/scripts/tables/model_report.py" "$out"/bench/halo_bench_*.json \
     --out-dir "$out/report" "${report_args[@]}"
 fi
 

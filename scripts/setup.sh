@@ -7,7 +7,7 @@
 #                               MPICH, hipcc for the HIP build, clang and its sanitizer and
 #                               fuzzing runtimes, matplotlib for the report plots, doxygen for
 #                               the API reference (docs/Doxyfile); and lizard, from PyPI, for
-#                               the function-length check (scripts/check_function_length.sh),
+#                               the function-length check (scripts/checks/check_function_length.sh),
 #                               in a virtual environment at .tools/lizard/ (the system Python
 #                               stays as Debian ships it); and the Python package's build
 #                               and test tools (docs/python.md): Debian's python3 with its
@@ -43,7 +43,7 @@ case "${1:-}" in
       clang                                      # sanitizer and fuzzing builds
       libclang-rt-dev                            # their runtimes: ASan, UBSan, libFuzzer
       llvm                                       # llvm-symbolizer: file:line in their reports
-      python3-matplotlib                         # measured-vs-model plot (scripts/model_report.py)
+      python3-matplotlib                         # measured-vs-model plot (scripts/tables/model_report.py)
       doxygen                                    # API reference, CI's undocumented-declaration check
       python3-venv                               # lizard's virtual environment (below)
       python3-dev python3-numpy python3-mpi4py   # the Python package (python/): build and

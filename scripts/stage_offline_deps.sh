@@ -15,7 +15,7 @@ for deb in "$deps"/debs/*.deb; do dpkg -x "$deb" "$deps/root"; done
 echo "staged into $deps/root:"
 find "$deps/root" -name "*Config.cmake" -o -name "*config.cmake" | sed "s|$root/||"
 
-# The Python package (docs/python.md) on such a machine, for scripts/python_gpu_check.sh:
+# The Python package (docs/python.md) on such a machine, for scripts/gpu/python_gpu_check.sh:
 # nanobind (its CMake package is unpacked from the wheel), scikit-build-core and its pure-Python
 # dependencies (for an offline `pip install .`), and mpi4py's source with Cython (both pure
 # Python) where the machine's Python (3.10 or later) has no mpi4py. About 3 MiB.
@@ -30,7 +30,7 @@ echo "staged into $wheels ($(du -sh "$wheels" | cut -f1)):"
 ls "$wheels" | sed 's/^/  /'
 
 # The peer of examples/jacobi2d, NVIDIA's multi-gpu-programming-models, at the commit its results
-# were taken with, for scripts/build_jacobi_peer.sh on a machine with no internet. Only built and
+# were taken with, for scripts/bench/build_jacobi_peer.sh on a machine with no internet. Only built and
 # run beside haloflag's, never part of it. Skipped, saying so, where GitHub cannot be reached.
 peer=$deps/peer/multi-gpu-programming-models
 peer_commit=9a600f5ea8f5e53614e30b7b36e9136107178dd8
@@ -42,6 +42,6 @@ if [[ ! -f $peer/single_gpu/jacobi.cu ]]; then
     echo "staged the Jacobi peer at $peer_commit into $peer"
   else
     rm -rf "$peer.tmp"
-    echo "could not fetch NVIDIA/multi-gpu-programming-models: scripts/build_jacobi_peer.sh will have no peer"
+    echo "could not fetch NVIDIA/multi-gpu-programming-models: scripts/bench/build_jacobi_peer.sh will have no peer"
   fi
 fi

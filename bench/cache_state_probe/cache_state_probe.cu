@@ -9,7 +9,7 @@
 // from the first block seeing the flag to the last block's end (%globaltimer; writes end with a
 // __threadfence_system()). 280 timed trials per case after 20 warm-up ones, two passes.
 // CUDA builds on x86-64 only (clflushopt, clwb, cldemote; cases whose instruction the CPU lacks
-// are reported as not run); scripts/probe_cache_state.sh builds, runs and records it.
+// are reported as not run); scripts/bench/probe_cache_state.sh builds, runs and records it.
 // Eager module loading keeps the first launch from stalling while the CPU prepares the lines:
 //   CUDA_MODULE_LOADING=EAGER build-gpu/bench/cache_state_probe/cache_state_probe
 #include <cpuid.h>

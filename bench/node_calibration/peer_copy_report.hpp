@@ -1,6 +1,6 @@
 // What haloflag_calibrate_node --peer-gpu writes: the peer copies of peer_copy_timing summarised
 // per size, the rate per direction fitted over the sizes (time = fixed + bytes / rate), the table
-// it prints and the JSON file (format "haloflag-peer-copy") that scripts/headline_table.py reads.
+// it prints and the JSON file (format "haloflag-peer-copy") that scripts/tables/headline_table.py reads.
 #pragma once
 
 #include <string>

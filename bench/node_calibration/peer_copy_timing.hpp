@@ -1,6 +1,6 @@
 // The link between two GPUs as a plain program sees it: cudaMemcpyPeerAsync (hipMemcpyPeerAsync)
 // in both directions at once, as the two ranks of a halo exchange send to each other. The
-// two-GPU headline (scripts/headline_table.py) sets halo_bench's times beside the time of the same
+// two-GPU headline (scripts/tables/headline_table.py) sets halo_bench's times beside the time of the same
 // bytes at this rate.
 #pragma once
 

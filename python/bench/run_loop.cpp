@@ -1,4 +1,4 @@
-// The C++ side of scripts/bench_python_overhead.sh: a loop of Exchange::run() on one geometry,
+// The C++ side of scripts/bench/bench_python_overhead.sh: a loop of Exchange::run() on one geometry,
 // timed exactly as python/bench/run_loop.py times its Python loop, so the two differ only in the
 // language the loop is written in.
 //   mpiexec -n 2 haloflag_run_loop Z Y X ITERATIONS WARMUP ROUNDS BACKEND(auto|host)

@@ -1,4 +1,4 @@
-"""The Python side of scripts/bench_python_overhead.sh: a loop of Exchange.run() timed exactly as
+"""The Python side of scripts/bench/bench_python_overhead.sh: a loop of Exchange.run() timed exactly as
 python/bench/run_loop.cpp times its C++ loop (same geometry, strategy, fields and clock).
 
     mpiexec -n 2 python python/bench/run_loop.py Z Y X ITERATIONS WARMUP ROUNDS BACKEND(auto|host)

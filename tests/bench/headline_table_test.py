@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""scripts/headline_table.py on raw data the test writes, as scripts/bench_headline.sh leaves it:
+"""scripts/tables/headline_table.py on raw data the test writes, as scripts/bench/bench_headline.sh leaves it:
 the rows and numbers of the two-GPU headline (the fastest baseline, a named one, a failed row,
 the link's rows measured and fitted), the same table from the folder, its archive and one member
 of it, data that contradicts itself or cannot be read named in a non-zero exit; and
-scripts/bench_headline.sh's usage: --help, and a missing or misplaced OUT_DIR refused.
+scripts/bench/bench_headline.sh's usage: --help, and a missing or misplaced OUT_DIR refused.
 
-    headline_table_test.py --script scripts/headline_table.py --bench scripts/bench_headline.sh
+    headline_table_test.py --script scripts/tables/headline_table.py --bench scripts/bench/bench_headline.sh
 """
 
 import argparse

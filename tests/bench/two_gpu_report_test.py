@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""scripts/two_gpu_report.py on the parts of scripts/bench_two_gpu.sh that the test writes: the
+"""scripts/tables/two_gpu_report.py on the parts of scripts/bench/bench_two_gpu.sh that the test writes: the
 targets computed from the slowest-rank medians (met and missed, with how far off), the fallback
 against the IPC path, the node transport with teams of blocks against its default launch, every
 fixed order against comb_fused and the fastest against the library's default, Jacobi3D with its
 check, a part read from its archive, and a report it cannot read named in a non-zero exit.
 
-    two_gpu_report_test.py --script scripts/two_gpu_report.py
+    two_gpu_report_test.py --script scripts/tables/two_gpu_report.py
 """
 
 import argparse

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""scripts/plot_halo_boxes.py on small halo_bench reports written here (samples with known
+"""scripts/figures/plot_halo_boxes.py on small halo_bench reports written here (samples with known
 percentiles): the markdown table holds each box and the speedup over comb_fused, the plot is a
 PNG, the whisker choice and the strategy filter apply, gzipped reports read, and bad inputs end
 with a message naming the file. Exits 77 (CTest: skipped) with the reason when no python3 with
 matplotlib is found.
 
-    halo_boxes_test.py --script scripts/plot_halo_boxes.py
+    halo_boxes_test.py --script scripts/figures/plot_halo_boxes.py
 """
 
 import argparse

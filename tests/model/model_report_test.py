@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/model_report.py on two small halo_bench reports (tests/model/data): the markdown table
+"""scripts/tables/model_report.py on two small halo_bench reports (tests/model/data): the markdown table
 holds every strategy and cube with measured/model, the plot is a PNG, --params predicts with
 haloflag_model, --strategies picks and orders the strategies, gzipped reports read, and bad
 inputs end with a message naming the file. Reports the test writes (three cubes, two strategies,
@@ -8,7 +8,7 @@ summary counts and the rows that miss a target; a stand-in haloflag_model checks
 asks it and that each (config, strategy, transport) is asked once. Exits 77 (CTest: skipped)
 with the reason when no python3 with matplotlib is found.
 
-    model_report_test.py --report-script scripts/model_report.py --model-cli haloflag_model \\
+    model_report_test.py --report-script scripts/tables/model_report.py --model-cli haloflag_model \\
         --data tests/model/data --params model/params/power9_v100.json
 """
 

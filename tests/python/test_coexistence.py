@@ -11,7 +11,7 @@ start(stream) that its busy stream has not reached yet waits for that exchange a
 without a relaunch. Each test skips, naming why, without a GPU backend, a GPU or the library.
 
 The action times are printed at the end as a table (rank 0, the slowest rank's time), and written
-as JSON to $HALOFLAG_COEXISTENCE_JSON when that is set. scripts/coexistence_actions.py measures
+as JSON to $HALOFLAG_COEXISTENCE_JSON when that is set. scripts/bench/coexistence_actions.py measures
 the same actions over every configuration for the issue's table.
 """
 

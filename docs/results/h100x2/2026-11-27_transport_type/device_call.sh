@@ -6,31 +6,30 @@
 #   git archive 00ef788 | tar -x -C .ab/prereg --exclude=docs/results
 # STEP picks one: jacobi (call 1), halo_bench (call 2), node200 (call 3), gpu_tests.
 set -euo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
 out=${OUT:-/tmp/out}
 build_gpu() {
-  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >/tmp/cfg.log 2>&1
+  configure_cuda . build-gpu /tmp/cfg.log -DHALOFLAG_BUILD_TESTS=ON
   cmake --build build-gpu -j "$(nproc)" >/tmp/build.log 2>&1
 }
 case ${STEP:?set STEP to jacobi, halo_bench, node200 or gpu_tests} in
   jacobi)
-    HALOFLAG_AB_ROUNDS=3 scripts/ab_jacobi_trees.sh "$out/jab" prereg=.ab/prereg before=.ab/before after=.
+    HALOFLAG_AB_ROUNDS=3 scripts/ab/ab_jacobi_trees.sh "$out/jab" prereg=.ab/prereg before=.ab/before after=.
     ;;
   halo_bench)
     build_gpu
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$root/build-gpu HALOFLAG_ROUNDS=2 \
-      scripts/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0
     ;;
   node200)
     build_gpu
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$root/build-gpu HALOFLAG_CUBES=200 HALOFLAG_ROUNDS=3 \
       HALOFLAG_AB_TRANSPORTS=node HALOFLAG_AB_NCCL=0 \
-      scripts/ab_halo_bench_trees.sh "$out/hb2" --iterations 300 --trace-exchanges 0
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb2" --iterations 300 --trace-exchanges 0
     ;;
   gpu_tests)
     build_gpu

@@ -4,7 +4,7 @@
 # ignored, so a warm machine keeps it between calls.
 #   build    halo_bench, Jacobi3D and the GPU tests of the node transport and the exchanges
 #            that move pieces (BEFORE_BENCH=1: also .ab/before's halo_bench, for benchab)
-#   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/run_with_mps.sh)
+#   gputest  those GPU tests (ranks that share a GPU run under MPS: scripts/gpu/run_with_mps.sh)
 #   bench    halo_bench over node, cubes 200 and 800, resident and stream_notify, the node
 #            peers in lines (the default) and not (--node-lines-up-to-bytes 0), one run each in
 #            turn, ROUNDS rounds of 1000 exchanges, every exchange verified
@@ -12,36 +12,40 @@
 #            lines and not, in turn
 #   benchab  halo_bench resident over node, cubes 200 and 800: the tree before the lines
 #            (.ab/before, built with BEFORE_BENCH=1 in the build step) and this one, in turn
-#   links    the table of links (scripts/jacobi_resident_breakdown.sh, setting 0): the tree
+#   links    the table of links (scripts/bench/jacobi_resident_breakdown.sh, setting 0): the tree
 #            before the lines (.ab/before, ecf0090, with the 2026-11-28 stamps.patch) and this
 #            tree (this folder's stamps.patch) with its peers in lines and not; both copies built
 #            first, then run one after the other, LINK_ROUNDS rounds (2)
-#   ab       scripts/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
+#   ab       scripts/ab/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D, 32^3 per rank)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+call_clock 580
 ranks=${RANKS:-2}
 rounds=${ROUNDS:-3}
-o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
-trap finish EXIT
+work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
 build=$root/build-gpu
-shared=()
-(( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
+mps_when_shared "$ranks"
 nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
+# halo_bench_run PROGRAM DIR NAME CUBE STRATEGY [OPTIONS...]: one run of 1000 verified exchanges over
+# node into DIR/NAME.{json,txt}; its strategy's row on stdout.
+halo_bench_run() {
+  local program=$1 dir=$2 name=$3 cube=$4 strategy=$5
+  shift 5
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
+    --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
+    --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 "$@" \
+    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+  echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
+}
 for step in $STEPS; do
   case $step in
     build)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
       if [[ ${BEFORE_BENCH:-0} == 1 ]]; then  # the tree before the lines' halo_bench, for benchab
-        cmake -S .ab/before -B "$root/build-before" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
-          -DHALOFLAG_BUILD_TESTS=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure_before.log" 2>&1
+        configure_cuda .ab/before "$root/build-before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
         cmake --build "$root/build-before" -j 8 --target halo_bench >"$o/build_before.log" 2>&1 &
       fi
       cmake --build "$build" -j 16 --target halo_bench haloflag_jacobi3d halo_node_lines_mpi_test \
@@ -53,9 +57,8 @@ for step in $STEPS; do
       echo "built: $(left) s left"
       ;;
     gputest)
-      (cd "$build" && timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
-        -R "${GPU_TESTS:-node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange}") \
-        >"$o/ctest_gpu.txt" 2>&1
+      in_build "$build" "$o/ctest_gpu.txt" timeout $(( $(left) - 20 )) ctest -L gpu --timeout 150 --output-on-failure \
+        -R "${GPU_TESTS:-node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange}"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu.txt" | tail -24
       echo "gputest: $(left) s left"
       ;;
@@ -66,13 +69,8 @@ for step in $STEPS; do
           for strategy in resident stream_notify; do
             for lines in 1048576 0; do
               (( $(left) > 30 )) || break 4
-              name=${strategy}_${cube}_lines${lines}_r$round
-              timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
-                --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
-                --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
-                --node-lines-up-to-bytes "$lines" --json "$o/bench/$name.json" \
-                >"$o/bench/$name.txt" 2>&1
-              echo "$name: $(grep -E "^$strategy " "$o/bench/$name.txt" | head -1)"
+              halo_bench_run "$build/bench/halo_bench" "$o/bench" "${strategy}_${cube}_lines${lines}_r$round" \
+                "$cube" "$strategy" --node-lines-up-to-bytes "$lines"
             done
           done
         done
@@ -107,12 +105,7 @@ for step in $STEPS; do
             (( $(left) > 30 )) || break 3
             program=$build/bench/halo_bench
             [[ $tree == before ]] && program=$root/build-before/bench/halo_bench
-            name=${tree}_${cube}_r$round
-            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
-              --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy resident \
-              --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 \
-              --json "$o/benchab/$name.json" >"$o/benchab/$name.txt" 2>&1
-            echo "$name: $(grep -E "^resident " "$o/benchab/$name.txt" | head -1)"
+            halo_bench_run "$program" "$o/benchab" "${tree}_${cube}_r$round" "$cube" resident
           done
         done
       done
@@ -122,23 +115,23 @@ for step in $STEPS; do
       old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
       export HALOFLAG_BREAKDOWN_SETTINGS=0 HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2}
       HALOFLAG_BREAKDOWN_BUILD_ONLY=1 HALOFLAG_BREAKDOWN_LABEL=before \
-        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
-      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/jacobi_resident_breakdown.sh "$o/links_after" &
+        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
+      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/bench/jacobi_resident_breakdown.sh "$o/links_after" &
       wait
       echo "links built: $(left) s left"
       HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=before timeout $(( $(left) / 3 )) \
-        scripts/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
+        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
       HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=after \
         HALOFLAG_BREAKDOWN_ROUTES="lines=;counted=--node-lines-up-to-bytes 0" \
-        timeout $(( $(left) - 10 )) scripts/jacobi_resident_breakdown.sh "$o/links_after"
-      scripts/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
+        timeout $(( $(left) - 10 )) scripts/bench/jacobi_resident_breakdown.sh "$o/links_after"
+      scripts/tables/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
         | tee "$o/links.md"
       rm -rf "$o/links_before/tree" "$o/links_after/tree"
       echo "links: $(left) s left"
       ;;
     ab)
       HALOFLAG_AB_ROUNDS=${AB_ROUNDS:-2} HALOFLAG_AB_LABELS="before=ecf0090" \
-        timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jacobi_ab" \
+        timeout $(( $(left) - 10 )) scripts/ab/ab_jacobi_trees.sh "$o/jacobi_ab" \
         before="$root/.ab/before" after="$root"
       echo "ab: $(left) s left"
       ;;

@@ -5,45 +5,30 @@
 #   mkdir -p .ab/before && git archive 891c7c2 | tar -x -C .ab/before --exclude=docs/results
 # STEP picks one: jacobi (call 1, tree 57eb817), gpu_tests (call 2 on 57eb817, call 3 on
 # 900b63c: one rank per GPU), halo_bench (call 4, 900b63c), gpu_tests_mps_one_gpu (call 5,
-# 900b63c: GPU 0 alone visible, so the tests' scripts/run_with_mps.sh starts MPS for 2 ranks;
+# 900b63c: GPU 0 alone visible, so the tests' scripts/gpu/run_with_mps.sh starts MPS for 2 ranks;
 # the subset that the session's device time left room for), gpu_tests_mps (a whole run on a
 # one-GPU machine, not made this session).
 # The tree under test builds into build-ab-after: Jacobi3D first (tests off, as
 # ab_jacobi_trees.sh configures it), then the same folder with tests on for ctest and halo_bench.
 set -euo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-out=${OUT:-/tmp/out}
-build=$root/build-ab-after
-cards() { nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$out/$1" 2>&1 || true; }
-build_tests() {
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$out/configure_tests.log" 2>&1
-  cmake --build "$build" -j "$(nproc)" >"$out/build_tests.log" 2>&1 || { tail -40 "$out/build_tests.log"; exit 1; }
-}
-run_gpu_tests() {  # run_gpu_tests NAME: ctest -L gpu, the table on stdout and in OUT/NAME.txt
-  (cd "$build" && ctest -L gpu --timeout 200 --output-on-failure) >"$out/$1.txt" 2>&1 || true
-  grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped" "$out/$1.txt" | tail -60
-}
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+ab_after_layout
 case ${STEP:?set STEP} in
   jacobi)
-    cards gpus_jacobi.txt
-    HALOFLAG_AB_ROUNDS=3 HALOFLAG_AB_LABELS="before=891c7c2" \
-      scripts/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
-    cat "$out/jab/summary.md" 2>/dev/null || true
-    tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
+    cards "$out/gpus_jacobi.txt"
+    jacobi_ab_packed 3 891c7c2
     ;;
   gpu_tests)
-    cards gpus_tests.txt
+    cards "$out/gpus_tests.txt"
     build_tests
     run_gpu_tests ctest_gpu_one_rank_per_gpu
     ;;
   halo_bench)
-    cards gpus_halo_bench.txt
+    cards "$out/gpus_halo_bench.txt"
     HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_BASELINE_BUILD=$root/.ab/before/build-ab-before \
       HALOFLAG_BUILD_DIR=$build HALOFLAG_ROUNDS=2 \
-      scripts/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
+      scripts/ab/ab_halo_bench_trees.sh "$out/hb" --iterations 300 --trace-exchanges 0 >"$out/halo_bench_log.txt" 2>&1 || tail -30 "$out/halo_bench_log.txt"
     cp "$out/hb/ab_halo_bench.tar.gz" "$out/halo_bench_ab.tar.gz" 2>/dev/null || true
     cat "$out/hb/ab_halo_bench/summary.txt" 2>/dev/null || true
     cp "$out/hb/ab_halo_bench/summary.txt" "$out/halo_bench_ab_summary.txt" 2>/dev/null || true
@@ -52,12 +37,11 @@ case ${STEP:?set STEP} in
   gpu_tests_mps_one_gpu)
     export CUDA_VISIBLE_DEVICES=0
     nvidia-smi -L >"$out/gpus_mps.txt"
-    (cd "$build" && timeout 190 ctest -L gpu --timeout 120 --output-on-failure \
-      -R "self_transport|embedded|jacobi3d|strategies_cuda_np2|element_types_cuda_np2|readme|embedding_example|stream_exchange_cuda_np2") \
-      >"$out/ctest_gpu_mps_one_gpu.txt" 2>&1 || true
+    in_build "$build" "$out/ctest_gpu_mps_one_gpu.txt" timeout 190 ctest -L gpu --timeout 120 --output-on-failure \
+      -R "self_transport|embedded|jacobi3d|strategies_cuda_np2|element_types_cuda_np2|readme|embedding_example|stream_exchange_cuda_np2" || true
     ;;
   gpu_tests_mps)
-    cards gpus_tests_mps.txt
+    cards "$out/gpus_tests_mps.txt"
     build_tests
     run_gpu_tests ctest_gpu_mps
     ;;

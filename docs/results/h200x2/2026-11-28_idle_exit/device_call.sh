@@ -11,30 +11,29 @@
 #           under MPS, and halo_bench's relaunch counts
 #   pytest  on a fresh machine, once test_coexistence.py counted a loop's relaunches after its
 #           first exchange: the Python coexistence tests on 2 GPUs and on one (GPU_SETS="0"),
-#           which the Python GPU jobs now run under MPS (scripts/run_with_mps.sh)
+#           which the Python GPU jobs now run under MPS (scripts/gpu/run_with_mps.sh)
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
-o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/${STEP}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
-trap finish EXIT
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+call_clock 580
+work_folder w "$STEP.tar.gz"
 after=$root/build-ab-after
 before=$root/build-before  # ignored, so kept between calls; .ab is replaced by each carry
 py=$(command -v python3)
 site=/tmp/site; mkdir -p "$site"; export PYTHONPATH=$site
 python3 -m zipfile -e "$(ls "$root"/.deps/wheels/nanobind-*.whl)" "$site"
 nb=$(python3 -m nanobind --cmake_dir)
-common=(-DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_PYTHON=ON -DPython_EXECUTABLE="$py"
-        -Dnanobind_DIR="$nb" -DCMAKE_PREFIX_PATH="$root/.deps/root/usr")
+# configure_with_python SOURCE BUILD LOG [CMAKE_ARGS...]: the CUDA backend with the Python package.
+configure_with_python() {
+  configure_cuda "$1" "$2" "$3" -DHALOFLAG_PYTHON=ON -DPython_EXECUTABLE="$py" -Dnanobind_DIR="$nb" "${@:4}"
+}
 case $STEP in
   build)
-    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
+    cards "$o/gpus.txt"
     cat "$o/gpus.txt"; "$py" -c "import torch, cupy; print('torch', torch.__version__, 'cupy', cupy.__version__)"
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
-    cmake -S .ab/before -B "$before" "${common[@]}" -DHALOFLAG_BUILD_TESTS=OFF >"$o/configure_before.log" 2>&1
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
+    configure_with_python .ab/before "$before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
     cmake --build "$before" -j 12 --target halo_bench haloflag_jacobi3d haloflag_python haloflag_run_loop \
       >"$o/build_before.log" 2>&1 &
     cmake --build "$after" -j 20 >"$o/build_after.log" 2>&1 || { tail -40 "$o/build_after.log"; exit 1; }
@@ -63,20 +62,20 @@ case $STEP in
       done
     done
     echo "cost: $(left) s left"
-    PYTHON=$py timeout 150 scripts/bench_coexistence.sh "$o/actions" "$after" --with-never >"$o/actions.log" 2>&1
+    PYTHON=$py timeout 150 scripts/bench/bench_coexistence.sh "$o/actions" "$after" --with-never >"$o/actions.log" 2>&1
     tail -30 "$o/actions.log"
     echo "actions: $(left) s left"
     HALOFLAG_PREBUILT=1 HALOFLAG_BUILD_DIR=$after HALOFLAG_BASELINE_BUILD=$before \
       HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_AB_STRATEGIES=resident HALOFLAG_AB_TRANSPORTS=node \
       HALOFLAG_AB_NCCL=0 HALOFLAG_ROUNDS=${ROUNDS:-3} HALOFLAG_GPU=cuda \
-      timeout $(( $(left) - 10 )) scripts/ab_halo_bench_trees.sh "$o/hab" --iterations 1000 \
+      timeout $(( $(left) - 10 )) scripts/ab/ab_halo_bench_trees.sh "$o/hab" --iterations 1000 \
       >"$o/hab_log.txt" 2>&1 || { echo "halo A/B failed or cut"; tail -20 "$o/hab_log.txt"; }
     cat "$o/hab/ab_halo_bench/summary.txt" 2>/dev/null
     echo "hab: $(left) s left"
     ;;
   recheck)
-    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
+    cards "$o/gpus.txt"
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
     cmake --build "$after" -j 32 --target halo_bench haloflag_python halo_resident_coexistence_mpi_test \
       >"$o/build_after.log" 2>&1 || { tail -40 "$o/build_after.log"; exit 1; }
     echo "built: $(left) s left"
@@ -96,7 +95,7 @@ case $STEP in
     echo "done: $(left) s left"
     ;;
   pytest)
-    cmake -S . -B "$after" "${common[@]}" -DHALOFLAG_BUILD_TESTS=ON >"$o/configure_after.log" 2>&1
+    configure_with_python . "$after" "$o/configure_after.log" -DHALOFLAG_BUILD_TESTS=ON
     cmake --build "$after" -j 32 --target haloflag_python >"$o/build_after.log" 2>&1 ||
       { tail -40 "$o/build_after.log"; exit 1; }
     echo "built: $(left) s left"
@@ -110,7 +109,7 @@ case $STEP in
   ab)
     # The before tree's build again, where a call that carried .ab replaced it.
     [[ -x $before/bench/halo_bench ]] || {
-      cmake -S .ab/before -B "$before" "${common[@]}" -DHALOFLAG_BUILD_TESTS=OFF >"$o/configure_before.log" 2>&1
+      configure_with_python .ab/before "$before" "$o/configure_before.log" -DHALOFLAG_BUILD_TESTS=OFF
       cmake --build "$before" -j 32 --target halo_bench haloflag_jacobi3d haloflag_python haloflag_run_loop \
         >"$o/build_before.log" 2>&1 || tail -20 "$o/build_before.log"
       echo "before built: $(left) s left"
@@ -118,21 +117,21 @@ case $STEP in
     HALOFLAG_PREBUILT=1 HALOFLAG_BUILD_DIR=$after HALOFLAG_BASELINE_BUILD=$before \
       HALOFLAG_BASELINE_SRC=$root/.ab/before HALOFLAG_AB_STRATEGIES=resident HALOFLAG_AB_TRANSPORTS=node \
       HALOFLAG_AB_NCCL=0 HALOFLAG_ROUNDS=${ROUNDS:-2} HALOFLAG_GPU=cuda \
-      timeout 150 scripts/ab_halo_bench_trees.sh "$o/hab" --iterations 1000 \
+      timeout 150 scripts/ab/ab_halo_bench_trees.sh "$o/hab" --iterations 1000 \
       >"$o/hab_log.txt" 2>&1 || { echo "halo A/B failed or cut"; tail -20 "$o/hab_log.txt"; }
     cat "$o/hab/ab_halo_bench/summary.txt" 2>/dev/null
     echo "hab: $(left) s left"
     ln -sfn "$before" .ab/before/build-ab-before  # ab_jacobi_trees.sh's build of that tree
     HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=c9d7aa6" HALOFLAG_AB_REPEATS=6 \
       HALOFLAG_CMAKE_ARGS="-DHALOFLAG_PYTHON=ON -DPython_EXECUTABLE=$py -Dnanobind_DIR=$nb" \
-      timeout $(( $(left) - 130 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+      timeout $(( $(left) - 130 )) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
       -- --variant stream,resident >"$o/jacobi_ab_log.txt" 2>&1 ||
       { echo "jacobi A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
     cat "$o/jab/summary.md" 2>/dev/null | head -30
     echo "jab: $(left) s left"
     for tree in before after; do
       b=$after; [[ $tree == before ]] && b=$before
-      PYTHON=$py ROUNDS=3 ITERATIONS=2000 timeout 60 scripts/bench_python_overhead.sh "$o/py_$tree" "$b" \
+      PYTHON=$py ROUNDS=3 ITERATIONS=2000 timeout 60 scripts/bench/bench_python_overhead.sh "$o/py_$tree" "$b" \
         >"$o/py_$tree.log" 2>&1 || echo "python overhead $tree failed or cut"
       tail -4 "$o/py_$tree/summary.txt" 2>/dev/null
     done

@@ -2,19 +2,12 @@
 # Session 54's device calls (run from the repository root on the GPU machine, .deps carried).
 # STEP=call1: build, GPU tests of what changed, then the placement sweep: halo_bench over node
 #   at cubes 200, 400, 800 with --node-placement direct and by-shape (x faces through the buffer).
-# STEP=call2: the headline (scripts/bench_headline.sh) + Jacobi3D A/B against .ab/before.
+# STEP=call2: the headline (scripts/bench/bench_headline.sh) + Jacobi3D A/B against .ab/before.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-585} - ($(date +%s) - start) )); }
-o=$OUT/work; mkdir -p "$o"
-finish() { tar -czf "$OUT/${STEP}.tar.gz" -C "$OUT" work && rm -rf "$o"; }
-trap finish EXIT
-nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$o/gpus.txt" 2>&1
-git -C "$root" log --oneline -1 >"$o/tree.txt" 2>&1 || true
-cat "$o/gpus.txt"
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+step_call 585
 sweep() {  # cube placement-args... ; halo_bench over node, 4 strategies
   local cube=$1 tag=$2; shift 2
   (( $(left) > 45 )) || { echo "no time for $cube $tag"; return; }
@@ -30,73 +23,49 @@ sweep() {  # cube placement-args... ; halo_bench over node, 4 strategies
 }
 case $STEP in
   call1)
-    b=$root/build-s54
-    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-      -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1
-    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
-    echo "built: $(left) s left"
-    (cd "$b" && timeout $(( $(left) - 300 )) ctest -L gpu --timeout 100 --output-on-failure \
-      -R "${TESTS:-node_placement|embedded_whole|strategies_cuda_np2|element_types_cuda_np2|jacobi3d_reference_np2|embedding}") \
-      >"$o/ctest_gpu.txt" 2>&1
-    grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" | tail -30
-    echo "tested: $(left) s left"
+    build_into build-s54 -DHALOFLAG_PYTHON=OFF
+    gpu_tests_of "${TESTS:-node_placement|embedded_whole|strategies_cuda_np2|element_types_cuda_np2|jacobi3d_reference_np2|embedding}" \
+      $(( $(left) - 300 )) 30
     HALOFLAG_BUILD_DIR=$b HALOFLAG_PLACEMENTS="${PLACEMENTS:-direct by-shape:50000}" \
       HALOFLAG_CUBES="${CUBES:-800 200 400}" timeout $(( $(left) - 8 )) \
-      scripts/bench_node_placement.sh "$o/sweep" >"$o/sweep_log.txt" 2>&1 ||
+      scripts/bench/bench_node_placement.sh "$o/sweep" >"$o/sweep_log.txt" 2>&1 ||
       { echo "sweep failed or cut"; tail -5 "$o/sweep_log.txt"; }
     grep -E "^(\$ |\| (resident|stream|stacked|comb)|^strategy)" "$o/sweep_log.txt" | cut -c1-200 | head -60
     for st in 7 27; do
       (( $(left) > 40 )) || break
-      timeout 35 mpiexec -np 2 "$b/examples/jacobi3d/haloflag_jacobi3d" --local 32 --stencil $st \
-        --variant all --check --iterations 200 --repeats 10 --transport node \
-        --json "$o/jacobi_s$st.json" >"$o/jacobi_s$st.txt" 2>&1 || echo "jacobi $st failed"
+      jacobi_variants "$b" "$o" $st 35
       grep -E "^(conventional|resident|stream) " "$o/jacobi_s$st.txt" | head -6
     done
     ;;
   call3)
-    b=$root/build-s54
-    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-      -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
-      >"$o/configure.log" 2>&1
-    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
-    echo "built: $(left) s left"
+    build_into build-s54 -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF
     (cd "$b" && timeout 150 ctest -L gpu --timeout 100 --output-on-failure -R "$TESTS") \
       >"$o/ctest_gpu.txt" 2>&1
     grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" | tail -30
     echo "tested: $(left) s left"
     HALOFLAG_BUILD_DIR=$b HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
-      timeout $(( $(left) - 8 )) scripts/bench_headline.sh "$o/headline" \
+      timeout $(( $(left) - 8 )) scripts/bench/bench_headline.sh "$o/headline" \
       >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
     cat "$o/headline/headline.md" 2>/dev/null | head -40
     ;;
   call5)
-    b=$root/build-s54
-    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-      -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
-      >"$o/configure.log" 2>&1
-    cmake --build "$b" -j "$(nproc)" >"$o/build.log" 2>&1 || { tail -30 "$o/build.log"; exit 1; }
-    echo "built: $(left) s left"
-    (cd "$b" && timeout $(( $(left) - 10 )) ctest -L gpu --timeout 120 -E "${SKIP:-^$}") \
-      >"$o/ctest_gpu_all.txt" 2>&1
+    build_into build-s54 -DHALOFLAG_NCCL=on -DHALOFLAG_PYTHON=OFF
+    in_build "$b" "$o/ctest_gpu_all.txt" timeout $(( $(left) - 10 )) ctest -L gpu --timeout 120 -E "${SKIP:-^$}"
     echo "ctest rc=$?"
     grep -E "tests passed|\*\*\*|Failed|Not Run|Total Test" "$o/ctest_gpu_all.txt" | tail -30
     grep -cE "Passed|Skipped" "$o/ctest_gpu_all.txt"
     ;;
   call4)
-    HALOFLAG_AB_ROUNDS=${ROUNDS:-2} HALOFLAG_AB_LABELS="before=7cbd120" \
-      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
-      >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
+    jacobi_ab_within "${ROUNDS:-2}" 7cbd120 10
     cat "$o/jab/summary.md" 2>/dev/null
     ;;
   call2)
     HALOFLAG_BUILD_DIR=$root/build-headline HALOFLAG_ROUNDS=${HROUNDS:-2} HALOFLAG_ITERATIONS=200 \
-      timeout $(( $(left) - ${AB_TIME:-250} )) scripts/bench_headline.sh "$o/headline" \
+      timeout $(( $(left) - ${AB_TIME:-250} )) scripts/bench/bench_headline.sh "$o/headline" \
       >"$o/headline_log.txt" 2>&1 || { echo "headline failed or cut"; tail -20 "$o/headline_log.txt"; }
     cat "$o/headline/headline.md" 2>/dev/null | head -40
     echo "headline: $(left) s left"
-    HALOFLAG_AB_ROUNDS=${ROUNDS:-1} HALOFLAG_AB_LABELS="before=7cbd120" \
-      timeout $(( $(left) - 10 )) scripts/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
-      >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
+    jacobi_ab_within "${ROUNDS:-1}" 7cbd120 10
     cat "$o/jab/summary.md" 2>/dev/null
     ;;
 esac

@@ -3,8 +3,8 @@
 # scripts/stage_offline_deps.sh carried, the peer's source among it). STEPS lists the steps of
 # the call; build-gpu/ and build-peer/ are ignored, so a warm machine keeps them between calls.
 #   build    both examples (tests included) and the peer; the GPU tests of both examples
-#   bench2d  scripts/bench_stencils.sh, jacobi2d and its peer only
-#   bench3d  scripts/bench_stencils.sh, Jacobi3D only
+#   bench2d  scripts/bench/bench_stencils.sh, jacobi2d and its peer only
+#   bench3d  scripts/bench/bench_stencils.sh, Jacobi3D only
 #   verify   after the resident piece grid's cap and Jacobi3D's last changes: the GPU tests of
 #            Jacobi3D and of the stream and resident exchanges, Jacobi3D at 32^3 to 256^3 per rank,
 #            halo_bench resident over node at cubes 800 and 200
@@ -16,64 +16,54 @@
 # RANKS: ranks, one per GPU (default 2); on a machine of fewer GPUs they share them under MPS, a
 # proxy.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 OMPI_MCA_btl_vader_single_copy_mechanism=none
-root=$PWD
-start=$(date +%s)
-left() { echo $(( ${CALL_LIMIT:-580} - ($(date +%s) - start) )); }
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+single_copy_none
+call_clock 580
 ranks=${RANKS:-2}
-o=$OUT/w; mkdir -p "$o"
-finish() { tar -czf "$OUT/np${ranks}_${STEPS// /_}.tar.gz" -C "$OUT" w && rm -rf "$o"; }
-trap finish EXIT
+work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
 build=$root/build-gpu
 peer=$root/build-peer
 one_gpu_per_rank=(bash -c 'export CUDA_VISIBLE_DEVICES=${OMPI_COMM_WORLD_LOCAL_RANK:-0}; exec "$@"' one_gpu)
 for step in $STEPS; do
   case $step in
     build)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
       cmake --build "$build" -j 24 --target haloflag_jacobi2d jacobi2d_reference_mpi_test \
         haloflag_jacobi3d jacobi3d_reference_mpi_test >"$o/build.log" 2>&1 &
-      scripts/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" \
+      scripts/bench/build_jacobi_peer.sh "$root/.deps/peer/multi-gpu-programming-models" "$peer" \
         >"$o/peer_build.log" 2>&1
       cat "$o/peer_build.log"
       wait || { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
       echo "built: $(left) s left"
-      (cd "$build" && timeout 240 ctest -L gpu --timeout 200 --output-on-failure \
-        -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda") >"$o/ctest_gpu.txt" 2>&1
+      in_build "$build" "$o/ctest_gpu.txt" timeout 240 ctest -L gpu --timeout 200 --output-on-failure \
+        -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda"
       grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu.txt" | tail -12
       echo "tested: $(left) s left"
       ;;
     bench2d)
       SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils2d"
+        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils2d"
       echo "bench2d: $(left) s left"
       ;;
     bench3d)
       SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench_stencils.sh "$o/stencils3d"
+        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "bench3d: $(left) s left"
       ;;
     verify)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "$build" -j 30 --target haloflag_jacobi3d jacobi3d_reference_mpi_test halo_bench \
-        halo_stream_exchange_mpi_test halo_resident_coexistence_mpi_test >"$o/build.log" 2>&1 ||
-        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_or_errors 30 haloflag_jacobi3d jacobi3d_reference_mpi_test halo_bench \
+        halo_stream_exchange_mpi_test halo_resident_coexistence_mpi_test
       echo "built: $(left) s left"
-      (cd "$build" && timeout 150 ctest --timeout 120 --output-on-failure \
-        -R "jacobi3d_reference_cuda|stream_exchange_cuda|stream_exchange_abort_cuda|resident_coexistence_cuda") \
-        >"$o/ctest_gpu_verify.txt" 2>&1
+      in_build "$build" "$o/ctest_gpu_verify.txt" timeout 150 ctest --timeout 120 --output-on-failure \
+        -R "jacobi3d_reference_cuda|stream_exchange_cuda|stream_exchange_abort_cuda|resident_coexistence_cuda"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_verify.txt" | tail -12
       echo "tested: $(left) s left"
       SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 64 128 256}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
-        RUN_LIMIT=90 timeout $(( $(left) - 40 )) scripts/bench_stencils.sh "$o/stencils3d"
+        RUN_LIMIT=90 timeout $(( $(left) - 40 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "bench3d: $(left) s left"
-      shared=()
-      (( $(nvidia-smi -L | grep -c '^GPU ') < ranks )) && shared=(scripts/run_with_mps.sh "$ranks")
+      mps_when_shared "$ranks"
       for cube in 800 200; do
         (( $(left) > 25 )) || break
         timeout $(( $(left) - 5 )) "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
@@ -85,14 +75,11 @@ for step in $STEPS; do
       echo "verify: $(left) s left"
       ;;
     onegpu)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=ON \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "$build" -j 16 --target haloflag_jacobi2d jacobi2d_reference_mpi_test \
-        >"$o/build.log" 2>&1 || { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_or_errors 16 haloflag_jacobi2d jacobi2d_reference_mpi_test
       echo "built: $(left) s left"
-      (cd "$build" && timeout 100 ctest --timeout 90 --output-on-failure -R "jacobi2d_reference_cuda") \
-        >"$o/ctest_gpu_onegpu.txt" 2>&1
+      in_build "$build" "$o/ctest_gpu_onegpu.txt" timeout 100 ctest --timeout 90 --output-on-failure \
+        -R "jacobi2d_reference_cuda"
       grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu_onegpu.txt" | tail -6
       mkdir -p "$o/onegpu"
       for shape in "4096 2049 100" "4096 2049 1" "16384 8193 100"; do
@@ -105,14 +92,11 @@ for step in $STEPS; do
       echo "onegpu: $(left) s left"
       ;;
     final3d)
-      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda -DHALOFLAG_BUILD_TESTS=OFF \
-        -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$o/configure.log" 2>&1 ||
-        { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "$build" -j 32 --target haloflag_jacobi3d >"$o/build.log" 2>&1 ||
-        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=OFF
+      build_or_errors 32 haloflag_jacobi3d
       echo "built: $(left) s left"
       SIZES_2D=" " SIZES_3D="${SIZES_3D:-32 128}" HALOFLAG_BUILD_DIR=$build RANKS=$ranks \
-        RUN_LIMIT=60 timeout $(( $(left) - 5 )) scripts/bench_stencils.sh "$o/stencils3d"
+        RUN_LIMIT=60 timeout $(( $(left) - 5 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
       echo "final3d: $(left) s left"
       ;;
     tune)

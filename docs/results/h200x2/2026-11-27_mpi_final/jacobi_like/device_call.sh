@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Device call 3: halo_bench on Jacobi3D's messages (32^3 per rank, 2 ranks, split along x, periodic), over MPI, traced.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
 export LD_LIBRARY_PATH=$PWD/build-devbin/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 nvidia-smi -L; cat build-devbin/tree.txt
 D=docs/results/h200x2/2026-11-27_mpi_final/jacobi_like

@@ -1,0 +1,174 @@
+# shellcheck shell=bash
+# What the device calls recorded in docs/results/**/device_call.sh share. A record runs from the
+# repository root on the GPU machine (the device tool's copy of the tree, with .deps from
+# scripts/stage_offline_deps.sh carried), sets its own shell options, sources this file and keeps
+# only its own steps; what it writes under $OUT comes back. Not a script of its own.
+
+# CUDA's tools first; Open MPI started as root, as the machines run it; NVLink multicast off, as
+# the machines require of NCCL.
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export NCCL_NVLS_ENABLE=0
+root=$PWD
+
+# Open MPI's shared memory without its single copy (CMA), as the machines are set; the records whose
+# runs had it call this.
+single_copy_none() { export OMPI_MCA_btl_vader_single_copy_mechanism=none; }
+
+# call_clock LIMIT: starts the call's clock. left prints the seconds left of LIMIT (CALL_LIMIT, when
+# set, replaces it), elapsed the seconds since the start; steps give their timeouts from them.
+call_clock() {
+  call_start=$(date +%s)
+  call_limit=${CALL_LIMIT:-$1}
+}
+left() { echo $((call_limit - ($(date +%s) - call_start))); }
+elapsed() { echo $(($(date +%s) - call_start)); }
+
+# work_folder NAME TARBALL: $o is $OUT/NAME; when the call ends, however it ends, it is packed into
+# $OUT/TARBALL and removed, so that one file comes back.
+work_folder() {
+  work_name=$1
+  work_tarball=$OUT/$2
+  o=$OUT/$work_name
+  mkdir -p "$o"
+  trap pack_work EXIT
+}
+pack_work() { tar -czf "$work_tarball" -C "$OUT" "$work_name" && rm -rf "$o"; }
+
+# step_call LIMIT: a call of one step (STEP) within LIMIT seconds; its work in $o, $OUT/work, packed
+# into $OUT/STEP.tar.gz; the GPUs and the commit recorded first.
+step_call() {
+  call_clock "$1"
+  work_folder work "$STEP.tar.gz"
+  cards_and_tree
+}
+
+# cards FILE: the GPUs (index, name, driver, memory) into FILE.
+cards() {
+  nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$1" 2>&1 || true
+}
+
+# cards_and_tree: the GPUs into $o/gpus.txt and on stdout, the commit into $o/tree.txt.
+cards_and_tree() {
+  cards "$o/gpus.txt"
+  git -C "$root" log --oneline -1 >"$o/tree.txt" 2>&1 || true
+  cat "$o/gpus.txt"
+}
+
+# mps_when_shared RANKS: sets shared to the prefix that runs RANKS ranks under NVIDIA MPS when the
+# machine has fewer GPUs than ranks (a proxy, which the records say), else to nothing.
+# shellcheck disable=SC2034  # shared is the caller's
+mps_when_shared() {
+  shared=()
+  if (($(nvidia-smi -L | grep -c '^GPU ') < $1)); then shared=(scripts/gpu/run_with_mps.sh "$1"); fi
+}
+
+# configure_cuda SOURCE BUILD LOG [CMAKE_ARGS...]: CMake for the CUDA backend, Release, finding the
+# staged dependencies in .deps; its output into LOG.
+configure_cuda() {
+  local source=$1 build=$2 log=$3
+  shift 3
+  cmake -S "$source" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda "$@" \
+    -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" >"$log" 2>&1
+}
+
+# build_everything BUILD CONFIGURE_LOG BUILD_LOG SHOWN [CMAKE_ARGS...]: this tree with its tests,
+# every target; when the build fails, the last SHOWN lines of its log, and the call ends.
+build_everything() {
+  local build=$1 configure_log=$2 build_log=$3 shown=$4
+  shift 4
+  configure_cuda . "$build" "$configure_log" -DHALOFLAG_BUILD_TESTS=ON "$@"
+  cmake --build "$build" -j "$(nproc)" >"$build_log" 2>&1 ||
+    { tail -"$shown" "$build_log"; exit 1; }
+}
+
+# build_into FOLDER [CMAKE_ARGS...]: build_everything into $b, $root/FOLDER, the logs in $o; the
+# time left after.
+build_into() {
+  b=$root/$1
+  shift
+  build_everything "$b" "$o/configure.log" "$o/build.log" 30 "$@"
+  echo "built: $(left) s left"
+}
+
+# configure_or_stop [CMAKE_ARGS...]: configure_cuda of this tree into $build, its output in
+# $o/configure.log; when it fails, the log's end, and the call ends.
+configure_or_stop() {
+  configure_cuda . "$build" "$o/configure.log" "$@" || { tail -30 "$o/configure.log"; exit 1; }
+}
+
+# build_or_errors JOBS TARGET...: those targets of $build, the output in $o/build.log; when the
+# build fails, its errors with their context, and the call ends.
+build_or_errors() {
+  local jobs=$1
+  shift
+  cmake --build "$build" -j "$jobs" --target "$@" >"$o/build.log" 2>&1 ||
+    { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+}
+
+# in_build BUILD FILE COMMAND...: COMMAND run in the folder BUILD (ctest), its output into FILE.
+in_build() {
+  local build=$1 file=$2
+  shift 2
+  (cd "$build" && "$@") >"$file" 2>&1
+}
+
+# gpu_tests_of REGEX SECONDS SHOWN: the GPU tests of $b that match REGEX, within SECONDS, into
+# $o/ctest_gpu.txt; the last SHOWN lines of their summary, and the time left.
+gpu_tests_of() {
+  in_build "$b" "$o/ctest_gpu.txt" timeout "$2" ctest -L gpu --timeout 100 --output-on-failure \
+    -R "$1"
+  grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped|Total Test" "$o/ctest_gpu.txt" |
+    tail -"$3"
+  echo "tested: $(left) s left"
+}
+
+# jacobi_variants BUILD DIR STENCIL SECONDS: Jacobi3D's variants, checked, 32^3 per rank over the
+# node transport on 2 ranks, into DIR/jacobi_sSTENCIL.{json,txt}.
+jacobi_variants() {
+  local build=$1 dir=$2 stencil=$3
+  timeout "$4" mpiexec -np 2 "$build/examples/jacobi3d/haloflag_jacobi3d" --local 32 \
+    --stencil "$stencil" --variant all --check --iterations 200 --repeats 10 --transport node \
+    --json "$dir/jacobi_s$stencil.json" >"$dir/jacobi_s$stencil.txt" 2>&1 ||
+    echo "jacobi $stencil failed"
+}
+
+# jacobi_ab_within ROUNDS BEFORE SPARE: Jacobi3D's A/B of .ab/before (commit BEFORE) against this
+# tree, ROUNDS rounds, within the call's time less SPARE seconds, into $o/jab; the log's end when it
+# fails or is cut.
+jacobi_ab_within() {
+  HALOFLAG_AB_ROUNDS=$1 HALOFLAG_AB_LABELS="before=$2" \
+    timeout $(($(left) - $3)) scripts/ab/ab_jacobi_trees.sh "$o/jab" before=.ab/before after=. \
+    >"$o/jacobi_ab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jacobi_ab_log.txt"; }
+}
+
+# The records of 2026-11-27 and 2026-11-28 that write straight into $out, the tree under test in
+# $build (build-ab-after: Jacobi3D's A/B configures it first, with its tests off).
+
+# ab_after_layout: Open MPI as the machines are set, $out ($OUT, else /tmp/out), $build.
+ab_after_layout() {
+  single_copy_none
+  out=${OUT:-/tmp/out}
+  build=$root/build-ab-after
+}
+
+# build_tests: this tree with its tests into $build, the logs in $out.
+build_tests() {
+  build_everything "$build" "$out/configure_tests.log" "$out/build_tests.log" 40
+}
+
+# run_gpu_tests NAME: ctest -L gpu, the table on stdout and in $out/NAME.txt.
+run_gpu_tests() {
+  in_build "$build" "$out/$1.txt" ctest -L gpu --timeout 200 --output-on-failure || true
+  grep -E "tests passed|Failed|Not Run|\*\*\*|Passed|Skipped" "$out/$1.txt" | tail -60
+}
+
+# jacobi_ab_packed ROUNDS BEFORE: Jacobi3D's A/B of .ab/before (commit BEFORE) against this tree,
+# ROUNDS rounds; its summary on stdout, its folder packed into $out/jacobi_ab.tar.gz. The status is
+# the packing's: a step that goes on after it whatever happened says `|| true`.
+jacobi_ab_packed() {
+  HALOFLAG_AB_ROUNDS=$1 HALOFLAG_AB_LABELS="before=$2" \
+    scripts/ab/ab_jacobi_trees.sh "$out/jab" before=.ab/before after=. \
+    >"$out/jacobi_log.txt" 2>&1 || { tail -40 "$out/jacobi_log.txt"; }
+  cat "$out/jab/summary.md" 2>/dev/null || true
+  tar -czf "$out/jacobi_ab.tar.gz" -C "$out" jab && rm -rf "$out/jab"
+}
