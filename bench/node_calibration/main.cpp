@@ -20,6 +20,7 @@
 #include "calibration_files.hpp"
 #include "device_copy_timing.hpp"
 #include "flag_round_trips.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/bench/machine_facts.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/gpu_device.hpp"
@@ -169,11 +170,7 @@ int main(int argc, char** argv) {
     calibration.host = bench::host_name();
     if (calibration.host.empty()) calibration.host = "unknown";
     calibration.command_line = joined_command_line(argc, argv);
-#if defined(HALOFLAG_HAVE_HIP)
-    calibration.clock = "s_memrealtime (GPU, 100 MHz)";
-#else
-    calibration.clock = "%globaltimer (GPU)";
-#endif
+    calibration.clock = bench::kGpuClockName;
     std::printf("%s on %s\n", calibration.gpu.c_str(), calibration.host.c_str());
 
     std::printf("== device copy: one block of %d threads, %d copies per long launch\n",
