@@ -29,6 +29,7 @@
 #include "peer_copy_timing.hpp"
 #include "pingpong.hpp"
 #include "run_info.hpp"
+#include "size_time_table.hpp"
 
 namespace {
 
@@ -56,12 +57,9 @@ std::string open_gpu(int index) {
 }
 
 void print_copies(const NodeCalibration& calibration) {
-  std::printf("%12s %12s %12s %12s %12s\n", "bytes", "median[us]", "p10[us]", "p90[us]", "GB/s");
+  print_size_time_heading("GB/s");
   for (const NodeCopyTiming& t : calibration.copies) {
-    const SampleSummary& s = t.per_copy_seconds;
-    std::printf("%12lld %12.3f %12.3f %12.3f %12.1f\n", static_cast<long long>(t.bytes),
-                s.median * 1e6, s.p10 * 1e6, s.p90 * 1e6,
-                static_cast<double>(t.bytes) / s.median / 1e9);
+    print_size_time_row(t.bytes, t.per_copy_seconds, 1e9);
   }
 }
 
