@@ -42,28 +42,28 @@ json message_args(const json& message) {
   return {{"peer", message["peer"]}, {"tag", message["tag"]}, {"bytes", message["bytes"]}};
 }
 
+// The rows of one kind of message from `row_base` on, each named "device: <work> <index>
+// <toward> <peer>".
+void name_message_rows(json& events, int rank, const json& messages, int row_base,
+                       const std::string& work, const std::string& toward) {
+  for (std::size_t m = 0; m < messages.size(); ++m) {
+    const int row = row_base + static_cast<int>(m);
+    events.push_back(metadata("thread_name", rank, row,
+                              {{"name", "device: " + work + " " + std::to_string(m) + " " +
+                                            toward + " " +
+                                            std::to_string(messages[m]["peer"].get<int>())}}));
+    events.push_back(metadata("thread_sort_index", rank, row, {{"sort_index", row}}));
+  }
+}
+
 // Row names of one rank, from the messages of its first timeline.
 void name_rows(json& events, int rank, const json& timeline) {
   events.push_back(metadata("process_name", rank, 0, {{"name", "rank " + std::to_string(rank)}}));
   events.push_back(metadata("process_sort_index", rank, 0, {{"sort_index", rank}}));
   events.push_back(metadata("thread_name", rank, kCpuRow, {{"name", "CPU state machine"}}));
   events.push_back(metadata("thread_sort_index", rank, kCpuRow, {{"sort_index", kCpuRow}}));
-  const json& sends = timeline["sends"];
-  for (std::size_t m = 0; m < sends.size(); ++m) {
-    const int row = kPackRowBase + static_cast<int>(m);
-    events.push_back(metadata("thread_name", rank, row,
-                              {{"name", "device: pack send " + std::to_string(m) + " to " +
-                                            std::to_string(sends[m]["peer"].get<int>())}}));
-    events.push_back(metadata("thread_sort_index", rank, row, {{"sort_index", row}}));
-  }
-  const json& recvs = timeline["recvs"];
-  for (std::size_t r = 0; r < recvs.size(); ++r) {
-    const int row = kUnpackRowBase + static_cast<int>(r);
-    events.push_back(metadata("thread_name", rank, row,
-                              {{"name", "device: unpack recv " + std::to_string(r) + " from " +
-                                            std::to_string(recvs[r]["peer"].get<int>())}}));
-    events.push_back(metadata("thread_sort_index", rank, row, {{"sort_index", row}}));
-  }
+  name_message_rows(events, rank, timeline["sends"], kPackRowBase, "pack send", "to");
+  name_message_rows(events, rank, timeline["recvs"], kUnpackRowBase, "unpack recv", "from");
 }
 
 void add_exchange(json& events, const RankTimelines& owner, const json& timeline,

@@ -15,9 +15,9 @@
 
 #include "haloflag/halo/message_layouts.hpp"
 #include "haloflag/halo/peer_spans.hpp"
-#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
+#include "haloflag/kernels/standalone_runner.hpp"
 
 namespace haloflag::bench {
 
@@ -51,6 +51,12 @@ kernels::DeviceMemory buffer(notify::Backend backend, std::int64_t bytes) {
   return kernels::DeviceMemory(backend, static_cast<std::size_t>(std::max<std::int64_t>(bytes, 1)));
 }
 
+kernels::BufferedMessages buffered(const kernels::DeviceMemory& layouts, std::size_t count,
+                                   const kernels::DeviceMemory& buffer) {
+  return {static_cast<const kernels::MessageLayout*>(layouts.data()),
+          static_cast<std::uint32_t>(count), static_cast<std::byte*>(buffer.data())};
+}
+
 class PlainNccl final : public TimedExchange {
  public:
   PlainNccl(const BenchRunSettings& settings, halo::DeviceFields& fields) {
@@ -68,14 +74,10 @@ class PlainNccl final : public TimedExchange {
     send_buffer_ = buffer(backend, layouts.send_buffer_bytes);
     recv_buffer_ = buffer(backend, layouts.recv_buffer_bytes);
     // The fused kernels read the layouts, the fields and the buffers alone.
-    plan_.sends = static_cast<const kernels::MessageLayout*>(send_layouts_.data());
-    plan_.recvs = static_cast<const kernels::MessageLayout*>(recv_layouts_.data());
-    plan_.send_count = static_cast<std::uint32_t>(layouts.sends.size());
-    plan_.recv_count = static_cast<std::uint32_t>(layouts.recvs.size());
-    plan_.fields = fields.view();
-    plan_.send_buffer = static_cast<std::byte*>(send_buffer_.data());
-    plan_.recv_buffer = static_cast<const std::byte*>(recv_buffer_.data());
-    runner_ = kernels::make_kernel_runner(backend, plan_, settings.exchange_options.advanced.launch);
+    runner_ = kernels::make_standalone_runner(
+        backend, buffered(send_layouts_, layouts.sends.size(), send_buffer_),
+        buffered(recv_layouts_, layouts.recvs.size(), recv_buffer_), fields.view(),
+        settings.exchange_options.advanced.launch);
     stream_ = static_cast<NcclStream>(runner_->gpu_stream(Lane::pack));
     ncclUniqueId id{};
     if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
@@ -120,7 +122,6 @@ class PlainNccl final : public TimedExchange {
   kernels::DeviceMemory recv_layouts_;
   kernels::DeviceMemory send_buffer_;
   kernels::DeviceMemory recv_buffer_;
-  kernels::ExchangePlan plan_{};
   std::unique_ptr<kernels::KernelRunner> runner_;  // after the memory its kernels use
   NcclStream stream_ = nullptr;
   ncclComm_t comm_ = nullptr;

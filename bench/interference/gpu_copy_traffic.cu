@@ -6,6 +6,7 @@
 #include <string>
 
 #include "copy_traffic.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -14,12 +15,6 @@
 namespace haloflag::bench::interference {
 
 namespace {
-
-#if defined(HALOFLAG_HAVE_HIP)
-constexpr notify::Backend kBackend = notify::Backend::hip;
-#else
-constexpr notify::Backend kBackend = notify::Backend::cuda;
-#endif
 
 class NonBlockingStream {
  public:
@@ -39,7 +34,7 @@ class NonBlockingStream {
 // Made on the thread that has GPU `index` current; the copy thread makes it current as well.
 struct CopyBuffers {
   explicit CopyBuffers(std::size_t bytes)
-      : host(kBackend, 2 * bytes), device(kBackend, 2 * bytes), bytes(bytes) {}
+      : host(kGpuBackend, 2 * bytes), device(kGpuBackend, 2 * bytes), bytes(bytes) {}
 
   void copy_pair() {
     auto* host_bytes = static_cast<unsigned char*>(host.host());

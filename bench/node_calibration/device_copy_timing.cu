@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "device_copy_timing.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
@@ -21,12 +22,6 @@ namespace {
 // The copy moves doubles, as the halo messages of the calibration do.
 using Element = double;
 constexpr int kElementsInFlight = kernels::detail::kElementsInFlight;
-
-#if defined(HALOFLAG_HAVE_HIP)
-constexpr notify::Backend kBackend = notify::Backend::hip;
-#else
-constexpr notify::Backend kBackend = notify::Backend::cuda;
-#endif
 
 // Long enough for the host to queue the timed launches behind it, so that the GPU runs them back
 // to back instead of waiting for the host between them.
@@ -87,9 +82,9 @@ class CopyBench {
   CopyBench(const CopyTimingPlan& plan, std::int64_t bytes)
       : plan_(plan),
         bytes_(bytes),
-        source_(kBackend, static_cast<std::size_t>(bytes)),
-        destination_(kBackend, static_cast<std::size_t>(bytes)),
-        done_(kBackend, notify::kFlagLineBytes) {}
+        source_(kGpuBackend, static_cast<std::size_t>(bytes)),
+        destination_(kGpuBackend, static_cast<std::size_t>(bytes)),
+        done_(kGpuBackend, notify::kFlagLineBytes) {}
 
   void check() {
     const std::vector<unsigned char> expected = pattern(bytes_);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "flag_round_trips.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/notify/clock.hpp"
 #include "haloflag/notify/control_block.hpp"
@@ -15,12 +16,6 @@
 namespace haloflag::bench {
 
 namespace {
-
-#if defined(HALOFLAG_HAVE_HIP)
-constexpr notify::Backend kBackend = notify::Backend::hip;
-#else
-constexpr notify::Backend kBackend = notify::Backend::cuda;
-#endif
 
 constexpr std::uint32_t kPing = 0;  // written by block 0, polled by block 1
 constexpr std::uint32_t kPong = 1;  // written by block 1, polled by block 0
@@ -63,11 +58,11 @@ std::vector<double> time_flag_round_trips(const FlagTimingPlan& plan) {
     throw std::invalid_argument("flag timing: samples and round trips per sample must be >= 1, "
                                 "warm-up samples >= 0");
   }
-  notify::ControlBlock control(kBackend, plan.timeout);
+  notify::ControlBlock control(kGpuBackend, plan.timeout);
   control.set_poll_backoff(std::chrono::nanoseconds(plan.poll_backoff_ns));
   const auto total = static_cast<std::uint32_t>(plan.samples + plan.warmup_samples);
-  kernels::DeviceMemory flags(kBackend, 2 * notify::kFlagLineBytes);  // zero: epoch 0
-  kernels::DeviceMemory samples(kBackend, total * sizeof(std::uint64_t));
+  kernels::DeviceMemory flags(kGpuBackend, 2 * notify::kFlagLineBytes);  // zero: epoch 0
+  kernels::DeviceMemory samples(kGpuBackend, total * sizeof(std::uint64_t));
 
   RoundTripPlan device_plan;
   device_plan.flags = {static_cast<notify::FlagLine*>(flags.data()), 2,

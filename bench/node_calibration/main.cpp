@@ -20,6 +20,7 @@
 #include "calibration_files.hpp"
 #include "device_copy_timing.hpp"
 #include "flag_round_trips.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/bench/machine_facts.hpp"
 #include "haloflag/notify/backend.hpp"
 #include "haloflag/notify/gpu_device.hpp"
@@ -28,6 +29,7 @@
 #include "peer_copy_timing.hpp"
 #include "pingpong.hpp"
 #include "run_info.hpp"
+#include "size_time_table.hpp"
 
 namespace {
 
@@ -55,12 +57,9 @@ std::string open_gpu(int index) {
 }
 
 void print_copies(const NodeCalibration& calibration) {
-  std::printf("%12s %12s %12s %12s %12s\n", "bytes", "median[us]", "p10[us]", "p90[us]", "GB/s");
+  print_size_time_heading("GB/s");
   for (const NodeCopyTiming& t : calibration.copies) {
-    const SampleSummary& s = t.per_copy_seconds;
-    std::printf("%12lld %12.3f %12.3f %12.3f %12.1f\n", static_cast<long long>(t.bytes),
-                s.median * 1e6, s.p10 * 1e6, s.p90 * 1e6,
-                static_cast<double>(t.bytes) / s.median / 1e9);
+    print_size_time_row(t.bytes, t.per_copy_seconds, 1e9);
   }
 }
 
@@ -169,11 +168,7 @@ int main(int argc, char** argv) {
     calibration.host = bench::host_name();
     if (calibration.host.empty()) calibration.host = "unknown";
     calibration.command_line = joined_command_line(argc, argv);
-#if defined(HALOFLAG_HAVE_HIP)
-    calibration.clock = "s_memrealtime (GPU, 100 MHz)";
-#else
-    calibration.clock = "%globaltimer (GPU)";
-#endif
+    calibration.clock = bench::kGpuClockName;
     std::printf("%s on %s\n", calibration.gpu.c_str(), calibration.host.c_str());
 
     std::printf("== device copy: one block of %d threads, %d copies per long launch\n",

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
@@ -15,12 +16,6 @@
 namespace haloflag::bench {
 
 namespace {
-
-#if defined(HALOFLAG_HAVE_HIP)
-constexpr notify::Backend kBackend = notify::Backend::hip;
-#else
-constexpr notify::Backend kBackend = notify::Backend::cuda;
-#endif
 
 int select_gpu(int gpu) {
   HF_GPU_CHECK(cudaSetDevice(gpu));
@@ -40,7 +35,7 @@ void enable_peer_access(int from, int to) {
 // the events around its copy, all made while that GPU is current (members in this order).
 struct Side {
   Side(int index, std::size_t bytes)
-      : gpu(select_gpu(index)), source(kBackend, bytes), destination(kBackend, bytes) {}
+      : gpu(select_gpu(index)), source(kGpuBackend, bytes), destination(kGpuBackend, bytes) {}
   int gpu;
   kernels::DeviceMemory source;
   kernels::DeviceMemory destination;

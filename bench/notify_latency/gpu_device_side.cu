@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "device_side.hpp"
+#include "haloflag/bench/gpu_build.hpp"
 #include "haloflag/notify/clock.hpp"
 #include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
@@ -65,13 +66,7 @@ class GpuDeviceSide final : public DeviceSide {
 
   std::string describe() const override { return facts_.describe(); }
   std::optional<GpuFacts> gpu_facts() const override { return facts_; }
-  std::string clock_name() const override {
-#if defined(HALOFLAG_HAVE_HIP)
-    return "s_memrealtime (GPU, 100 MHz)";
-#else
-    return "%globaltimer (GPU)";
-#endif
-  }
+  std::string clock_name() const override { return kGpuClockName; }
 
   void start(const ResponderPlan& plan) override {
     responder_kernel<<<1, 1, 0, stream_.get()>>>(plan);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "haloflag/bench/json_sections.hpp"
+#include "haloflag/bench/summary_json.hpp"
 
 namespace haloflag::bench {
 
@@ -57,9 +58,8 @@ json measurement_json(const Measurement& measurement) {
   result["clock"] = measurement.clock;
   result["sample"] = measurement.sample;
   result["ops_per_sample"] = measurement.ops_per_sample;
-  result["summary_ns"] = {{"count", s.count}, {"median", s.median}, {"p10", s.p10},
-                          {"p90", s.p90},     {"p99", s.p99},       {"min", s.min},
-                          {"max", s.max},     {"mean", s.mean}};
+  result["summary_ns"] = summary_json(s);
+  result["summary_ns"]["p99"] = s.p99;
   result["samples_ns"] = samples_json(measurement.samples_ns);
   return result;
 }

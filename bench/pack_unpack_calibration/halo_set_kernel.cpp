@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "haloflag/kernels/standalone_runner.hpp"
+
 namespace haloflag::bench {
 
 namespace {
@@ -43,18 +45,14 @@ HaloSetKernel::HaloSetKernel(notify::Backend backend, MessageWork work, BufferPl
                           ? static_cast<std::byte*>(pinned_buffer_.device())
                           : static_cast<std::byte*>(device_buffer_.data());
   // The fused kernels read only the layouts, the fields and the buffer (no flags, no waits, so
-  // no deadline either): the rest of the plan stays empty.
+  // no deadline either): the signals stay empty, and so does the side not moved.
+  const kernels::BufferedMessages messages{
+      static_cast<const kernels::MessageLayout*>(layout_memory_.data()),
+      static_cast<std::uint32_t>(layouts.size()), buffer};
   const bool pack = work == MessageWork::pack;
-  const auto* device_layouts = static_cast<const kernels::MessageLayout*>(layout_memory_.data());
-  const auto count = static_cast<std::uint32_t>(layouts.size());
-  plan_.sends = pack ? device_layouts : nullptr;
-  plan_.recvs = pack ? nullptr : device_layouts;
-  plan_.send_count = pack ? count : 0;
-  plan_.recv_count = pack ? 0 : count;
-  plan_.fields = fields;
-  plan_.send_buffer = pack ? buffer : nullptr;
-  plan_.recv_buffer = pack ? nullptr : buffer;
-  runner_ = kernels::make_kernel_runner(backend, plan_, launch);
+  runner_ = kernels::make_standalone_runner(backend, pack ? messages : kernels::BufferedMessages{},
+                                            pack ? kernels::BufferedMessages{} : messages, fields,
+                                            launch);
 }
 
 double HaloSetKernel::run() {

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
@@ -59,7 +58,6 @@ class HaloSetKernel {
   kernels::DeviceMemory layout_memory_;
   notify::MappedAllocation pinned_buffer_;  // place pinned
   kernels::DeviceMemory device_buffer_;     // place device
-  kernels::ExchangePlan plan_;
   std::uint64_t epoch_ = 0;
   std::unique_ptr<kernels::KernelRunner> runner_;  // last: stopped before the memory goes
 };

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "haloflag/kernels/device_times.hpp"
+#include "haloflag/kernels/standalone_runner.hpp"
 
 namespace haloflag::bench {
 
@@ -31,30 +32,29 @@ OneMessageKernel::OneMessageKernel(notify::Backend backend, MessageWork work,
       unpack_ready_(control_, 1, notify::FlagWriter::host, "unpack_ready"),
       unpack_done_(control_, 1, notify::FlagWriter::device, "unpack_done"),
       pack_start_(control_, 1, notify::FlagWriter::host, "pack_start") {
-  const bool pack = work == MessageWork::pack;
-  const auto* device_layout = static_cast<const kernels::MessageLayout*>(layout_memory_.data());
-  plan_.sends = pack ? device_layout : nullptr;
-  plan_.recvs = pack ? nullptr : device_layout;
-  plan_.send_count = pack ? 1 : 0;
-  plan_.recv_count = pack ? 0 : 1;
-  plan_.fields = fields;
-  plan_.send_buffer = static_cast<std::byte*>(buffer_.device());
-  plan_.recv_buffer = static_cast<const std::byte*>(buffer_.device());
-  plan_.send_ready = send_ready_.device_view();
-  plan_.unpack_ready = unpack_ready_.device_view();
-  plan_.unpack_done = unpack_done_.device_view();
-  plan_.pack_start = pack_start_.device_view();
-  plan_.control = control_.device_control();
-  plan_.long_message_bytes = layout.bytes();
-  const std::uint32_t slots = kernels::device_time_slots(plan_.send_count, plan_.recv_count);
+  // The buffer serves both ways; the side without the message stays empty.
+  auto* buffer = static_cast<std::byte*>(buffer_.device());
+  const kernels::BufferedMessages message{
+      static_cast<const kernels::MessageLayout*>(layout_memory_.data()), 1, buffer};
+  const kernels::BufferedMessages none{nullptr, 0, buffer};
+  const std::uint32_t sends = send_count();
+  const std::uint32_t slots = kernels::device_time_slots(sends, 1 - sends);
   stamps_ = notify::MappedAllocation(backend, sizeof(std::uint64_t) * slots);
-  plan_.times = {static_cast<std::uint64_t*>(stamps_.device()), plan_.send_count};
-  runner_ = kernels::make_kernel_runner(backend, plan_, launch);
+  kernels::MessageSignals signals;
+  signals.send_ready = send_ready_.device_view();
+  signals.unpack_ready = unpack_ready_.device_view();
+  signals.unpack_done = unpack_done_.device_view();
+  signals.pack_start = pack_start_.device_view();
+  signals.control = control_.device_control();
+  signals.times = {static_cast<std::uint64_t*>(stamps_.device()), sends};
+  const bool pack = work == MessageWork::pack;
+  runner_ = kernels::make_standalone_runner(backend, pack ? message : none, pack ? none : message,
+                                            fields, launch, signals);
 }
 
 std::uint64_t* OneMessageKernel::stamp(bool last) const {
   const kernels::DeviceTimesView host_view{static_cast<std::uint64_t*>(stamps_.host()),
-                                           plan_.send_count};
+                                           send_count()};
   if (work_ == MessageWork::pack) {
     return host_view.send_slot(0, last ? kernels::SendTime::packed : kernels::SendTime::pack_begin);
   }

@@ -16,7 +16,6 @@
 #include <memory>
 #include <string>
 
-#include "haloflag/kernels/detail/exchange_plan.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
@@ -54,6 +53,7 @@ class OneMessageKernel {
   const std::string& name() const { return name_; }
 
  private:
+  std::uint32_t send_count() const { return work_ == MessageWork::pack ? 1 : 0; }
   std::uint64_t* stamp(bool last) const;  // host address of the first or the last stamp
 
   MessageWork work_;
@@ -67,7 +67,6 @@ class OneMessageKernel {
   notify::FlagArray unpack_done_;
   notify::FlagArray pack_start_;
   notify::MappedAllocation stamps_;
-  kernels::ExchangePlan plan_;
   std::uint64_t epoch_ = 0;
   std::unique_ptr<kernels::KernelRunner> runner_;  // last: stopped before the memory goes
 };

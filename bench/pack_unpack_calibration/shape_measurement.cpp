@@ -14,6 +14,7 @@ namespace haloflag::bench {
 namespace {
 
 using model::calibration::check_mpi;
+using model::calibration::rank_and_size;
 
 std::string kernel_name(const ShapeSource& source, const MessageShape& shape, MessageWork work) {
   return std::string(work == MessageWork::pack ? "pack" : "unpack") + " of " +
@@ -108,10 +109,7 @@ std::vector<TimedShape> measure_shapes(const std::vector<ShapeSource>& sources,
 std::vector<std::vector<std::vector<double>>> gather_sample_lists(
     MPI_Comm comm, const std::vector<const std::vector<double>*>& lists, int iterations,
     const char* what) {
-  int rank = 0;
-  int ranks = 1;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const auto [rank, ranks] = rank_and_size(comm);
   const auto per_list = static_cast<std::size_t>(iterations);
   std::vector<double> mine;
   mine.reserve(lists.size() * per_list);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mpi_call.hpp"
+#include "size_list_check.hpp"
 
 namespace haloflag::model::calibration {
 
@@ -21,17 +22,7 @@ void check_options(const BulkExchangeOptions& options, int ranks) {
     throw std::invalid_argument("bulk exchange: fitting needs at least 2 sizes, got " +
                                 std::to_string(options.sizes.size()));
   }
-  for (std::size_t i = 0; i < options.sizes.size(); ++i) {
-    if (options.sizes[i] < 1 || options.sizes[i] > std::int64_t{1} << 28) {
-      throw std::invalid_argument("bulk exchange: size " + std::to_string(options.sizes[i]) +
-                                  " is outside 1 B .. 256 MiB");
-    }
-    if (i > 0 && options.sizes[i] <= options.sizes[i - 1]) {
-      throw std::invalid_argument("bulk exchange: sizes must be strictly increasing (" +
-                                  std::to_string(options.sizes[i]) + " after " +
-                                  std::to_string(options.sizes[i - 1]) + ")");
-    }
-  }
+  check_size_list(options.sizes, std::int64_t{1} << 28, "256 MiB", "bulk exchange");
   if (options.messages < 1 || options.iterations < 1 || options.warmup < 0) {
     throw std::invalid_argument("bulk exchange: messages and iterations must be >= 1, warm-up "
                                 ">= 0 (got " + std::to_string(options.messages) + ", " +
@@ -43,10 +34,7 @@ void check_options(const BulkExchangeOptions& options, int ranks) {
 }  // namespace
 
 BulkExchangeResult measure_bulk_exchange(MPI_Comm comm, const BulkExchangeOptions& options) {
-  int rank = 0;
-  int ranks = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const auto [rank, ranks] = rank_and_size(comm);
   check_options(options, ranks);
 
   BulkExchangeResult result;

@@ -6,6 +6,7 @@
 
 #include "calibration_files.hpp"
 #include "pingpong.hpp"
+#include "size_time_table.hpp"
 #include "tool_main.hpp"
 
 using namespace haloflag::model::calibration;
@@ -57,13 +58,8 @@ int main(int argc, char** argv) {
                 result.run.hosts[static_cast<std::size_t>(options.rank_a)].c_str(),
                 result.run.hosts[static_cast<std::size_t>(options.rank_b)].c_str(),
                 result.run.mpi_library.c_str());
-    std::printf("%12s %12s %12s %12s %12s\n", "bytes", "median[us]", "p10[us]", "p90[us]", "MB/s");
-    for (const SizeTiming& t : result.timings) {
-      const SampleSummary& s = t.one_way_seconds;
-      std::printf("%12lld %12.3f %12.3f %12.3f %12.1f\n", static_cast<long long>(t.bytes),
-                  s.median * 1e6, s.p10 * 1e6, s.p90 * 1e6,
-                  static_cast<double>(t.bytes) / s.median / 1e6);
-    }
+    print_size_time_heading("MB/s");
+    for (const SizeTiming& t : result.timings) print_size_time_row(t.bytes, t.one_way_seconds, 1e6);
     const auto& fit = result.fit;
     std::printf("threshold %lld B (%s); eager alpha %.3e s beta %.3e s/B (rms %.3f); rendezvous "
                 "alpha %.3e s beta %.3e s/B (rms %.3f)\n",

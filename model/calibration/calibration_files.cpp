@@ -2,6 +2,8 @@
 
 #include <fstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,23 @@ OrderedJson run_json(const RunInfo& run) {
   json["ranks"] = run.ranks;
   json["hosts"] = run.hosts;
   return json;
+}
+
+// The head of every calibration file: its format, the format's version and the run.
+OrderedJson head_json(std::string_view format, OrderedJson run) {
+  OrderedJson json;
+  json["format"] = std::string(format);
+  json["version"] = kCalibrationFormatVersion;
+  json["run"] = std::move(run);
+  return json;
+}
+
+// A list of what `entry` writes of each item (the measurements of a file).
+template <class Item, class Entry>
+OrderedJson list_json(const std::vector<Item>& items, Entry entry) {
+  OrderedJson list = OrderedJson::array();
+  for (const Item& item : items) list.push_back(entry(item));
+  return list;
 }
 
 OrderedJson summary_json(const SampleSummary& s, std::string_view unit) {
@@ -75,10 +94,7 @@ std::optional<PostalParams> read_postal_fit(ObjectReader& fit, const std::string
 }  // namespace
 
 std::string pingpong_to_json(const PingPongResult& result) {
-  OrderedJson json;
-  json["format"] = std::string(kPingPongFormat);
-  json["version"] = kCalibrationFormatVersion;
-  json["run"] = run_json(result.run);
+  OrderedJson json = head_json(kPingPongFormat, run_json(result.run));
   OrderedJson options;
   options["pair"] = {result.options.rank_a, result.options.rank_b};
   options["iterations"] = result.options.iterations;
@@ -89,14 +105,12 @@ std::string pingpong_to_json(const PingPongResult& result) {
                                                         : OrderedJson(nullptr);
   json["options"] = std::move(options);
 
-  OrderedJson measurements = OrderedJson::array();
-  for (const SizeTiming& timing : result.timings) {
+  json["measurements"] = list_json(result.timings, [](const SizeTiming& timing) {
     OrderedJson entry;
     entry["bytes"] = timing.bytes;
     entry["one_way"] = summary_json(timing.one_way_seconds, "_s");
-    measurements.push_back(std::move(entry));
-  }
-  json["measurements"] = std::move(measurements);
+    return entry;
+  });
 
   OrderedJson fit;
   fit["model"] = "T = alpha + beta * n on each side of the threshold (weights 1/T^2)";
@@ -111,10 +125,7 @@ std::string pingpong_to_json(const PingPongResult& result) {
 }
 
 std::string bulk_exchange_to_json(const BulkExchangeResult& result) {
-  OrderedJson json;
-  json["format"] = std::string(kBulkExchangeFormat);
-  json["version"] = kCalibrationFormatVersion;
-  json["run"] = run_json(result.run);
+  OrderedJson json = head_json(kBulkExchangeFormat, run_json(result.run));
   OrderedJson options;
   options["messages"] = result.options.messages;
   options["iterations"] = result.options.iterations;
@@ -122,15 +133,13 @@ std::string bulk_exchange_to_json(const BulkExchangeResult& result) {
   options["quick"] = result.options.quick;
   options["sizes"] = result.options.sizes;
   json["options"] = std::move(options);
-  OrderedJson measurements = OrderedJson::array();
-  for (const BulkExchangeTiming& timing : result.timings) {
+  json["measurements"] = list_json(result.timings, [](const BulkExchangeTiming& timing) {
     OrderedJson entry;
     entry["message_bytes"] = timing.message_bytes;
     entry["moved_bytes"] = timing.moved_bytes;
     entry["slowest_rank"] = summary_json(timing.seconds, "_s");
-    measurements.push_back(std::move(entry));
-  }
-  json["measurements"] = std::move(measurements);
+    return entry;
+  });
   OrderedJson fit = postal_fit_json(result.fit);
   fit["model"] = "T = alpha + beta * (bytes sent + received by one rank) (weights 1/T^2)";
   json["fit"] = std::move(fit);
@@ -138,10 +147,7 @@ std::string bulk_exchange_to_json(const BulkExchangeResult& result) {
 }
 
 std::string concurrent_to_json(const ConcurrentResult& result) {
-  OrderedJson json;
-  json["format"] = std::string(kConcurrentFormat);
-  json["version"] = kCalibrationFormatVersion;
-  json["run"] = run_json(result.run);
+  OrderedJson json = head_json(kConcurrentFormat, run_json(result.run));
   OrderedJson options;
   options["sizes"] = result.options.sizes;
   options["max_flows"] = result.options.max_flows;
@@ -156,20 +162,17 @@ std::string concurrent_to_json(const ConcurrentResult& result) {
                       ? "emulated: one pair (ranks 0 -> 1) with f windows of messages in flight"
                       : "flow i: rank i sends to rank i + pairs_available";
 
-  OrderedJson sizes = OrderedJson::array();
-  for (const SizeBandwidth& size : result.sizes) {
+  json["sizes"] = list_json(result.sizes, [](const SizeBandwidth& size) {
     OrderedJson entry;
     entry["bytes"] = size.bytes;
-    OrderedJson points = OrderedJson::array();
-    for (const FlowMeasurement& point : size.points) {
+    entry["measurements"] = list_json(size.points, [](const FlowMeasurement& point) {
       OrderedJson p;
       p["flows"] = point.flows;
       p["messages_per_flow"] = point.messages_per_flow;
       p["round_time"] = summary_json(point.seconds, "_s");
       p["aggregate_bandwidth"] = summary_json(point.bandwidth, "_bytes_per_s");
-      points.push_back(std::move(p));
-    }
-    entry["measurements"] = std::move(points);
+      return p;
+    });
     OrderedJson fit;
     fit["model"] = "aggregate(f) = R_Cb + (f - 1) * R_Ci over median bandwidths";
     fit["R_Cb"] = size.fit.r_cb;
@@ -179,24 +182,20 @@ std::string concurrent_to_json(const ConcurrentResult& result) {
     fit["R_Ci_clamped"] = size.fit.r_ci_clamped;
     fit["clamp_reason"] = size.fit.clamp_reason;
     entry["fit"] = std::move(fit);
-    sizes.push_back(std::move(entry));
-  }
-  json["sizes"] = std::move(sizes);
+    return entry;
+  });
   return json.dump(2) + "\n";
 }
 
 std::string node_calibration_to_json(const NodeCalibration& calibration,
                                      const NodeTransportFit& fit) {
   const NodeCalibrationOptions& o = calibration.options;
-  OrderedJson json;
-  json["format"] = std::string(kNodeFormat);
-  json["version"] = kCalibrationFormatVersion;
   OrderedJson run;
   run["tool"] = "haloflag_calibrate_node";
   run["date"] = calibration.date;
   run["host"] = calibration.host;
   run["command_line"] = calibration.command_line;
-  json["run"] = std::move(run);
+  OrderedJson json = head_json(kNodeFormat, std::move(run));
   json["gpu"] = calibration.gpu;
   json["clock"] = calibration.clock;
   OrderedJson options;
@@ -219,14 +218,12 @@ std::string node_calibration_to_json(const NodeCalibration& calibration,
       "one block copies n bytes between two device buffers, 8-byte elements in rounds as the "
       "pack kernel moves them, then release-stores a flag; per copy = (time of a launch of "
       "copies_per_launch copies - time of a launch of one) / (copies_per_launch - 1), GPU events";
-  OrderedJson measurements = OrderedJson::array();
-  for (const NodeCopyTiming& timing : calibration.copies) {
+  copy["measurements"] = list_json(calibration.copies, [](const NodeCopyTiming& timing) {
     OrderedJson entry;
     entry["bytes"] = timing.bytes;
     entry["per_copy"] = summary_json(timing.per_copy_seconds, "_s");
-    measurements.push_back(std::move(entry));
-  }
-  copy["measurements"] = std::move(measurements);
+    return entry;
+  });
   OrderedJson copy_fit;
   copy_fit["model"] = "T = copy_latency + n / copy_bandwidth over the medians (weights 1/T^2)";
   copy_fit["copy_latency_s"] = fit.params.copy_latency;
@@ -259,12 +256,10 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 PingPongFit read_pingpong_fit(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
   PingPongFit result;
-  result.source = source;
+  result.source = document.source();
   top.expect_string("format", kPingPongFormat);
   if (auto run = top.object("run")) {
     result.date = run->string("date").value_or("");
@@ -281,18 +276,17 @@ PingPongFit read_pingpong_fit(const std::filesystem::path& path) {
     eager = read_postal_fit(*fit, "eager", result.notes);
     rendezvous = read_postal_fit(*fit, "rendezvous", result.notes);
   }
-  problems.throw_if_any();
+  document.problems.throw_if_any();
   result.postal = {*eager, *rendezvous};
   return result;
 }
 
 ConcurrentFit read_concurrent_fit(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
+  Problems& problems = document.problems;
   ConcurrentFit result;
-  result.source = source;
+  result.source = document.source();
   top.expect_string("format", kConcurrentFormat);
   result.flows_emulated = top.boolean("flows_emulated").value_or(false);
   if (result.flows_emulated) {
@@ -323,12 +317,10 @@ ConcurrentFit read_concurrent_fit(const std::filesystem::path& path) {
 }
 
 NodeFit read_node_fit(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
   NodeFit result;
-  result.source = source;
+  result.source = document.source();
   top.expect_string("format", kNodeFormat);
   if (auto run = top.object("run")) result.date = run->string("date").value_or("");
   result.gpu = top.string("gpu").value_or("");
@@ -341,18 +333,16 @@ NodeFit read_node_fit(const std::filesystem::path& path) {
     }
   }
   const auto params = detail::read_node_transport(top, /*required=*/true);
-  problems.throw_if_any();
+  document.problems.throw_if_any();
   result.params = *params;
   return result;
 }
 
 BulkExchangeFit read_bulk_exchange_fit(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
   BulkExchangeFit result;
-  result.source = source;
+  result.source = document.source();
   top.expect_string("format", kBulkExchangeFormat);
   std::optional<double> alpha;
   std::optional<double> beta;
@@ -364,7 +354,7 @@ BulkExchangeFit read_bulk_exchange_fit(const std::filesystem::path& path) {
                              fit->string("clamp_reason", false).value_or("?"));
     }
   }
-  problems.throw_if_any();
+  document.problems.throw_if_any();
   result.copy = {*alpha, *beta};
   return result;
 }

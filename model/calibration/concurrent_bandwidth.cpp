@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mpi_call.hpp"
+#include "size_list_check.hpp"
 
 namespace haloflag::model::calibration {
 
@@ -21,17 +22,7 @@ void check_options(const ConcurrentOptions& options, int ranks) {
                                 std::to_string(ranks));
   }
   if (options.sizes.empty()) throw std::invalid_argument("concurrent bandwidth: no message sizes");
-  for (std::size_t i = 0; i < options.sizes.size(); ++i) {
-    if (options.sizes[i] < 1 || options.sizes[i] > std::int64_t{1} << 30) {
-      throw std::invalid_argument("concurrent bandwidth: size " +
-                                  std::to_string(options.sizes[i]) + " is outside 1 B .. 1 GiB");
-    }
-    if (i > 0 && options.sizes[i] <= options.sizes[i - 1]) {
-      throw std::invalid_argument("concurrent bandwidth: sizes must be strictly increasing (" +
-                                  std::to_string(options.sizes[i]) + " after " +
-                                  std::to_string(options.sizes[i - 1]) + ")");
-    }
-  }
+  check_size_list(options.sizes, std::int64_t{1} << 30, "1 GiB", "concurrent bandwidth");
   if (options.max_flows < 0) {
     throw std::invalid_argument("concurrent bandwidth: max flows must be >= 0, got " +
                                 std::to_string(options.max_flows));
@@ -82,10 +73,7 @@ double run_round(MPI_Comm comm, int rank, int pairs, int active_pairs, int messa
 }  // namespace
 
 ConcurrentResult measure_concurrent_bandwidth(MPI_Comm comm, const ConcurrentOptions& options) {
-  int rank = 0;
-  int ranks = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const auto [rank, ranks] = rank_and_size(comm);
   check_options(options, ranks);
 
   ConcurrentResult result;

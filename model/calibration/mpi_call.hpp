@@ -22,4 +22,17 @@ inline void check_mpi(int code, const char* call) {
   throw MpiError(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+// This process's rank in a communicator and the number of ranks there.
+struct RankAndSize {
+  int rank = 0;
+  int ranks = 0;
+};
+
+inline RankAndSize rank_and_size(MPI_Comm comm) {
+  RankAndSize place;
+  check_mpi(MPI_Comm_rank(comm, &place.rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &place.ranks), "MPI_Comm_size");
+  return place;
+}
+
 }  // namespace haloflag::model::calibration

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "mpi_call.hpp"
+#include "size_list_check.hpp"
 
 namespace haloflag::model::calibration {
 
@@ -27,17 +28,7 @@ void check_options(const PingPongOptions& options, int ranks) {
     throw std::invalid_argument("ping-pong: fitting alpha and beta needs at least 2 sizes, got " +
                                 std::to_string(options.sizes.size()));
   }
-  for (std::size_t i = 0; i < options.sizes.size(); ++i) {
-    if (options.sizes[i] < 1 || options.sizes[i] > std::int64_t{1} << 30) {
-      throw std::invalid_argument("ping-pong: size " + std::to_string(options.sizes[i]) +
-                                  " is outside 1 B .. 1 GiB");
-    }
-    if (i > 0 && options.sizes[i] <= options.sizes[i - 1]) {
-      throw std::invalid_argument("ping-pong: sizes must be strictly increasing (" +
-                                  std::to_string(options.sizes[i]) + " after " +
-                                  std::to_string(options.sizes[i - 1]) + ")");
-    }
-  }
+  check_size_list(options.sizes, std::int64_t{1} << 30, "1 GiB", "ping-pong");
   if (options.iterations < 1) {
     throw std::invalid_argument("ping-pong: iterations must be >= 1, got " +
                                 std::to_string(options.iterations));
@@ -64,10 +55,7 @@ std::vector<std::int64_t> power_of_two_sizes(std::int64_t min_bytes, std::int64_
 }
 
 PingPongResult measure_pingpong(MPI_Comm comm, const PingPongOptions& options) {
-  int rank = 0;
-  int ranks = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  const auto [rank, ranks] = rank_and_size(comm);
   check_options(options, ranks);
 
   PingPongResult result;

@@ -7,8 +7,6 @@
 
 namespace haloflag::model::calibration {
 
-namespace {
-
 double percentile(const std::vector<double>& sorted, double fraction) {
   const double position = fraction * static_cast<double>(sorted.size() - 1);
   const auto below = static_cast<std::size_t>(position);
@@ -16,8 +14,6 @@ double percentile(const std::vector<double>& sorted, double fraction) {
   const double weight = position - static_cast<double>(below);
   return sorted[below] + weight * (sorted[above] - sorted[below]);
 }
-
-}  // namespace
 
 SampleSummary summarize(std::vector<double> samples) {
   if (samples.empty()) throw std::invalid_argument("summary of no samples");

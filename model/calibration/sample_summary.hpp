@@ -1,4 +1,5 @@
 // Median, percentiles, extremes and mean of repeated measurements (calibration and benchmarks).
+// Its own library (haloflag_sample_summary), without MPI, so that one-process tools use it too.
 #pragma once
 
 #include <vector>
@@ -15,9 +16,13 @@ struct SampleSummary {
   double mean = 0.0;
 };
 
-// Percentiles by linear interpolation between order statistics. Throws std::invalid_argument
-// for no samples.
+// Percentiles by linear interpolation between order statistics (percentile). Throws
+// std::invalid_argument for no samples.
 SampleSummary summarize(std::vector<double> samples);
+
+// The value a `fraction` (0 to 1) of the way through `sorted` (ascending, not empty), linear
+// between the two order statistics around it: for percentiles beyond SampleSummary's.
+double percentile(const std::vector<double>& sorted, double fraction);
 
 // Runs timed on every rank at once, run i of each rank after the same barrier: each run's time
 // on its slowest rank, which is what ranks that wait on each other get (halo_bench times an

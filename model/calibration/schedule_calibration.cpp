@@ -50,13 +50,12 @@ std::optional<double> measured_median(const Json* measurements, const std::strin
 }  // namespace
 
 LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
+  Problems& problems = document.problems;
   top.expect_string("format", "haloflag-notify-latency");
   LaunchFlagTerms terms;
-  terms.source = source;
+  terms.source = document.source();
   if (auto backend = top.object("backend")) {
     terms.gpu = backend->string("device_side", false).value_or("");
     terms.emulated = backend->boolean("emulated_on_cpu").value_or(false);
@@ -76,12 +75,11 @@ LaunchFlagTerms read_launch_flag_terms(const std::filesystem::path& path) {
 }
 
 ExchangeProbe read_exchange_probe(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const Json root = detail::parse_json(detail::read_text_file(source), source);
-  Problems problems(source);
-  ObjectReader top(root, "", problems);
+  detail::JsonDocument document(path);
+  ObjectReader& top = document.top;
+  Problems& problems = document.problems;
   ExchangeProbe probe;
-  probe.source = source;
+  probe.source = document.source();
   top.expect_string("tool", "halo_bench");
   if (auto workload = top.object("workload")) {
     probe.config_file = workload->string("config_file").value_or("");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -82,6 +83,25 @@ class ObjectReader {
   std::string path_;
   Problems* problems_;
   std::set<std::string, std::less<>> expected_;
+};
+
+// A whole document being read: its parsed root, the problems found in it and a reader over the
+// root object. The reader refers to the other two, so a document is read where it was made.
+struct JsonDocument {
+  // `text` parsed (ParamsError when it is not JSON); `source` names it in problems.
+  JsonDocument(std::string_view text, const std::string& source)
+      : root(parse_json(text, source)), problems(source), top(root, "", problems) {}
+  // The file at `path` (ParamsError when it cannot be read), named by its path.
+  explicit JsonDocument(const std::filesystem::path& path)
+      : JsonDocument(read_text_file(path.string()), path.string()) {}
+  JsonDocument(const JsonDocument&) = delete;
+  JsonDocument& operator=(const JsonDocument&) = delete;
+
+  const std::string& source() const noexcept { return problems.source(); }
+
+  Json root;
+  Problems problems;
+  ObjectReader top;
 };
 
 // Checks for the same value type outside objects (array elements).

@@ -53,6 +53,12 @@ Provenance read_provenance(ObjectReader& top) {
   return provenance;
 }
 
+// The head of both kinds of file: their format and version, then their provenance.
+Provenance read_head(ObjectReader& top, std::string_view format) {
+  check_format(top, format);
+  return read_provenance(top);
+}
+
 std::optional<PostalParams> read_postal(ObjectReader& set) {
   const auto alpha = set.positive_number("alpha");
   const auto beta = set.positive_number("beta");
@@ -245,6 +251,15 @@ OrderedJson provenance_json(const Provenance& provenance) {
   return json;
 }
 
+// What read_head reads.
+OrderedJson head_json(std::string_view format, const Provenance& provenance) {
+  OrderedJson json;
+  json["format"] = std::string(format);
+  json["version"] = kParamsFormatVersion;
+  json["provenance"] = provenance_json(provenance);
+  return json;
+}
+
 OrderedJson table_json(const PackUnpackTable& table) {
   OrderedJson list = OrderedJson::array();
   for (const PackUnpackPoint& point : table.points()) {
@@ -316,22 +331,20 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
 }  // namespace
 
 MachineParams parse_params(std::string_view json_text, const std::string& source_name) {
-  const Json root = detail::parse_json(json_text, source_name);
-  Problems problems(source_name);
-  ObjectReader top(root, "", problems);
-  check_format(top, kParamsFormat);
+  detail::JsonDocument document(json_text, source_name);
+  ObjectReader& top = document.top;
   MachineParams params;
-  params.provenance = read_provenance(top);
+  params.provenance = read_head(top, kParamsFormat);
   const auto threshold = top.integer("eager_threshold_bytes", 0);
   params.mapping = read_mapping(top);
   const auto intra_socket = read_class<PostalParams>(top, "intra_socket", read_postal);
   const auto inter_socket = read_class<KModelParams>(top, "inter_socket", read_kmodel);
   const auto inter_node = read_class<KModelParams>(top, "inter_node", read_kmodel);
   params.node_transport = detail::read_node_transport(top, /*required=*/false);
-  const auto table = read_table(top.array("pack_unpack"), "pack_unpack", problems);
+  const auto table = read_table(top.array("pack_unpack"), "pack_unpack", document.problems);
   params.schedule = detail::read_schedule(top);
   top.finish();
-  problems.throw_if_any();
+  document.problems.throw_if_any();
 
   params.eager_threshold_bytes = *threshold;
   params.intra_socket = *intra_socket;
@@ -346,10 +359,7 @@ MachineParams read_params_file(const std::filesystem::path& path) {
 }
 
 std::string params_to_json(const MachineParams& params) {
-  OrderedJson json;
-  json["format"] = std::string(kParamsFormat);
-  json["version"] = kParamsFormatVersion;
-  json["provenance"] = provenance_json(params.provenance);
+  OrderedJson json = head_json(kParamsFormat, params.provenance);
   json["eager_threshold_bytes"] = params.eager_threshold_bytes;
   if (params.mapping) json["mapping"] = mapping_json(*params.mapping);
   json["intra_socket"] = class_json(params.intra_socket);
@@ -376,16 +386,14 @@ void require_node_transport(const MachineParams& params, const std::string& sour
 
 PackUnpackTableFile parse_pack_unpack_table(std::string_view json_text,
                                             const std::string& source_name) {
-  const Json root = detail::parse_json(json_text, source_name);
-  Problems problems(source_name);
-  ObjectReader top(root, "", problems);
-  check_format(top, kPackUnpackTableFormat);
+  detail::JsonDocument document(json_text, source_name);
+  ObjectReader& top = document.top;
   PackUnpackTableFile file;
-  file.provenance = read_provenance(top);
-  const auto table = read_table(top.array("entries"), "entries", problems);
+  file.provenance = read_head(top, kPackUnpackTableFormat);
+  const auto table = read_table(top.array("entries"), "entries", document.problems);
   file.fused = detail::read_fused(top, /*required=*/false);
   top.finish();
-  problems.throw_if_any();
+  document.problems.throw_if_any();
   file.table = *table;
   return file;
 }
@@ -395,10 +403,7 @@ PackUnpackTableFile read_pack_unpack_table_file(const std::filesystem::path& pat
 }
 
 std::string pack_unpack_table_to_json(const PackUnpackTableFile& file) {
-  OrderedJson json;
-  json["format"] = std::string(kPackUnpackTableFormat);
-  json["version"] = kParamsFormatVersion;
-  json["provenance"] = provenance_json(file.provenance);
+  OrderedJson json = head_json(kPackUnpackTableFormat, file.provenance);
   json["entries"] = table_json(file.table);
   if (file.fused) json[detail::kFusedKey] = detail::fused_json(*file.fused);
   return json.dump(2) + "\n";
