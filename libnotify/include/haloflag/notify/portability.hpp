@@ -14,15 +14,17 @@
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define HF_HD __host__ __device__
 #define HF_NOINLINE __noinline__
-#define HF_FORCEINLINE __forceinline__
 #else
 /// Marks functions callable from host and device code (empty in host-only compilation).
 #define HF_HD
 /// Keeps a GPU compiler from inlining the function (empty in host-only compilation).
 #define HF_NOINLINE
-/// Inlines the function wherever it is called.
-#define HF_FORCEINLINE inline __attribute__((always_inline))
 #endif
+
+/// Inlines the function wherever it is called: what __forceinline__ stands for in CUDA and in HIP,
+/// written out because HIP defines __forceinline__ in its runtime header, which a header of ours
+/// may come before.
+#define HF_FORCEINLINE inline __attribute__((always_inline))
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define HF_DEVICE_CODE 1

@@ -92,7 +92,12 @@ HF_HD inline std::uint64_t fetch_add(std::uint64_t* word, std::uint64_t amount) 
 template <bool seq_cst>
 HF_HD inline void fence_system() {
 #if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(seq_cst ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE, "");  // "": system scope
+  // "": the system scope. The builtin's order must be a constant of its own, not a template's.
+  if constexpr (seq_cst) {
+    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
+  } else {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
+  }
 #elif HF_DEVICE_CODE
   cuda::atomic_thread_fence(seq_cst ? atomics::memory_order_seq_cst : atomics::memory_order_release,
                             cuda::thread_scope_system);
