@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <utility>
 
 #include "gpu_memory.hpp"
 #include "haloflag/notify/errors.hpp"
@@ -11,54 +10,38 @@
 
 namespace haloflag::notify {
 
-MappedAllocation::MappedAllocation(Backend backend, std::size_t bytes) : backend_(backend) {
-  if (bytes == 0) return;
+MappedAllocation::MappedAllocation(Backend backend, std::size_t bytes)
+    : memory_(allocate(backend, bytes)) {}
+
+MappedAllocation::Memory MappedAllocation::allocate(Backend backend, std::size_t bytes) {
+  Memory memory{backend};
+  if (bytes == 0) return memory;
   if (!backend_compiled(backend)) {
     throw NotifyError("cannot allocate mapped memory for backend '" + std::string(to_string(backend)) +
                       "': not compiled into this build");
   }
   // Whole lines, so the last flag never shares its line with a neighbouring allocation.
-  bytes_ = (bytes + kFlagLineBytes - 1) / kFlagLineBytes * kFlagLineBytes;
+  memory.bytes = (bytes + kFlagLineBytes - 1) / kFlagLineBytes * kFlagLineBytes;
   if (backend == Backend::host) {
-    host_ = std::aligned_alloc(kFlagLineBytes, bytes_);
-    if (host_ == nullptr) {
-      throw NotifyError("aligned_alloc of " + std::to_string(bytes_) + " bytes failed");
+    memory.host = std::aligned_alloc(kFlagLineBytes, memory.bytes);
+    if (memory.host == nullptr) {
+      throw NotifyError("aligned_alloc of " + std::to_string(memory.bytes) + " bytes failed");
     }
-    device_ = host_;
+    memory.device = memory.host;
   } else {
-    host_ = detail::gpu_alloc_mapped(bytes_, &device_);
+    memory.host = detail::gpu_alloc_mapped(memory.bytes, &memory.device);
   }
-  std::memset(host_, 0, bytes_);
+  std::memset(memory.host, 0, memory.bytes);
+  return memory;
 }
 
-MappedAllocation::~MappedAllocation() { release(); }
-
-MappedAllocation::MappedAllocation(MappedAllocation&& other) noexcept
-    : backend_(other.backend_),
-      bytes_(std::exchange(other.bytes_, 0)),
-      host_(std::exchange(other.host_, nullptr)),
-      device_(std::exchange(other.device_, nullptr)) {}
-
-MappedAllocation& MappedAllocation::operator=(MappedAllocation&& other) noexcept {
-  if (this != &other) {
-    release();
-    backend_ = other.backend_;
-    bytes_ = std::exchange(other.bytes_, 0);
-    host_ = std::exchange(other.host_, nullptr);
-    device_ = std::exchange(other.device_, nullptr);
-  }
-  return *this;
-}
-
-void MappedAllocation::release() noexcept {
-  if (host_ == nullptr) return;
-  if (backend_ == Backend::host) {
-    std::free(host_);
+void MappedAllocation::Memory::release() noexcept {
+  if (host == nullptr) return;
+  if (backend == Backend::host) {
+    std::free(host);
   } else {
-    detail::gpu_free_mapped(host_);
+    detail::gpu_free_mapped(host);
   }
-  host_ = device_ = nullptr;
-  bytes_ = 0;
 }
 
 }  // namespace haloflag::notify

@@ -57,25 +57,30 @@ __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan 
   stacked_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
-// The resident kernels run their block's epochs until one ends it (end_resident_block says
-// what an ending releases); block 0 of the pack and piece grids watches the start.
+// The resident kernels run their block's epochs, `step(epoch)` each, until one ends it
+// (end_resident_block says what an ending releases); block 0 of the pack and piece grids watches
+// the start.
+template <class Step>
+__device__ __forceinline__ void run_resident_epochs(const ExchangePlan& plan,
+                                                    std::uint64_t first_epoch, Step step) {
+  BlockStatus status = BlockStatus::ok;
+  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) status = step(epoch);
+  if (threadIdx.x == 0) end_resident_block(plan, status);
+}
+
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_pack_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
   const ResidentLaunch launch{ResidentGrid::messages, generation};
   if (blockIdx.x == 0 && threadIdx.x == 0) say_launched(plan, launch, first_epoch);
-  BlockStatus status = BlockStatus::ok;
-  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
-    status = resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
-  }
-  if (threadIdx.x == 0) end_resident_block(plan, status);
+  run_resident_epochs(plan, first_epoch, [&](std::uint64_t epoch) {
+    return resident_pack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
+  });
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
   const ResidentLaunch launch{ResidentGrid::messages, generation};
-  BlockStatus status = BlockStatus::ok;
-  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
-    status = resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
-  }
-  if (threadIdx.x == 0) end_resident_block(plan, status);
+  run_resident_epochs(plan, first_epoch, [&](std::uint64_t epoch) {
+    return resident_unpack_step(ThreadBlockGroup{}, plan, blockIdx.x, launch, epoch);
+  });
 }
 
 __global__ void __launch_bounds__(kMaxBlockThreads) piece_grid_kernel(ExchangePlan plan, std::uint64_t epoch) {
@@ -85,12 +90,10 @@ __global__ void __launch_bounds__(kMaxBlockThreads) piece_grid_kernel(ExchangePl
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
   const ResidentLaunch launch{ResidentGrid::pieces, generation};
   if (blockIdx.x == 0 && threadIdx.x == 0) say_launched(plan, launch, first_epoch);
-  BlockStatus status = BlockStatus::ok;
-  for (std::uint64_t epoch = first_epoch; status == BlockStatus::ok; ++epoch) {
-    status = resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, launch,
-                                      epoch);
-  }
-  if (threadIdx.x == 0) end_resident_block(plan, status);
+  run_resident_epochs(plan, first_epoch, [&](std::uint64_t epoch) {
+    return resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, launch,
+                                    epoch);
+  });
 }
 
 void check_launch(KernelOp op) {

@@ -134,6 +134,17 @@ class HostKernelRunner final : public KernelRunner {
     };
   }
 
+  // A grid whose blocks all run at once (stacked, piece grid): `program` with thread t of the
+  // lane as block t of the lane's threads.
+  template <auto program>
+  static HostLane::Job one_block_per_thread_job(const ExchangePlan& plan,
+                                                const HostThreadGroup block, std::uint64_t epoch) {
+    return [plan, block, epoch](int thread, int threads) {
+      program(block, plan, static_cast<std::uint32_t>(thread),
+              static_cast<std::uint32_t>(threads), epoch);
+    };
+  }
+
   // The fused kernels' grid shares each message's chunks among its threads (fused_chunks.hpp):
   // here every thread of the lane is one of them, so CI runs the GPU's chunked moves and how
   // they split a message.
@@ -192,10 +203,7 @@ class HostKernelRunner final : public KernelRunner {
           });
         };
       case KernelOp::stacked:
-        return [plan, block, epoch](int thread, int threads) {
-          stacked_exchange(block, plan, static_cast<std::uint32_t>(thread),
-                           static_cast<std::uint32_t>(threads), epoch);
-        };
+        return one_block_per_thread_job<stacked_exchange<HostThreadGroup>>(plan, block, epoch);
       case KernelOp::resident_pack:
         return resident_pack_job(plan, block, epoch, generation);
       case KernelOp::resident_unpack:
@@ -203,10 +211,7 @@ class HostKernelRunner final : public KernelRunner {
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
       case KernelOp::piece_grid:
-        return [plan, block, epoch](int thread, int threads) {
-          piece_grid_exchange(block, plan, static_cast<std::uint32_t>(thread),
-                              static_cast<std::uint32_t>(threads), epoch);
-        };
+        return one_block_per_thread_job<piece_grid_exchange<HostThreadGroup>>(plan, block, epoch);
       case KernelOp::resident_piece_grid:
         return resident_piece_grid_job(plan, block, epoch, generation);
     }

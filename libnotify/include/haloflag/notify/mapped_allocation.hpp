@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/unique_resource.hpp"
 
 namespace haloflag::notify {
 
@@ -13,30 +14,29 @@ namespace haloflag::notify {
 class MappedAllocation {
  public:
   MappedAllocation() = default;
-  /// Allocates `bytes` for `backend`.
+  /// Allocates `bytes` for `backend`. Movable, not copyable: a move takes the memory over, and
+  /// assigning to an allocation frees its memory first.
   MappedAllocation(Backend backend, std::size_t bytes);
-  ~MappedAllocation();
-  /// Takes over `other`'s memory.
-  MappedAllocation(MappedAllocation&& other) noexcept;
-  /// Frees this memory and takes over `other`'s.
-  MappedAllocation& operator=(MappedAllocation&& other) noexcept;
-  MappedAllocation(const MappedAllocation&) = delete;
-  MappedAllocation& operator=(const MappedAllocation&) = delete;
 
-  void* host() const { return host_; }      ///< address for CPU code
-  void* device() const { return device_; }  ///< address for kernels (== host() on the host backend)
+  void* host() const { return memory_.get().host; }  ///< address for CPU code
+  /// address for kernels (== host() on the host backend)
+  void* device() const { return memory_.get().device; }
   /// Size in bytes.
-  std::size_t bytes() const { return bytes_; }
+  std::size_t bytes() const { return memory_.get().bytes; }
   /// The backend it was allocated for.
-  Backend backend() const { return backend_; }
+  Backend backend() const { return memory_.get().backend; }
 
  private:
-  void release() noexcept;
+  struct Memory {
+    Backend backend = Backend::host;
+    std::size_t bytes = 0;
+    void* host = nullptr;
+    void* device = nullptr;
+    void release() noexcept;
+  };
+  static Memory allocate(Backend backend, std::size_t bytes);
 
-  Backend backend_ = Backend::host;
-  std::size_t bytes_ = 0;
-  void* host_ = nullptr;
-  void* device_ = nullptr;
+  UniqueResource<Memory> memory_;
 };
 
 }  // namespace haloflag::notify

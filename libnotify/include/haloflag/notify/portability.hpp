@@ -7,6 +7,8 @@
 /// HF_UNROLL asks a GPU compiler to unroll the loop that follows (host compilers decide alone).
 /// HF_NOINLINE keeps a GPU compiler from inlining a function: for slow paths called from large
 /// kernels, whose registers they would otherwise share.
+/// HF_FORCEINLINE makes every compiler inline a function: for a piece of a hot path that two
+/// places share, so that sharing it costs no call and the code generated stays as it was.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -18,6 +20,11 @@
 /// Keeps a GPU compiler from inlining the function (empty in host-only compilation).
 #define HF_NOINLINE
 #endif
+
+/// Inlines the function wherever it is called: what __forceinline__ stands for in CUDA and in HIP,
+/// written out because HIP defines __forceinline__ in its runtime header, which a header of ours
+/// may come before.
+#define HF_FORCEINLINE inline __attribute__((always_inline))
 
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define HF_DEVICE_CODE 1

@@ -29,44 +29,80 @@ enum class Scope { system, same_side };
 
 namespace detail {
 
-/// One load or store at `scope`, in the three ways of saying it (HIP, CUDA, host). At
-/// system scope a GPU's release first waits for its earlier writes to host memory to be
-/// performed, which a gate between one GPU's own blocks does not need.
+// Each operation below is said in two ways: the __hip_atomic builtins in HIP device code, and an
+// atomic_ref elsewhere, libcu++'s in CUDA device code (it names the scope) and the standard
+// library's in host code, with the orders of the same library (`atomics`).
+#if HF_HIP_DEVICE_CODE
+/// `scope` as the HIP builtins name it.
+template <Scope scope>
+inline constexpr int hip_scope =
+    scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
+#elif HF_DEVICE_CODE
+namespace atomics = cuda::std;
+/// A reference through which a 64-bit word is accessed at `scope`.
+template <Scope scope>
+using WordRef = cuda::atomic_ref<std::uint64_t, scope == Scope::system ? cuda::thread_scope_system
+                                                                       : cuda::thread_scope_device>;
+#else
+namespace atomics = std;
+template <Scope>
+using WordRef = std::atomic_ref<std::uint64_t>;
+#endif
+
+/// One load or store at `scope`. At system scope a GPU's release first waits for its earlier
+/// writes to host memory to be performed, which a gate between one GPU's own blocks does not
+/// need.
 template <Scope scope, bool acquire>
 HF_HD inline std::uint64_t load(const std::uint64_t* word) {
   // atomic_ref needs a non-const reference; the access itself is a pure load.
   auto* mutable_word = const_cast<std::uint64_t*>(word);
 #if HF_HIP_DEVICE_CODE
-  constexpr int hip_scope =
-      scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
-  constexpr int order = acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED;
-  return __hip_atomic_load(mutable_word, order, hip_scope);
-#elif HF_DEVICE_CODE
-  constexpr auto cuda_scope =
-      scope == Scope::system ? cuda::thread_scope_system : cuda::thread_scope_device;
-  constexpr auto order =
-      acquire ? cuda::std::memory_order_acquire : cuda::std::memory_order_relaxed;
-  return cuda::atomic_ref<std::uint64_t, cuda_scope>(*mutable_word).load(order);
+  return __hip_atomic_load(mutable_word, acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED,
+                           hip_scope<scope>);
 #else
-  return std::atomic_ref<std::uint64_t>(*mutable_word)
-      .load(acquire ? std::memory_order_acquire : std::memory_order_relaxed);
+  return WordRef<scope>(*mutable_word)
+      .load(acquire ? atomics::memory_order_acquire : atomics::memory_order_relaxed);
 #endif
 }
 
 template <Scope scope, bool release = true>
 HF_HD inline void store(std::uint64_t* word, std::uint64_t value) {
 #if HF_HIP_DEVICE_CODE
-  constexpr int hip_scope =
-      scope == Scope::system ? __HIP_MEMORY_SCOPE_SYSTEM : __HIP_MEMORY_SCOPE_AGENT;
-  __hip_atomic_store(word, value, release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED, hip_scope);
-#elif HF_DEVICE_CODE
-  constexpr auto cuda_scope =
-      scope == Scope::system ? cuda::thread_scope_system : cuda::thread_scope_device;
-  constexpr auto order = release ? cuda::std::memory_order_release : cuda::std::memory_order_relaxed;
-  cuda::atomic_ref<std::uint64_t, cuda_scope>(*word).store(value, order);
+  __hip_atomic_store(word, value, release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED, hip_scope<scope>);
 #else
-  std::atomic_ref<std::uint64_t>(*word).store(
-      value, release ? std::memory_order_release : std::memory_order_relaxed);
+  WordRef<scope>(*word).store(
+      value, release ? atomics::memory_order_release : atomics::memory_order_relaxed);
+#endif
+}
+
+/// Adds `amount` at `scope` with release order, and acquire too when `acquire`; returns the value
+/// before.
+template <Scope scope, bool acquire>
+HF_HD inline std::uint64_t fetch_add(std::uint64_t* word, std::uint64_t amount) {
+#if HF_HIP_DEVICE_CODE
+  return __hip_atomic_fetch_add(word, amount, acquire ? __ATOMIC_ACQ_REL : __ATOMIC_RELEASE,
+                                hip_scope<scope>);
+#else
+  return WordRef<scope>(*word).fetch_add(
+      amount, acquire ? atomics::memory_order_acq_rel : atomics::memory_order_release);
+#endif
+}
+
+/// A system-scope fence: release, or sequentially consistent when `seq_cst`.
+template <bool seq_cst>
+HF_HD inline void fence_system() {
+#if HF_HIP_DEVICE_CODE
+  // "": the system scope. The builtin's order must be a constant of its own, not a template's.
+  if constexpr (seq_cst) {
+    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
+  } else {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
+  }
+#elif HF_DEVICE_CODE
+  cuda::atomic_thread_fence(seq_cst ? atomics::memory_order_seq_cst : atomics::memory_order_release,
+                            cuda::thread_scope_system);
+#else
+  std::atomic_thread_fence(seq_cst ? atomics::memory_order_seq_cst : atomics::memory_order_release);
 #endif
 }
 
@@ -135,12 +171,9 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 #if HF_HIP_DEVICE_CODE
   return __hip_atomic_compare_exchange_strong(word, &expected, std::uint64_t{1}, __ATOMIC_ACQ_REL,
                                               __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).compare_exchange_strong(
-      expected, std::uint64_t{1}, cuda::std::memory_order_acq_rel);
 #else
-  return std::atomic_ref<std::uint64_t>(*word).compare_exchange_strong(expected, std::uint64_t{1},
-                                                                        std::memory_order_acq_rel);
+  return detail::WordRef<Scope::same_side>(*word).compare_exchange_strong(
+      expected, std::uint64_t{1}, detail::atomics::memory_order_acq_rel);
 #endif
 }
 
@@ -150,14 +183,7 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 /// release, signals for all (release is cumulative).
 /// `amount` counts several at once (a receive standing for all the pieces of its peer).
 HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t amount = 1) {
-#if HF_HIP_DEVICE_CODE
-  return __hip_atomic_fetch_add(word, amount, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT);
-#elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).fetch_add(
-      amount, cuda::std::memory_order_acq_rel);
-#else
-  return std::atomic_ref<std::uint64_t>(*word).fetch_add(amount, std::memory_order_acq_rel);
-#endif
+  return detail::fetch_add<Scope::same_side, true>(word, amount);
 }
 
 /// Raises a word that only one side (GPU blocks, or host threads) modifies to `value` unless it
@@ -167,8 +193,8 @@ HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
 #if HF_HIP_DEVICE_CODE
   return __hip_atomic_fetch_max(word, value, __ATOMIC_ACQ_REL, __HIP_MEMORY_SCOPE_AGENT) < value;
 #elif HF_DEVICE_CODE
-  return cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device>(*word).fetch_max(
-             value, cuda::std::memory_order_acq_rel) < value;
+  return detail::WordRef<Scope::same_side>(*word).fetch_max(
+             value, detail::atomics::memory_order_acq_rel) < value;
 #else
   std::atomic_ref<std::uint64_t> ref(*word);
   std::uint64_t seen = ref.load(std::memory_order_acquire);
@@ -184,43 +210,20 @@ HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
 /// visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
 /// with native atomics modify, never the CPU (rule 1): the node transport's arrival counters.
 HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) {
-#if HF_HIP_DEVICE_CODE
-  (void)__hip_atomic_fetch_add(word, amount, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
-#elif HF_DEVICE_CODE
-  (void)cuda::atomic_ref<std::uint64_t, cuda::thread_scope_system>(*word).fetch_add(
-      amount, cuda::std::memory_order_release);
-#else
-  (void)std::atomic_ref<std::uint64_t>(*word).fetch_add(amount, std::memory_order_release);
-#endif
+  (void)detail::fetch_add<Scope::system, false>(word, amount);
 }
 
 /// A system-scope release fence: this thread's earlier writes, and what it has observed (release
 /// is cumulative), are performed for every observer before its later writes. A node block fences
 /// once after its piece, before it counts the piece in, so that the block completing the count
 /// publishes every block's piece with one store into the peer's memory.
-HF_HD inline void fence_release_system() {
-#if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");  // "": the system scope
-#elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(cuda::std::memory_order_release, cuda::thread_scope_system);
-#else
-  std::atomic_thread_fence(std::memory_order_release);
-#endif
-}
+HF_HD inline void fence_release_system() { detail::fence_system<false>(); }
 
 /// A system-scope sequentially consistent fence: this thread's earlier stores are performed for
 /// every observer before its later loads. Two sides that each store their own word, fence and
 /// then load the other's cannot both miss the other's store: a resident kernel deciding to leave
 /// and the host promising it a start settle who goes on this way (idle_exit.hpp), without a
 /// read-modify-write across the bus (rule 1).
-HF_HD inline void fence_seq_cst_system() {
-#if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");  // "": the system scope
-#elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(cuda::std::memory_order_seq_cst, cuda::thread_scope_system);
-#else
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-#endif
-}
+HF_HD inline void fence_seq_cst_system() { detail::fence_system<true>(); }
 
 }  // namespace haloflag::notify

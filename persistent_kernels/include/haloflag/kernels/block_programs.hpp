@@ -142,14 +142,46 @@ HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& p
                      notify::AbortReads::none, notify::Scope::same_side);
 }
 
-/// What a block of the stream_notify or resident unpack grid does: blocks [0, recv_count) each
-/// own the receive of their index (member 0 of its team); with ExchangePlan::long_recv_team > 1,
-/// the blocks after them help the long receives, long_recv_team - 1 each, in recvs_short_first
-/// order.
-struct UnpackRole {
-  std::uint32_t message;  ///< the receive the block works on
-  std::uint32_t member;  ///< the block's place in that receive's team (0: its own block)
+/// What a block of the stream_notify or resident pack (unpack) grid does: blocks [0, messages)
+/// each own the send (receive) of their index, as member 0 of its team; with a team of more than
+/// one block per long message (ExchangePlan::long_send_team, long_recv_team), the blocks after
+/// them help the long messages, team - 1 each, in short-first order (sends_short_first,
+/// recvs_short_first).
+struct TeamRole {
+  std::uint32_t message;  ///< the message the block works on
+  std::uint32_t member;  ///< the block's place in that message's team (0: its own block)
 };
+
+/// The messages of one direction as its grid lays out its blocks (TeamRole).
+struct TeamGrid {
+  std::uint32_t messages;  ///< sends or receives
+  std::uint32_t short_messages;  ///< of them, the short ones
+  std::uint32_t team;  ///< blocks per long message
+  const std::uint32_t* short_first;  ///< the messages, short ones first
+};
+
+/// The pack grid's layout: the sends.
+HF_HD inline TeamGrid pack_grid(const ExchangePlan& plan) {
+  return {plan.send_count, plan.short_sends, plan.long_send_team, plan.sends_short_first};
+}
+
+/// The unpack grid's layout: the receives.
+HF_HD inline TeamGrid unpack_grid(const ExchangePlan& plan) {
+  return {plan.recv_count, plan.short_recvs, plan.long_recv_team, plan.recvs_short_first};
+}
+
+/// Blocks of a grid: one per message, then the long messages' helpers.
+HF_HD inline std::uint32_t team_grid_blocks(const TeamGrid& grid) {
+  return grid.messages + (grid.team - 1) * (grid.messages - grid.short_messages);
+}
+
+/// The role of block `block` of a grid.
+HF_HD inline TeamRole team_role(const TeamGrid& grid, std::uint32_t block) {
+  if (block < grid.messages) return {block, 0};
+  const std::uint32_t helper = block - grid.messages;
+  const std::uint32_t helpers = grid.team - 1;
+  return {grid.short_first[grid.short_messages + helper / helpers], 1 + helper % helpers};
+}
 
 /// Number of long sends (those not short).
 HF_HD inline std::uint32_t long_send_count(const ExchangePlan& plan) {
@@ -158,20 +190,17 @@ HF_HD inline std::uint32_t long_send_count(const ExchangePlan& plan) {
 
 /// Blocks of the stream_notify or resident pack grid: one per send, then the long sends' helpers.
 HF_HD inline std::uint32_t pack_blocks(const ExchangePlan& plan) {
-  return plan.send_count + (plan.long_send_team - 1) * long_send_count(plan);
+  return team_grid_blocks(pack_grid(plan));
 }
 
 /// Blocks of the stream_notify or resident unpack grid: one per receive, then the long receives' helpers.
 HF_HD inline std::uint32_t unpack_blocks(const ExchangePlan& plan) {
-  return plan.recv_count + (plan.long_recv_team - 1) * (plan.recv_count - plan.short_recvs);
+  return team_grid_blocks(unpack_grid(plan));
 }
 
 /// The role of unpack-grid block `block`.
-HF_HD inline UnpackRole unpack_role(const ExchangePlan& plan, std::uint32_t block) {
-  if (block < plan.recv_count) return {block, 0};
-  const std::uint32_t helper = block - plan.recv_count;
-  const std::uint32_t helpers = plan.long_recv_team - 1;
-  return {plan.recvs_short_first[plan.short_recvs + helper / helpers], 1 + helper % helpers};
+HF_HD inline TeamRole unpack_role(const ExchangePlan& plan, std::uint32_t block) {
+  return team_role(unpack_grid(plan), block);
 }
 
 /// Member `member` of the team of `members` groups that unpacks long receive `r`. Member 0
@@ -214,7 +243,7 @@ HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& pl
 /// One receive by one block of the unpack grid: a short receive, or any receive without a team,
 /// is awaited and unpacked by its own block; a long one by its team (its own block is member 0).
 template <ExchangeGroup Group>
-HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, UnpackRole role,
+HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, TeamRole role,
                                  std::uint64_t epoch, std::uint32_t waiter) {
   const std::uint32_t r = role.message;
   if (recv_in_pieces(plan, r)) return BlockStatus::ok;  // the piece grid's
@@ -222,6 +251,19 @@ HF_HD BlockStatus unpack_receive(const Group& group, const ExchangePlan& plan, U
     return wait_and_unpack(group, plan, r, epoch, waiter);
   }
   return unpack_long_by_team(group, plan, r, role.member, plan.long_recv_team, epoch, waiter);
+}
+
+/// A team member's share of long send `m` (`share`, in a team of `members` groups): packed, then
+/// counted in; the member completing the message's count signals it.
+template <ExchangeGroup Group>
+HF_HD HF_FORCEINLINE void pack_share_and_count(const Group& group, const ExchangePlan& plan,
+                                               std::uint32_t m, GridShare share,
+                                               std::uint32_t members, std::uint64_t epoch) {
+  pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), share.thread, share.size);
+  if (completes_count(group, plan.long_send_shares_done, members, m)) {
+    stamp_device_time(plan.times.send_slot(m, SendTime::packed));
+    signal_packed(plan, m, epoch);
+  }
 }
 
 /// The long sends packed in turn by a team of `members` groups (member `member` of them): for
@@ -244,35 +286,20 @@ HF_HD BlockStatus pack_long_sends_in_turn(const Group& group, const ExchangePlan
     if (member == 0 && group.thread() == 0) {  // when member 0 reaches the message
       stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
     }
-    pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), share.thread, share.size);
-    if (completes_count(group, plan.long_send_shares_done, members, m)) {
-      stamp_device_time(plan.times.send_slot(m, SendTime::packed));
-      signal_packed(plan, m, epoch);
-    }
+    pack_share_and_count(group, plan, m, share, members, epoch);
   }
   return BlockStatus::ok;
 }
 
-/// What a block of the stream_notify or resident pack grid does: blocks [0, send_count) each own
-/// the send of their index (member 0 of its team); with ExchangePlan::long_send_team > 1, the
-/// blocks after them help the long sends, long_send_team - 1 each, in sends_short_first order.
-struct PackRole {
-  std::uint32_t message;  ///< the send the block works on
-  std::uint32_t member;  ///< the block's place in that send's team (0: its own block)
-};
-
 /// The role of pack-grid block `block`.
-HF_HD inline PackRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
-  if (block < plan.send_count) return {block, 0};
-  const std::uint32_t helper = block - plan.send_count;
-  const std::uint32_t helpers = plan.long_send_team - 1;
-  return {plan.sends_short_first[plan.short_sends + helper / helpers], 1 + helper % helpers};
+HF_HD inline TeamRole pack_role(const ExchangePlan& plan, std::uint32_t block) {
+  return team_role(pack_grid(plan), block);
 }
 
 /// Member `role.member` of the team of long send `role.message` packs its share; the member
 /// completing the message's count signals it. One member alone packs and signals it whole.
 template <ExchangeGroup Group>
-HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, PackRole role,
+HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, TeamRole role,
                                  std::uint64_t epoch) {
   const std::uint32_t m = role.message;
   if (plan.long_send_team == 1) return pack_and_signal(group, plan, m, epoch, m);
@@ -280,11 +307,7 @@ HF_HD BlockStatus pack_long_send(const Group& group, const ExchangePlan& plan, P
     stamp_device_time(plan.times.send_slot(m, SendTime::pack_begin));
   }
   const GridShare share = grid_share(group, role.member, plan.long_send_team);
-  pack_message_at(plan.sends[m], fields_of(plan), send_data(plan, m), share.thread, share.size);
-  if (completes_count(group, plan.long_send_shares_done, plan.long_send_team, m)) {
-    stamp_device_time(plan.times.send_slot(m, SendTime::packed));
-    signal_packed(plan, m, epoch);
-  }
+  pack_share_and_count(group, plan, m, share, plan.long_send_team, epoch);
   return BlockStatus::ok;
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/unique_resource.hpp"
 
 namespace haloflag::kernels {
 
@@ -14,20 +15,16 @@ namespace haloflag::kernels {
 class DeviceMemory {
  public:
   DeviceMemory() = default;
-  DeviceMemory(notify::Backend backend, std::size_t bytes);  ///< zero-filled
-  ~DeviceMemory();
-  /// Takes over `other`'s allocation.
-  DeviceMemory(DeviceMemory&& other) noexcept;
-  /// Frees this allocation and takes over `other`'s.
-  DeviceMemory& operator=(DeviceMemory&& other) noexcept;
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  /// Zero-filled. Movable, not copyable: a move takes the allocation over, and assigning to an
+  /// allocation frees it first.
+  DeviceMemory(notify::Backend backend, std::size_t bytes);
 
-  void* data() const { return data_; }  ///< a device address (a host one on the host backend)
+  /// a device address (a host one on the host backend)
+  void* data() const { return allocation_.get().data; }
   /// Size in bytes.
-  std::size_t bytes() const { return bytes_; }
+  std::size_t bytes() const { return allocation_.get().bytes; }
   /// The backend it was allocated for.
-  notify::Backend backend() const { return backend_; }
+  notify::Backend backend() const { return allocation_.get().backend; }
 
   /// Copy `bytes` bytes between host memory and this allocation, starting at `offset`.
   void copy_from_host(const void* source, std::size_t bytes, std::size_t offset = 0);
@@ -35,12 +32,16 @@ class DeviceMemory {
   void copy_to_host(void* destination, std::size_t bytes, std::size_t offset = 0) const;
 
  private:
+  struct Allocation {
+    notify::Backend backend = notify::Backend::host;
+    std::size_t bytes = 0;
+    void* data = nullptr;
+    void release() noexcept;
+  };
+  static Allocation allocate(notify::Backend backend, std::size_t bytes);
   void check_range(std::size_t bytes, std::size_t offset, const char* what) const;
-  void release() noexcept;
 
-  notify::Backend backend_ = notify::Backend::host;
-  std::size_t bytes_ = 0;
-  void* data_ = nullptr;
+  notify::UniqueResource<Allocation> allocation_;
 };
 
 }  // namespace haloflag::kernels

@@ -16,6 +16,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "haloflag/kernels/field_set.hpp"
 #include "haloflag/kernels/message_layout.hpp"
@@ -39,38 +40,25 @@ struct alignas(kChunkBytes) Chunk {
   std::uint64_t high;
 };
 
-/// The unsigned integer of an element of `Bytes` bytes, smaller than a chunk.
+/// The unsigned integer of an element of `Bytes` bytes (1, 2, 4 or 8: smaller than a chunk).
 template <int Bytes>
-struct ElementWord;
-template <>
-struct ElementWord<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct ElementWord<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct ElementWord<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct ElementWord<8> {
-  using type = std::uint64_t;
-};
+using ElementWord =
+    std::conditional_t<Bytes == 1, std::uint8_t,
+                       std::conditional_t<Bytes == 2, std::uint16_t,
+                                          std::conditional_t<Bytes == 4, std::uint32_t,
+                                                             std::uint64_t>>>;
 
 /// Element k of a chunk of `Bytes`-byte elements.
 template <int Bytes>
-HF_HD typename ElementWord<Bytes>::type chunk_element(const Chunk& chunk, std::uint32_t k) {
+HF_HD ElementWord<Bytes> chunk_element(const Chunk& chunk, std::uint32_t k) {
   constexpr std::uint32_t kPerWord = 8 / Bytes;
   const std::uint64_t word = k < kPerWord ? chunk.low : chunk.high;
-  return static_cast<typename ElementWord<Bytes>::type>(word >> ((k % kPerWord) * Bytes * 8));
+  return static_cast<ElementWord<Bytes>>(word >> ((k % kPerWord) * Bytes * 8));
 }
 
 /// Puts element k into a chunk whose bits there are still zero.
 template <int Bytes>
-HF_HD void add_chunk_element(Chunk& chunk, std::uint32_t k,
-                             typename ElementWord<Bytes>::type value) {
+HF_HD void add_chunk_element(Chunk& chunk, std::uint32_t k, ElementWord<Bytes> value) {
   constexpr std::uint32_t kPerWord = 8 / Bytes;
   const std::uint64_t bits = std::uint64_t{value} << ((k % kPerWord) * Bytes * 8);
   if (k < kPerWord) {
@@ -108,7 +96,7 @@ template <int Bytes, bool Pack>
 HF_HD void move_chunk_element(const MessageLayout& layout, const FieldSet& fields,
                               std::uint32_t cells, std::uint32_t e, FieldRun& run, Chunk& chunk,
                               std::uint32_t k) {
-  using Word = typename ElementWord<Bytes>::type;
+  using Word = ElementWord<Bytes>;
   if (run.left == 0) run = field_run(layout, fields, cells, e);
   auto* element = reinterpret_cast<Word*>(run.address);
   if constexpr (Pack) {
@@ -164,7 +152,7 @@ HF_HD void move_by_chunks(const MessageLayout& layout, const FieldSet& fields, s
     if (whole * kPerChunk == elements || thread != whole % threads) return;
     // The partial chunk's elements go one access each: its bytes past the message's end are
     // not the message's, and may lie past the buffer's end.
-    using Word = typename ElementWord<Bytes>::type;
+    using Word = ElementWord<Bytes>;
     auto* words = reinterpret_cast<Word*>(message);
     FieldRun run{nullptr, 0, 0};
     for (std::uint32_t e = whole * kPerChunk; e < elements; ++e) {

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <string>
 
+#include "haloflag/notify/unique_resource.hpp"
+
 namespace haloflag::kernels {
 
 inline constexpr std::size_t kIpcHandleBytes = 64;  ///< Size of an IPC handle.
@@ -37,21 +39,18 @@ bool native_peer_atomics(const std::string& peer_pci_bus_id);
 class IpcMapping {
  public:
   IpcMapping() = default;
-  /// Throws KernelError naming the runtime's reason (no peer access, IPC refused).
+  /// Throws KernelError naming the runtime's reason (no peer access, IPC refused). Movable, not
+  /// copyable: a move takes the mapping over, and assigning to a mapping closes it first.
   explicit IpcMapping(const IpcHandle& handle);
-  ~IpcMapping();
-  /// Takes over `other`'s mapping.
-  IpcMapping(IpcMapping&& other) noexcept;
-  /// Closes this mapping and takes over `other`'s.
-  IpcMapping& operator=(IpcMapping&& other) noexcept;
-  IpcMapping(const IpcMapping&) = delete;
-  IpcMapping& operator=(const IpcMapping&) = delete;
 
-  void* data() const { return data_; }  ///< a device address in this process
+  void* data() const { return mapping_.get().data; }  ///< a device address in this process
 
  private:
-  void release() noexcept;
-  void* data_ = nullptr;
+  struct Mapping {
+    void* data = nullptr;
+    void release() noexcept;
+  };
+  notify::UniqueResource<Mapping> mapping_;
 };
 
 /// Host memory this process did not allocate (a shared-memory window) registered as pinned and
@@ -59,23 +58,20 @@ class IpcMapping {
 class HostRegistration {
  public:
   HostRegistration() = default;
-  /// Throws KernelError naming the runtime's reason.
+  /// Throws KernelError naming the runtime's reason. Movable, not copyable: a move takes the
+  /// registration over, and assigning to a registration unregisters its memory first.
   HostRegistration(void* host, std::size_t bytes);
-  ~HostRegistration();
-  /// Takes over `other`'s registration.
-  HostRegistration(HostRegistration&& other) noexcept;
-  /// Unregisters this memory and takes over `other`'s registration.
-  HostRegistration& operator=(HostRegistration&& other) noexcept;
-  HostRegistration(const HostRegistration&) = delete;
-  HostRegistration& operator=(const HostRegistration&) = delete;
 
   /// The device address of host address `host` inside the registered range.
   void* device_address(const void* host) const;
 
  private:
-  void release() noexcept;
-  std::byte* host_ = nullptr;
-  std::byte* device_ = nullptr;
+  struct Registration {
+    std::byte* host = nullptr;
+    std::byte* device = nullptr;
+    void release() noexcept;
+  };
+  notify::UniqueResource<Registration> registration_;
 };
 
 }  // namespace haloflag::kernels
