@@ -21,7 +21,7 @@ namespace {
 
 // The copy moves doubles, as the halo messages of the calibration do.
 using Element = double;
-constexpr int kElementsInFlight = kernels::detail::kElementsInFlight;
+constexpr int kElementsInFlight = kernels::kElementsInFlight;
 
 // Long enough for the host to queue the timed launches behind it, so that the GPU runs them back
 // to back instead of waiting for the host between them.

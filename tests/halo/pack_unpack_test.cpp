@@ -154,7 +154,7 @@ TEST(PackUnpack, ARoundSpansVariablesAndBoxes) {
   face.set_variables(3, 8);
   ASSERT_EQ(face.element_count(), 7500);
   namespace detail = haloflag::kernels::detail;
-  using detail::kElementsInFlight;
+  using haloflag::kernels::kElementsInFlight;
   for (const int group_size : {1024, 7500 / kElementsInFlight + 1, 64}) {
     const std::int64_t expected_rounds =
         (7500 + std::int64_t{group_size} * kElementsInFlight - 1) /

@@ -28,15 +28,16 @@
 
 namespace haloflag::kernels {
 
-namespace detail {
-
 /// Elements one thread moves per round: all its loads of a round are issued before any of its
 /// stores. A GPU reading a message from host memory waits a PCIe round trip per load, so loads
 /// kept apart from the stores (the compiler may not reorder them: the buffers might alias)
 /// overlap their latencies instead of adding them up. A round spans variables and boxes, so a
 /// 1024-thread block moves a message of up to 8192 elements in one round trip, rather than one
-/// round trip per variable of a message with several.
+/// round trip per variable of a message with several. Public, so that a calibration can time
+/// copies in the same pattern.
 inline constexpr int kElementsInFlight = 8;
+
+namespace detail {
 
 /// Byte offset in the variable of cell `cell` of `box` (x fastest). Halo boxes hold far fewer than
 /// 2^31 cells, so the divisions run in 32 bits, which GPUs do much faster than 64-bit ones.
