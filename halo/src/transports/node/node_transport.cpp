@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -14,7 +13,6 @@
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/kernels/transports/node/node_lines.hpp"
 #include "haloflag/notify/flag_line.hpp"
-#include "haloflag/notify/gpu_device.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
 #include "transports/node/node_placement.hpp"
@@ -71,46 +69,6 @@ struct FieldExport {
   std::array<char, 160> failure{};
 };
 
-// The PCI bus id of each rank of `comm`'s GPU.
-std::vector<std::string> gather_bus_ids(MPI_Comm comm, std::chrono::nanoseconds timeout) {
-  struct BusId {
-    std::array<char, 32> text{};
-  };
-  BusId mine;
-  const std::string id = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
-  std::snprintf(mine.text.data(), mine.text.size(), "%s", id.c_str());
-  std::vector<std::string> ids;
-  for (const BusId& other : all_gather(mine, comm, timeout, "gathering the ranks' GPUs")) {
-    ids.emplace_back(other.text.data());
-  }
-  return ids;
-}
-
-// HALOFLAG_NODE_SIZE=N splits each shared-memory node further into groups of N consecutive
-// ranks, so that one host stands for several nodes: the tests' and experiments' mixed node
-// and MPI peers on one machine. Unset or 0: each node whole.
-int node_size_from_environment() {
-  const char* text = std::getenv("HALOFLAG_NODE_SIZE");
-  if (text == nullptr || *text == '\0') return 0;
-  char* end = nullptr;
-  const long size = std::strtol(text, &end, 10);
-  if (*end != '\0' || size < 0 || size > 1 << 20) {
-    throw ConfigError(std::string("HALOFLAG_NODE_SIZE='") + text +
-                      "': expected the ranks per node, a whole number >= 0");
-  }
-  return static_cast<int>(size);
-}
-
-MPI_Comm split_node(MPI_Comm shared, int rank) {
-  const int node_size = node_size_from_environment();
-  if (node_size <= 0) return shared;
-  MPI_Comm part = MPI_COMM_NULL;
-  const int status = MPI_Comm_split(shared, rank / node_size, rank, &part);
-  MPI_Comm_free(&shared);
-  check_node_step(status, "MPI_Comm_split by node size");
-  return part;
-}
-
 std::string ranks_text(const std::vector<int>& ranks) {
   std::string text;
   for (int r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
@@ -128,6 +86,14 @@ std::int64_t arrival_line(std::uint32_t index) {
 }
 std::int64_t ghosts_free_line(std::uint32_t index) {
   return static_cast<std::int64_t>(2 * kLine * index + kLine);
+}
+
+// Arrival words count elements where the pair's GPUs add into each other's device memory
+// natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
+// the epoch.
+bool counting_pair(const NodeDiscovery& node, int peer, bool region_in_device) {
+  if (!node.gpu()) return true;
+  return region_in_device && kernels::native_peer_atomics(node.bus_id_of(peer));
 }
 
 FieldExport export_fields_of(const kernels::FieldSet& fields) {
@@ -202,14 +168,6 @@ struct NodeTransport::SetUp {
   const kernels::FieldSet& fields;
   const ExchangeOptions& options;
   const MessageNames& names;
-  bool gpu = false;
-  int rank = 0;
-  // join_node: who is on this rank's node.
-  int node_rank = 0;
-  int node_size = 0;
-  std::vector<int> node_members;
-  std::map<int, int> node_rank_of;  // comm rank -> node rank
-  std::vector<std::string> bus_ids;
   // choose_peers: this rank's choice for each peer.
   std::set<int> peers;
   std::map<int, bool> by_node;  // peer -> carried by the node transport
@@ -242,15 +200,6 @@ struct NodeTransport::SetUp {
   std::vector<kernels::NodePeerRoute> peer_routes;
   std::vector<std::uint32_t> send_peer;
   std::vector<std::uint32_t> recv_peer;
-
-  // Arrival words count elements where the pair's GPUs add into each other's device memory
-  // natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
-  // the epoch.
-  bool counting_pair(int peer, bool region_in_device) {
-    if (!gpu) return true;
-    return region_in_device &&
-           kernels::native_peer_atomics(bus_ids[static_cast<std::size_t>(node_rank_of[peer])]);
-  }
 };
 
 // The steps run in the same order on every rank: their collective calls over `comm` and the node
@@ -261,22 +210,19 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                            const MessageLayouts& layouts, const kernels::FieldSet& fields,
                            const ExchangeOptions& options, const MessageNames& names) {
   SetUp s(messages, layouts, fields, options, names);
-  s.gpu = options.backend != notify::Backend::host;
-  MPI_Comm_rank(comm, &s.rank);
-  join_node(comm, s);
+  node_.join(comm, options.backend != notify::Backend::host, timeout_);
   choose_peers(s);
   lay_out_region(s);
   place_region(s);
   // Direct placement: the fields of the peers this rank sends to, mapped here.
   send_peer_list_.assign(s.send_peers.begin(), s.send_peers.end());
-  node_rank_of_ = s.node_rank_of;
   export_fields_ = s.try_device;
   s.target_fields =
-      share_fields(fields, send_peer_list_, s.node_rank_of, s.try_device, s.fields_refused);
+      share_fields(fields, send_peer_list_, s.try_device, s.fields_refused);
   create_segments(s);
   exchange_routes(s);
   if (!register_segments(s)) return;
-  s.my_region = s.peer_count > 0 ? region_of(s, s.node_rank, s.in_device) : nullptr;
+  s.my_region = s.peer_count > 0 ? region_of(s, node_.node_rank(), s.in_device) : nullptr;
   route_peers(s);
   route_receives(s);
   route_sends(s);
@@ -285,40 +231,20 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   describe_peers(s);
 }
 
-// Who is on this rank's node, and who shares its GPU.
-void NodeTransport::join_node(MPI_Comm comm, SetUp& s) {
-  MPI_Comm shared = MPI_COMM_NULL;
-  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, s.rank, MPI_INFO_NULL, &shared),
-                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-  if (s.gpu) {
-    const std::vector<std::string> shared_ids = gather_bus_ids(shared, timeout_);
-    const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
-    gpu_sharers_ = static_cast<int>(std::count(shared_ids.begin(), shared_ids.end(), mine));
-  }
-  node_comm_ = split_node(shared, s.rank);
-  MPI_Comm_rank(node_comm_, &s.node_rank);
-  MPI_Comm_size(node_comm_, &s.node_size);
-  s.node_members = all_gather(s.rank, node_comm_, timeout_, "gathering the node's ranks");
-  for (int q = 0; q < s.node_size; ++q) {
-    s.node_rank_of[s.node_members[static_cast<std::size_t>(q)]] = q;
-  }
-  s.bus_ids = s.gpu ? gather_bus_ids(node_comm_, timeout_) : std::vector<std::string>{};
-}
-
 // This rank's choice for each peer: node or MPI. A peer that transport node cannot reach is a
 // problem, kept for throw_if_unusable().
 void NodeTransport::choose_peers(SetUp& s) {
   for (const Message& m : s.messages.sends) s.peers.insert(m.peer);
   for (const Message& m : s.messages.recvs) s.peers.insert(m.peer);
   for (int peer : s.peers) {
-    const bool on_node = s.node_rank_of.contains(peer);
+    const bool on_node = node_.on_node(peer);
     if (s.options.transport == Transport::node && !on_node) {
       problems_.push_back("transport node: peer " + std::to_string(peer) +
-                          " is not on this rank's node (ranks " + ranks_text(s.node_members) +
+                          " is not on this rank's node (ranks " + ranks_text(node_.members()) +
                           "); use transport auto to reach it over MPI");
     }
     // A rank's messages to itself are the self transport's wherever this one could carry them.
-    s.by_node[peer] = on_node && s.options.transport != Transport::mpi && peer != s.rank;
+    s.by_node[peer] = on_node && s.options.transport != Transport::mpi && peer != node_.rank();
   }
   // The node peers in order: their index is their place in the device half's peer array.
   for (int peer : s.peers) {
@@ -365,24 +291,24 @@ void NodeTransport::lay_out_region(SetUp& s) {
 // GPU: the device region, its IPC handle, and the handles of this rank's node peers. The region
 // is in device memory when every node peer could map it.
 void NodeTransport::place_region(SetUp& s) {
-  s.try_device = s.gpu && s.options.advanced.node_mapping == NodeMapping::automatic;
-  if (s.gpu) {
-    s.sharing = share_device_memory(plan_peers_, s.node_rank_of, s.node_members,
-                                    s.options.backend, s.try_device && s.peer_count > 0,
-                                    s.region_bytes, s.try_device);
+  s.try_device = node_.gpu() && s.options.advanced.node_mapping == NodeMapping::automatic;
+  if (node_.gpu()) {
+    s.sharing = share_device_memory(plan_peers_, s.options.backend,
+                                    s.try_device && s.peer_count > 0, s.region_bytes,
+                                    s.try_device);
   }
   const auto opened_by = [&](int q, int p) {
     return s.sharing.opened_by.empty() ||
-           s.sharing.opened_by[static_cast<std::size_t>(q * s.node_size + p)] != 0;
+           s.sharing.opened_by[static_cast<std::size_t>(q * node_.node_size() + p)] != 0;
   };
   s.in_device = s.try_device && s.sharing.exported;
   for (int peer : plan_peers_) {
-    if (!opened_by(s.node_rank_of[peer], s.node_rank)) s.in_device = false;
+    if (!opened_by(node_.node_rank_of(peer), node_.node_rank())) s.in_device = false;
   }
   s.host_region_needed = s.peer_count > 0 && !s.in_device;
   // Lines in pinned host memory would have every receiving thread read across the bus: those
   // peers take the counted route, placed by shape.
-  if (s.gpu && !s.in_device) s.lines_from.clear();
+  if (node_.gpu() && !s.in_device) s.lines_from.clear();
   // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     if (s.data_offset[r] >= 0 && s.lines_from.contains(s.messages.recvs[r].peer)) {
@@ -399,24 +325,23 @@ void NodeTransport::create_segments(SetUp& s) {
       aligned(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()), kDataAlignment);
   s.mailbox_bytes = 0;
   for (const std::int64_t bytes :
-       all_gather(my_mailbox_bytes, node_comm_, timeout_, "agreeing on the mailbox size")) {
+       all_gather(my_mailbox_bytes, node_.comm(), timeout_, "agreeing on the mailbox size")) {
     s.mailbox_bytes = std::max(s.mailbox_bytes, bytes);
   }
   const std::int64_t segment_bytes = s.mailbox_bytes + (s.host_region_needed ? s.region_bytes : 0);
-  segments_ = std::make_unique<SharedSegments>(node_comm_, static_cast<std::size_t>(segment_bytes),
-                                               timeout_);
-  s.my_segment = segments_->segment(s.node_rank);
+  segments_ = std::make_unique<SharedSegments>(node_.comm(),
+                                               static_cast<std::size_t>(segment_bytes), timeout_);
+  s.my_segment = segments_->segment(node_.node_rank());
   if (s.host_region_needed) host_region_ = s.my_segment + s.mailbox_bytes;
 }
 
 // Tell each sender of the node where its messages to this rank go, and each node peer where
 // its words are: two all-to-alls over the node, routes first.
 void NodeTransport::exchange_routes(SetUp& s) {
-  std::vector<std::vector<RouteEntry>> outgoing(static_cast<std::size_t>(s.node_size));
+  std::vector<std::vector<RouteEntry>> outgoing(static_cast<std::size_t>(node_.node_size()));
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     const Message& m = s.messages.recvs[r];
-    const auto found = s.node_rank_of.find(m.peer);
-    if (found == s.node_rank_of.end()) continue;
+    if (!node_.on_node(m.peer)) continue;
     RouteEntry entry;
     entry.tag = m.tag;
     entry.node = s.by_node[m.peer] ? 1 : 0;
@@ -428,10 +353,10 @@ void NodeTransport::exchange_routes(SetUp& s) {
       entry.layout = s.layouts.recvs[r];
       entry.through_buffer = s.through_buffer[r] ? 1 : 0;
     }
-    outgoing[static_cast<std::size_t>(found->second)].push_back(entry);
+    outgoing[static_cast<std::size_t>(node_.node_rank_of(m.peer))].push_back(entry);
   }
-  s.incoming = all_to_all(outgoing, node_comm_, timeout_, "exchanging routes");
-  std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(s.node_size));
+  s.incoming = all_to_all(outgoing, node_.comm(), timeout_, "exchanging routes");
+  std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(node_.node_size()));
   for (const auto& [peer, index] : s.peer_index) {
     PeerEntry entry;
     entry.in_device = s.in_device ? 1 : 0;
@@ -439,21 +364,23 @@ void NodeTransport::exchange_routes(SetUp& s) {
     entry.lines = s.lines_from.contains(peer) ? 1 : 0;
     entry.arrival_offset = arrival_line(index);
     entry.ghosts_free_offset = ghosts_free_line(index);
-    peer_outgoing[static_cast<std::size_t>(s.node_rank_of[peer])].push_back(entry);
+    peer_outgoing[static_cast<std::size_t>(node_.node_rank_of(peer))].push_back(entry);
   }
-  s.peer_incoming = all_to_all(peer_outgoing, node_comm_, timeout_, "exchanging node words");
+  s.peer_incoming = all_to_all(peer_outgoing, node_.comm(), timeout_, "exchanging node words");
 }
 
 // Host addresses in the shared segments become device addresses through registrations. Returns
 // false, with the problem kept, when the GPU refuses them.
 bool NodeTransport::register_segments(SetUp& s) {
-  bool host_path_used = s.gpu && s.host_region_needed;
+  bool host_path_used = node_.gpu() && s.host_region_needed;
   for (const auto& entries : s.peer_incoming) {
-    for (const PeerEntry& e : entries) host_path_used = host_path_used || (s.gpu && !e.in_device);
+    for (const PeerEntry& e : entries) {
+      host_path_used = host_path_used || (node_.gpu() && !e.in_device);
+    }
   }
   if (host_path_used) {
     try {
-      for (int q = 0; q < s.node_size; ++q) {
+      for (int q = 0; q < node_.node_size(); ++q) {
         registrations_.emplace_back(segments_->segment(q), segments_->bytes(q));
       }
     } catch (const std::exception& error) {
@@ -469,11 +396,11 @@ bool NodeTransport::register_segments(SetUp& s) {
 // The region of node rank q as this rank's GPU reaches it.
 std::byte* NodeTransport::region_of(const SetUp& s, int q, bool peer_in_device) {
   const auto device_view = [&](std::byte* host) -> std::byte* {
-    if (!s.gpu) return host;
+    if (!node_.gpu()) return host;
     return static_cast<std::byte*>(
         registrations_[static_cast<std::size_t>(q)].device_address(host));
   };
-  if (q == s.node_rank) {
+  if (q == node_.node_rank()) {
     return s.in_device ? static_cast<std::byte*>(device_region_->data())
                        : device_view(s.my_segment + s.mailbox_bytes);
   }
@@ -486,7 +413,7 @@ void NodeTransport::route_peers(SetUp& s) {
   s.peer_routes.resize(plan_peers_.size());
   target_fields_.assign(plan_peers_.size() * kernels::kMaxFieldSets, kernels::FieldSet{});
   for (const auto& [peer, index] : s.peer_index) {
-    const int q = s.node_rank_of[peer];
+    const int q = node_.node_rank_of(peer);
     const auto& entries = s.peer_incoming[static_cast<std::size_t>(q)];
     if (entries.size() != 1) {
       problems_.push_back("peers disagree on the transport: this rank carries its messages with "
@@ -511,8 +438,8 @@ void NodeTransport::route_peers(SetUp& s) {
     target_fields_[index * kernels::kMaxFieldSets] = s.target_fields.at(peer);
     route.direct_out = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
-    route.counts_in = s.counting_pair(peer, s.in_device) ? 1 : 0;
-    route.counts_out = s.counting_pair(peer, entries[0].in_device != 0) ? 1 : 0;
+    route.counts_in = counting_pair(node_, peer, s.in_device) ? 1 : 0;
+    route.counts_out = counting_pair(node_, peer, entries[0].in_device != 0) ? 1 : 0;
     // A pair in lines is never placed directly, whatever is mapped.
     route.lines_in = s.lines_from.contains(peer) ? 1 : 0;
     route.lines_out = entries[0].lines != 0 ? 1 : 0;
@@ -529,7 +456,7 @@ void NodeTransport::route_receives(SetUp& s) {
   recv_text_.resize(s.messages.recvs.size());
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     const Message& m = s.messages.recvs[r];
-    if (s.node_rank_of.contains(m.peer)) {
+    if (node_.on_node(m.peer)) {
       std::byte* line = s.my_segment + 2 * kLine * r;
       recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
                             reinterpret_cast<std::uint64_t*>(line + kLine)};
@@ -553,9 +480,8 @@ void NodeTransport::route_sends(SetUp& s) {
   send_text_.resize(messages.sends.size());
   for (std::size_t m = 0; m < messages.sends.size(); ++m) {
     const Message& send = messages.sends[m];
-    const auto found = s.node_rank_of.find(send.peer);
-    if (found == s.node_rank_of.end()) continue;
-    const int q = found->second;
+    if (!node_.on_node(send.peer)) continue;
+    const int q = node_.node_rank_of(send.peer);
     const RouteEntry* entry = nullptr;
     for (const RouteEntry& listed : s.incoming[static_cast<std::size_t>(q)]) {
       if (listed.tag == send.tag) entry = &listed;
@@ -618,7 +544,7 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
-  upload_plan(options.backend, peer_routes, table, s.gpu && !s.in_device);
+  upload_plan(options.backend, peer_routes, table, node_.gpu() && !s.in_device);
 }
 
 // The messages with `peer` that its receiver takes through its buffer (NodePlacement).
@@ -640,10 +566,10 @@ void NodeTransport::describe_peers(SetUp& s) {
   const DeviceSharing& sharing = s.sharing;
   for (int peer : s.peers) {
     // The rank itself is described by the transport that carries it when that is not MPI.
-    if (peer == s.rank && s.options.transport != Transport::mpi) continue;
+    if (peer == node_.rank() && s.options.transport != Transport::mpi) continue;
     PeerTransport described{peer, s.by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
     if (s.by_node[peer]) {
-      if (!s.gpu) {
+      if (!node_.gpu()) {
         described.path = "shared memory";
       } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
         described.path = "pinned host: " + why->second;
@@ -674,8 +600,7 @@ void NodeTransport::describe_peers(SetUp& s) {
 
 std::map<int, kernels::FieldSet> NodeTransport::share_fields(
     const kernels::FieldSet& fields, const std::vector<int>& send_peers,
-    const std::map<int, int>& node_rank_of, bool export_fields,
-    std::map<int, std::string>& why_not) {
+    bool export_fields, std::map<int, std::string>& why_not) {
   FieldExport mine;
   if (export_fields) {
     mine = export_fields_of(fields);
@@ -684,10 +609,10 @@ std::map<int, kernels::FieldSet> NodeTransport::share_fields(
                   "no field mapping on this backend or with a forced host mapping");
   }
   const std::vector<FieldExport> exports =
-      all_gather(mine, node_comm_, timeout_, "exchanging field handles");
+      all_gather(mine, node_.comm(), timeout_, "exchanging field handles");
   std::map<int, kernels::FieldSet> mapped;
   for (int peer : send_peers) {
-    const int q = node_rank_of.at(peer);
+    const int q = node_.node_rank_of(peer);
     kernels::FieldSet target{};
     if (const FieldExport& theirs = exports[static_cast<std::size_t>(q)]; !theirs.valid) {
       why_not[peer] = std::string("its fields are not shared: ") + theirs.failure.data();
@@ -724,16 +649,16 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
   }
   std::map<int, std::string> why_not;
   const std::map<int, kernels::FieldSet> mapped =
-      share_fields(fields, send_peer_list_, node_rank_of_, export_fields_, why_not);
+      share_fields(fields, send_peer_list_, export_fields_, why_not);
   // Each sender tells its receivers whether it mapped their fields: their direct_in.
-  const auto node_size = static_cast<std::size_t>(node_rank_of_.size());
+  const auto node_size = static_cast<std::size_t>(node_.node_size());
   std::vector<std::vector<std::int32_t>> outgoing(node_size);
   for (const auto& [peer, target] : mapped) {
-    outgoing[static_cast<std::size_t>(node_rank_of_.at(peer))].push_back(
+    outgoing[static_cast<std::size_t>(node_.node_rank_of(peer))].push_back(
         target.variable_count > 0 ? 1 : 0);
   }
   const std::vector<std::vector<std::int32_t>> incoming = all_to_all(
-      outgoing, node_comm_, timeout_, "telling the node's ranks which fields are mapped");
+      outgoing, node_.comm(), timeout_, "telling the node's ranks which fields are mapped");
   if (!any()) return;
   const std::uint32_t bit = 1U << slot;
   for (std::size_t i = 0; i < plan_peers_.size(); ++i) {
@@ -749,7 +674,7 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
                                   fields_at_ + sizeof(kernels::FieldSet) * at);
       route.direct_out |= bit;
     }
-    const auto& told = incoming[static_cast<std::size_t>(node_rank_of_.at(peer))];
+    const auto& told = incoming[static_cast<std::size_t>(node_.node_rank_of(peer))];
     if (!told.empty() && told.front() != 0 && route.lines_in == 0) route.direct_in |= bit;
   }
   plan_memory_.copy_from_host(host_peers_.data(),
@@ -865,12 +790,12 @@ NodeTransport::~NodeTransport() {
   registrations_.clear();
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized || node_comm_ == MPI_COMM_NULL) {
+  if (finalized || node_.comm() == MPI_COMM_NULL) {
     (void)device_region_.release();  // nobody can be asked: never free what a peer may map
     return;
   }
   try {
-    barrier_with_deadline(node_comm_, timeout_, "the barrier before freeing node memory");
+    barrier_with_deadline(node_.comm(), timeout_, "the barrier before freeing node memory");
   } catch (const std::exception& error) {
     // A peer that does not answer may still map this rank's device memory: keep it.
     std::fprintf(stderr, "%s; this rank's node memory is left allocated\n", error.what());
@@ -878,14 +803,13 @@ NodeTransport::~NodeTransport() {
     return;
   }
   device_region_.reset();
-  MPI_Comm_free(&node_comm_);
+  node_.free_comm();
 }
 
 NodeTransport::DeviceSharing NodeTransport::share_device_memory(
-    const std::vector<int>& node_peers, const std::map<int, int>& node_rank_of,
-    const std::vector<int>& node_members, notify::Backend backend, bool export_region,
+    const std::vector<int>& node_peers, notify::Backend backend, bool export_region,
     std::int64_t region_bytes, bool open_handles) {
-  const auto node_size = static_cast<int>(node_members.size());
+  const int node_size = node_.node_size();
   DeviceSharing sharing;
   HandleEntry mine;
   if (export_region) {
@@ -900,13 +824,11 @@ NodeTransport::DeviceSharing NodeTransport::share_device_memory(
     }
   }
   const std::vector<HandleEntry> handles =
-      all_gather(mine, node_comm_, timeout_, "exchanging IPC handles");
+      all_gather(mine, node_.comm(), timeout_, "exchanging IPC handles");
   std::vector<std::int32_t> opened(static_cast<std::size_t>(node_size), 1);
   mappings_.resize(static_cast<std::size_t>(node_size));
-  int rank = 0;
-  MPI_Comm_rank(node_comm_, &rank);
   for (int peer : node_peers) {
-    const int q = node_rank_of.at(peer);
+    const int q = node_.node_rank_of(peer);
     const HandleEntry& entry = handles[static_cast<std::size_t>(q)];
     std::string why;
     if (!open_handles) {
@@ -921,7 +843,7 @@ NodeTransport::DeviceSharing NodeTransport::share_device_memory(
         std::fprintf(stderr,
                      "node rank %d: node transport: the IPC handle of peer %d did not open (%s); "
                      "its messages go through pinned host memory\n",
-                     rank, peer, error.what());
+                     node_.node_rank(), peer, error.what());
       }
     }
     if (!why.empty()) {
@@ -932,7 +854,7 @@ NodeTransport::DeviceSharing NodeTransport::share_device_memory(
   sharing.opened_by.assign(static_cast<std::size_t>(node_size * node_size), 1);
   MPI_Request request = MPI_REQUEST_NULL;
   check_node_step(MPI_Iallgather(opened.data(), node_size, MPI_INT32_T, sharing.opened_by.data(),
-                                 node_size, MPI_INT32_T, node_comm_, &request),
+                                 node_size, MPI_INT32_T, node_.comm(), &request),
                   "gathering which IPC handles opened");
   wait_with_deadline(request, timeout_, "gathering which IPC handles opened");
   return sharing;
@@ -952,26 +874,6 @@ bool NodeTransport::arrived(std::size_t r, std::uint64_t epoch) const {
 
 void NodeTransport::announce_unpacked(std::size_t r, std::uint64_t epoch) {
   notify::store_release_system(recv_mailboxes_[r].unpacked, epoch);
-}
-
-NodeRanks ranks_on_node(MPI_Comm comm, bool gpu, std::chrono::nanoseconds timeout) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm shared = MPI_COMM_NULL;
-  check_node_step(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
-                  "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
-  NodeRanks found;
-  if (gpu) {
-    // As NodeTransport counts them: every rank of the shared-memory node bound to this GPU.
-    const std::vector<std::string> ids = gather_bus_ids(shared, timeout);
-    const std::string mine = notify::gpu_device_info(notify::current_gpu()).pci_bus_id;
-    found.gpu_sharers = static_cast<int>(std::count(ids.begin(), ids.end(), mine));
-  }
-  MPI_Comm node = split_node(shared, rank);
-  const std::vector<int> members = all_gather(rank, node, timeout, "gathering the node's ranks");
-  MPI_Comm_free(&node);
-  found.ranks = {members.begin(), members.end()};
-  return found;
 }
 
 }  // namespace haloflag::halo::detail

@@ -36,19 +36,10 @@
 #include "haloflag/kernels/transports/node/node_route.hpp"
 #include "haloflag/notify/control_block.hpp"
 #include "message_names.hpp"
+#include "transports/node/node_discovery.hpp"
 #include "transports/node/shared_segments.hpp"
 
 namespace haloflag::halo::detail {
-
-// The ranks of `comm` on this rank's node, as the node transport sorts them
-// (HALOFLAG_NODE_SIZE may split a node), and how many of the node's ranks share this rank's GPU (1 on
-// the host backend): for choices made before the transport is set up.
-struct NodeRanks {
-  std::set<int> ranks;
-  int gpu_sharers = 1;
-};
-// Collective over `comm`; `gpu`: the ranks are bound to GPUs.
-NodeRanks ranks_on_node(MPI_Comm comm, bool gpu, std::chrono::nanoseconds timeout);
 
 class NodeTransport {
  public:
@@ -86,7 +77,7 @@ class NodeTransport {
     return index < plan_peers_.size() ? plan_peers_[index] : -1;
   }
   // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
-  int gpu_sharers() const { return gpu_sharers_; }
+  int gpu_sharers() const { return node_.gpu_sharers(); }
 
   // Collective over the node (every rank of the Exchange, in the same order): exports this
   // rank's FieldSet of `slot` (1 .. kMaxFieldSets - 1; slot 0 is the set-up's) and maps those of
@@ -113,7 +104,6 @@ class NodeTransport {
   // set_up()'s steps, in the order it runs them: every rank makes their collective calls in
   // this order. SetUp (node_transport.cpp) carries what each step learnt to the next ones.
   struct SetUp;
-  void join_node(MPI_Comm comm, SetUp& s);  // collective over comm, then over the node
   void choose_peers(SetUp& s);
   void lay_out_region(SetUp& s);
   void place_region(SetUp& s);  // collective over the node on GPU backends
@@ -139,17 +129,14 @@ class NodeTransport {
   // Collective over the node: allocates and exports this rank's device region (when
   // `export_region`), and opens the handles of this rank's node peers (when `open_handles`); a
   // handle that will not open is reported, not thrown.
-  DeviceSharing share_device_memory(const std::vector<int>& node_peers,
-                                    const std::map<int, int>& node_rank_of,
-                                    const std::vector<int>& node_members,
-                                    notify::Backend backend, bool export_region,
+  DeviceSharing share_device_memory(const std::vector<int>& node_peers, notify::Backend backend,
+                                    bool export_region,
                                     std::int64_t region_bytes, bool open_handles);
   // Collective over the node: exports this rank's FieldSet (when `export_fields`) and maps the
   // fields of the peers this rank sends to; returns, per node peer, the mapped FieldSet
   // (variable_count 0 where none) and records why a mapping failed in `why_not`.
   std::map<int, kernels::FieldSet> share_fields(const kernels::FieldSet& fields,
                                                 const std::vector<int>& send_peers,
-                                                const std::map<int, int>& node_rank_of,
                                                 bool export_fields,
                                                 std::map<int, std::string>& why_not);
   // Uploads the routes, pieces and counters of the device half; `relay_host_words`: this rank's
@@ -162,8 +149,8 @@ class NodeTransport {
     std::uint64_t* unpacked = nullptr;  // written by the receiver's CPU
   };
 
-  MPI_Comm node_comm_ = MPI_COMM_NULL;
   std::chrono::nanoseconds timeout_;
+  NodeDiscovery node_;  // who is on this rank's node: the first set-up step
   std::uint32_t arrival_id_ = 0;
   std::uint32_t ghosts_free_id_ = 0;
   std::unique_ptr<kernels::DeviceMemory> device_region_;
@@ -186,7 +173,6 @@ class NodeTransport {
   std::size_t peers_at_ = 0;
   std::size_t fields_at_ = 0;
   std::vector<int> send_peer_list_;
-  std::map<int, int> node_rank_of_;  // comm rank -> node rank
   bool export_fields_ = false;
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
@@ -199,7 +185,6 @@ class NodeTransport {
   std::size_t node_recvs_ = 0;
   std::vector<PeerTransport> peers_;
   std::vector<std::string> problems_;
-  int gpu_sharers_ = 1;
 };
 
 }  // namespace haloflag::halo::detail
