@@ -48,27 +48,6 @@ struct PeerEntry {
   std::int64_t ghosts_free_offset = -1;  // the peer stores its ghosts_free here
 };
 
-struct HandleEntry {
-  kernels::IpcHandle handle;
-  std::int32_t valid = 0;
-  std::int32_t unused = 0;
-};
-
-// A rank's FieldSet (the first, or one given to map_fields) as its node peers open it: a handle
-// per distinct allocation, and where each variable lies in its allocation, with its strides and
-// element size (its base is this rank's address, which means nothing to the peer).
-struct FieldExport {
-  std::array<kernels::IpcHandle, kernels::kMaxVariables> handles{};
-  std::array<std::int64_t, kernels::kMaxVariables> offsets{};
-  std::array<kernels::VariableView, kernels::kMaxVariables> views{};
-  std::array<std::int32_t, kernels::kMaxVariables> handle_of{};
-  std::int32_t handle_count = 0;
-  std::int32_t variable_count = 0;
-  std::int32_t valid = 0;
-  std::int32_t unused = 0;
-  std::array<char, 160> failure{};
-};
-
 std::string ranks_text(const std::vector<int>& ranks) {
   std::string text;
   for (int r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
@@ -96,34 +75,6 @@ bool counting_pair(const NodeDiscovery& node, int peer, bool region_in_device) {
   return region_in_device && kernels::native_peer_atomics(node.bus_id_of(peer));
 }
 
-FieldExport export_fields_of(const kernels::FieldSet& fields) {
-  FieldExport exported;
-  try {
-    std::vector<const void*> bases;
-    for (int v = 0; v < fields.variable_count; ++v) {
-      const kernels::VariableView& view = fields.variables[v];
-      const void* base = kernels::allocation_base(view.base);
-      auto found = std::find(bases.begin(), bases.end(), base);
-      if (found == bases.end()) {
-        exported.handles[bases.size()] = kernels::export_ipc_handle(base);
-        bases.push_back(base);
-        found = bases.end() - 1;
-      }
-      exported.handle_of[static_cast<std::size_t>(v)] =
-          static_cast<std::int32_t>(found - bases.begin());
-      exported.offsets[static_cast<std::size_t>(v)] =
-          view.base - static_cast<const std::byte*>(base);
-      exported.views[static_cast<std::size_t>(v)] = view;
-    }
-    exported.handle_count = static_cast<std::int32_t>(bases.size());
-    exported.variable_count = fields.variable_count;
-    exported.valid = 1;
-  } catch (const std::exception& error) {
-    std::snprintf(exported.failure.data(), exported.failure.size(), "%s", error.what());
-  }
-  return exported;
-}
-
 }  // namespace
 
 NodeTransport::NodeTransport(MPI_Comm comm, const RankMessages& messages,
@@ -141,7 +92,7 @@ NodeTransport::NodeTransport(MPI_Comm comm, const RankMessages& messages,
     set_up(comm, messages, layouts, fields, options, names);
   } catch (...) {
     // The node's other ranks may be anywhere in the set-up: free nothing they might map.
-    (void)device_region_.release();
+    memory_.keep_region();
     throw;
   }
 }
@@ -181,17 +132,9 @@ struct NodeTransport::SetUp {
   std::vector<std::int64_t> data_offset;
   std::vector<bool> through_buffer;
   std::set<int> lines_from;  // the peers this rank takes in lines
-  // place_region: device memory or the shared segment.
-  bool try_device = false;
-  DeviceSharing sharing;
-  bool in_device = false;
-  bool host_region_needed = false;
   // share_fields: direct placement.
   std::map<int, std::string> fields_refused;
   std::map<int, kernels::FieldSet> target_fields;
-  // create_segments.
-  std::int64_t mailbox_bytes = 0;
-  std::byte* my_segment = nullptr;
   // exchange_routes: what the node's ranks told this one.
   std::vector<std::vector<RouteEntry>> incoming;
   std::vector<std::vector<PeerEntry>> peer_incoming;
@@ -216,13 +159,13 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   place_region(s);
   // Direct placement: the fields of the peers this rank sends to, mapped here.
   send_peer_list_.assign(s.send_peers.begin(), s.send_peers.end());
-  export_fields_ = s.try_device;
+  export_fields_ = memory_.tries_device();
   s.target_fields =
-      share_fields(fields, send_peer_list_, s.try_device, s.fields_refused);
+      memory_.share_fields(fields, send_peer_list_, memory_.tries_device(), s.fields_refused);
   create_segments(s);
   exchange_routes(s);
   if (!register_segments(s)) return;
-  s.my_region = s.peer_count > 0 ? region_of(s, node_.node_rank(), s.in_device) : nullptr;
+  s.my_region = s.peer_count > 0 ? memory_.region_of(node_.node_rank(), memory_.in_device()) : nullptr;
   route_peers(s);
   route_receives(s);
   route_sends(s);
@@ -288,27 +231,12 @@ void NodeTransport::lay_out_region(SetUp& s) {
   }
 }
 
-// GPU: the device region, its IPC handle, and the handles of this rank's node peers. The region
-// is in device memory when every node peer could map it.
+// Where the region lives (memory_.place_region), and what follows from it for the lines.
 void NodeTransport::place_region(SetUp& s) {
-  s.try_device = node_.gpu() && s.options.advanced.node_mapping == NodeMapping::automatic;
-  if (node_.gpu()) {
-    s.sharing = share_device_memory(plan_peers_, s.options.backend,
-                                    s.try_device && s.peer_count > 0, s.region_bytes,
-                                    s.try_device);
-  }
-  const auto opened_by = [&](int q, int p) {
-    return s.sharing.opened_by.empty() ||
-           s.sharing.opened_by[static_cast<std::size_t>(q * node_.node_size() + p)] != 0;
-  };
-  s.in_device = s.try_device && s.sharing.exported;
-  for (int peer : plan_peers_) {
-    if (!opened_by(node_.node_rank_of(peer), node_.node_rank())) s.in_device = false;
-  }
-  s.host_region_needed = s.peer_count > 0 && !s.in_device;
+  memory_.place_region(plan_peers_, s.options, s.region_bytes);
   // Lines in pinned host memory would have every receiving thread read across the bus: those
   // peers take the counted route, placed by shape.
-  if (node_.gpu() && !s.in_device) s.lines_from.clear();
+  if (node_.gpu() && !memory_.in_device()) s.lines_from.clear();
   // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     if (s.data_offset[r] >= 0 && s.lines_from.contains(s.messages.recvs[r].peer)) {
@@ -319,20 +247,9 @@ void NodeTransport::place_region(SetUp& s) {
 
 // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
 void NodeTransport::create_segments(SetUp& s) {
-  // Every segment puts its region after the same mailbox size, so that a peer finds a rank's
-  // region without knowing its receive count (which differs at a non-periodic boundary).
   const std::int64_t my_mailbox_bytes =
       aligned(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()), kDataAlignment);
-  s.mailbox_bytes = 0;
-  for (const std::int64_t bytes :
-       all_gather(my_mailbox_bytes, node_.comm(), timeout_, "agreeing on the mailbox size")) {
-    s.mailbox_bytes = std::max(s.mailbox_bytes, bytes);
-  }
-  const std::int64_t segment_bytes = s.mailbox_bytes + (s.host_region_needed ? s.region_bytes : 0);
-  segments_ = std::make_unique<SharedSegments>(node_.comm(),
-                                               static_cast<std::size_t>(segment_bytes), timeout_);
-  s.my_segment = segments_->segment(node_.node_rank());
-  if (s.host_region_needed) host_region_ = s.my_segment + s.mailbox_bytes;
+  memory_.create_segments(my_mailbox_bytes, s.region_bytes);
 }
 
 // Tell each sender of the node where its messages to this rank go, and each node peer where
@@ -348,7 +265,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
     entry.bytes = m.bytes;
     entry.mailbox_offset = static_cast<std::int64_t>(2 * kLine * r);
     if (entry.node) {
-      entry.in_device = s.in_device ? 1 : 0;
+      entry.in_device = memory_.in_device() ? 1 : 0;
       entry.data_offset = s.data_offset[r];
       entry.layout = s.layouts.recvs[r];
       entry.through_buffer = s.through_buffer[r] ? 1 : 0;
@@ -359,7 +276,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
   std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(node_.node_size()));
   for (const auto& [peer, index] : s.peer_index) {
     PeerEntry entry;
-    entry.in_device = s.in_device ? 1 : 0;
+    entry.in_device = memory_.in_device() ? 1 : 0;
     entry.mapped_fields = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     entry.lines = s.lines_from.contains(peer) ? 1 : 0;
     entry.arrival_offset = arrival_line(index);
@@ -369,43 +286,17 @@ void NodeTransport::exchange_routes(SetUp& s) {
   s.peer_incoming = all_to_all(peer_outgoing, node_.comm(), timeout_, "exchanging node words");
 }
 
-// Host addresses in the shared segments become device addresses through registrations. Returns
-// false, with the problem kept, when the GPU refuses them.
+// Host addresses in the shared segments become device addresses through registrations, where
+// a region of the node is in them. Returns false, with the problem kept, when the GPU refuses
+// them.
 bool NodeTransport::register_segments(SetUp& s) {
-  bool host_path_used = node_.gpu() && s.host_region_needed;
+  bool host_path_used = node_.gpu() && memory_.host_region_needed();
   for (const auto& entries : s.peer_incoming) {
     for (const PeerEntry& e : entries) {
       host_path_used = host_path_used || (node_.gpu() && !e.in_device);
     }
   }
-  if (host_path_used) {
-    try {
-      for (int q = 0; q < node_.node_size(); ++q) {
-        registrations_.emplace_back(segments_->segment(q), segments_->bytes(q));
-      }
-    } catch (const std::exception& error) {
-      problems_.push_back(std::string("the node's shared memory cannot be registered for the "
-                                      "GPU, so the pinned-host fallback is unavailable: ") +
-                          error.what());
-      return false;
-    }
-  }
-  return true;
-}
-
-// The region of node rank q as this rank's GPU reaches it.
-std::byte* NodeTransport::region_of(const SetUp& s, int q, bool peer_in_device) {
-  const auto device_view = [&](std::byte* host) -> std::byte* {
-    if (!node_.gpu()) return host;
-    return static_cast<std::byte*>(
-        registrations_[static_cast<std::size_t>(q)].device_address(host));
-  };
-  if (q == node_.node_rank()) {
-    return s.in_device ? static_cast<std::byte*>(device_region_->data())
-                       : device_view(s.my_segment + s.mailbox_bytes);
-  }
-  if (peer_in_device) return static_cast<std::byte*>(mappings_[static_cast<std::size_t>(q)].data());
-  return device_view(segments_->segment(q) + s.mailbox_bytes);
+  return memory_.register_segments(host_path_used, problems_);
 }
 
 // The peers of the device half: where this rank's words and each peer's are, as the peer said.
@@ -423,7 +314,7 @@ void NodeTransport::route_peers(SetUp& s) {
       continue;
     }
     kernels::NodePeerRoute& route = s.peer_routes[index];
-    std::byte* there = region_of(s, q, entries[0].in_device != 0);
+    std::byte* there = memory_.region_of(q, entries[0].in_device != 0);
     if (there == nullptr) {
       problems_.push_back("peer " + std::to_string(peer) +
                           "'s node memory is not mapped in this rank");
@@ -438,7 +329,7 @@ void NodeTransport::route_peers(SetUp& s) {
     target_fields_[index * kernels::kMaxFieldSets] = s.target_fields.at(peer);
     route.direct_out = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
-    route.counts_in = counting_pair(node_, peer, s.in_device) ? 1 : 0;
+    route.counts_in = counting_pair(node_, peer, memory_.in_device()) ? 1 : 0;
     route.counts_out = counting_pair(node_, peer, entries[0].in_device != 0) ? 1 : 0;
     // A pair in lines is never placed directly, whatever is mapped.
     route.lines_in = s.lines_from.contains(peer) ? 1 : 0;
@@ -457,7 +348,7 @@ void NodeTransport::route_receives(SetUp& s) {
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     const Message& m = s.messages.recvs[r];
     if (node_.on_node(m.peer)) {
-      std::byte* line = s.my_segment + 2 * kLine * r;
+      std::byte* line = memory_.segment(node_.node_rank()) + 2 * kLine * r;
       recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
                             reinterpret_cast<std::uint64_t*>(line + kLine)};
     }
@@ -507,10 +398,10 @@ void NodeTransport::route_sends(SetUp& s) {
                           std::to_string(s.layouts.sends[m].element_count()));
       continue;
     }
-    std::byte* segment = segments_->segment(q);
+    std::byte* segment = memory_.segment(q);
     send_mailboxes_[m] = {reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset),
                           reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset + kLine)};
-    std::byte* there = region_of(s, q, entry->in_device != 0);
+    std::byte* there = memory_.region_of(q, entry->in_device != 0);
     s.send_peer[m] = s.peer_index[send.peer];
     send_routes_[m].target = entry->layout;
     send_routes_[m].target_buffer = there + entry->data_offset;
@@ -544,7 +435,7 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
-  upload_plan(options.backend, peer_routes, table, node_.gpu() && !s.in_device);
+  upload_plan(options.backend, peer_routes, table, node_.gpu() && !memory_.in_device());
 }
 
 // The messages with `peer` that its receiver takes through its buffer (NodePlacement).
@@ -563,7 +454,7 @@ void NodeTransport::count_through_buffer(const SetUp& s, int peer, PeerTransport
 
 // peers(): each peer's transport and, for the node ones, the path its messages take and why.
 void NodeTransport::describe_peers(SetUp& s) {
-  const DeviceSharing& sharing = s.sharing;
+  const NodeMemorySharing::DeviceSharing& sharing = memory_.device_sharing();
   for (int peer : s.peers) {
     // The rank itself is described by the transport that carries it when that is not MPI.
     if (peer == node_.rank() && s.options.transport != Transport::mpi) continue;
@@ -574,7 +465,7 @@ void NodeTransport::describe_peers(SetUp& s) {
       } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
         described.path = "pinned host: " + why->second;
       } else {
-        described.path = s.in_device ? "device (IPC)" : "pinned host: a node peer cannot map this rank's region";
+        described.path = memory_.in_device() ? "device (IPC)" : "pinned host: a node peer cannot map this rank's region";
       }
       if (!sharing.export_failure.empty()) {
         described.path += "; this rank's handle: " + sharing.export_failure;
@@ -598,50 +489,6 @@ void NodeTransport::describe_peers(SetUp& s) {
   }
 }
 
-std::map<int, kernels::FieldSet> NodeTransport::share_fields(
-    const kernels::FieldSet& fields, const std::vector<int>& send_peers,
-    bool export_fields, std::map<int, std::string>& why_not) {
-  FieldExport mine;
-  if (export_fields) {
-    mine = export_fields_of(fields);
-  } else {
-    std::snprintf(mine.failure.data(), mine.failure.size(), "%s",
-                  "no field mapping on this backend or with a forced host mapping");
-  }
-  const std::vector<FieldExport> exports =
-      all_gather(mine, node_.comm(), timeout_, "exchanging field handles");
-  std::map<int, kernels::FieldSet> mapped;
-  for (int peer : send_peers) {
-    const int q = node_.node_rank_of(peer);
-    kernels::FieldSet target{};
-    if (const FieldExport& theirs = exports[static_cast<std::size_t>(q)]; !theirs.valid) {
-      why_not[peer] = std::string("its fields are not shared: ") + theirs.failure.data();
-    } else {
-      try {
-        std::vector<void*> bases;
-        for (int h = 0; h < theirs.handle_count; ++h) {
-          field_mappings_.emplace_back(theirs.handles[static_cast<std::size_t>(h)]);
-          bases.push_back(field_mappings_.back().data());
-        }
-        target.variable_count = theirs.variable_count;
-        for (int v = 0; v < theirs.variable_count; ++v) {
-          const auto i = static_cast<std::size_t>(v);
-          target.variables[v] = theirs.views[i];
-          target.variables[v].base =
-              static_cast<std::byte*>(bases[static_cast<std::size_t>(theirs.handle_of[i])]) +
-              theirs.offsets[i];
-        }
-        target.alignment = kernels::alignment_of(target);
-      } catch (const std::exception& error) {
-        target = {};
-        why_not[peer] = std::string("its fields did not open here: ") + error.what();
-      }
-    }
-    mapped[peer] = target;
-  }
-  return mapped;
-}
-
 void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fields) {
   if (slot == 0 || slot >= static_cast<std::uint32_t>(kernels::kMaxFieldSets)) {
     throw ConfigError("map_fields: slot " + std::to_string(slot) + " is not one the node " +
@@ -649,7 +496,7 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
   }
   std::map<int, std::string> why_not;
   const std::map<int, kernels::FieldSet> mapped =
-      share_fields(fields, send_peer_list_, export_fields_, why_not);
+      memory_.share_fields(fields, send_peer_list_, export_fields_, why_not);
   // Each sender tells its receivers whether it mapped their fields: their direct_in.
   const auto node_size = static_cast<std::size_t>(node_.node_size());
   std::vector<std::vector<std::int32_t>> outgoing(node_size);
@@ -736,15 +583,7 @@ void NodeTransport::upload_plan(notify::Backend backend,
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {
   std::string text;
-  const auto read_word = [&](std::int64_t offset) -> std::uint64_t {
-    std::uint64_t value = 0;
-    if (host_region_ != nullptr) {
-      value = notify::load_acquire_system(reinterpret_cast<const std::uint64_t*>(host_region_ + offset));
-    } else if (device_region_) {
-      device_region_->copy_to_host(&value, sizeof value, static_cast<std::size_t>(offset));
-    }
-    return value;
-  };
+  const auto read_word = [&](std::int64_t offset) { return memory_.read_word(offset); };
   for (std::size_t i = 0; i < plan_peers_.size() && i < peer_lines_.size(); ++i) {
     const int peer = plan_peers_[i];
     const std::uint64_t arrival = read_word(peer_lines_[i]);
@@ -785,13 +624,11 @@ std::string NodeTransport::pending(std::uint64_t epoch) const {
 }
 
 NodeTransport::~NodeTransport() {
-  mappings_.clear();
-  field_mappings_.clear();
-  registrations_.clear();
+  memory_.close_mappings();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized || node_.comm() == MPI_COMM_NULL) {
-    (void)device_region_.release();  // nobody can be asked: never free what a peer may map
+    memory_.keep_region();  // nobody can be asked: never free what a peer may map
     return;
   }
   try {
@@ -799,65 +636,11 @@ NodeTransport::~NodeTransport() {
   } catch (const std::exception& error) {
     // A peer that does not answer may still map this rank's device memory: keep it.
     std::fprintf(stderr, "%s; this rank's node memory is left allocated\n", error.what());
-    (void)device_region_.release();
+    memory_.keep_region();
     return;
   }
-  device_region_.reset();
+  memory_.free_region();
   node_.free_comm();
-}
-
-NodeTransport::DeviceSharing NodeTransport::share_device_memory(
-    const std::vector<int>& node_peers, notify::Backend backend, bool export_region,
-    std::int64_t region_bytes, bool open_handles) {
-  const int node_size = node_.node_size();
-  DeviceSharing sharing;
-  HandleEntry mine;
-  if (export_region) {
-    try {
-      device_region_ = std::make_unique<kernels::DeviceMemory>(
-          backend, static_cast<std::size_t>(region_bytes));
-      mine.handle = kernels::export_ipc_handle(device_region_->data());
-      mine.valid = 1;
-      sharing.exported = true;
-    } catch (const std::exception& error) {
-      sharing.export_failure = error.what();
-    }
-  }
-  const std::vector<HandleEntry> handles =
-      all_gather(mine, node_.comm(), timeout_, "exchanging IPC handles");
-  std::vector<std::int32_t> opened(static_cast<std::size_t>(node_size), 1);
-  mappings_.resize(static_cast<std::size_t>(node_size));
-  for (int peer : node_peers) {
-    const int q = node_.node_rank_of(peer);
-    const HandleEntry& entry = handles[static_cast<std::size_t>(q)];
-    std::string why;
-    if (!open_handles) {
-      why = "host mapping forced";
-    } else if (!entry.valid) {
-      why = "peer " + std::to_string(peer) + " has no IPC handle to give";
-    } else {
-      try {
-        mappings_[static_cast<std::size_t>(q)] = kernels::IpcMapping(entry.handle);
-      } catch (const std::exception& error) {
-        why = error.what();
-        std::fprintf(stderr,
-                     "node rank %d: node transport: the IPC handle of peer %d did not open (%s); "
-                     "its messages go through pinned host memory\n",
-                     node_.node_rank(), peer, error.what());
-      }
-    }
-    if (!why.empty()) {
-      opened[static_cast<std::size_t>(q)] = 0;
-      sharing.refused[peer] = why;
-    }
-  }
-  sharing.opened_by.assign(static_cast<std::size_t>(node_size * node_size), 1);
-  MPI_Request request = MPI_REQUEST_NULL;
-  check_node_step(MPI_Iallgather(opened.data(), node_size, MPI_INT32_T, sharing.opened_by.data(),
-                                 node_size, MPI_INT32_T, node_.comm(), &request),
-                  "gathering which IPC handles opened");
-  wait_with_deadline(request, timeout_, "gathering which IPC handles opened");
-  return sharing;
 }
 
 void NodeTransport::announce_packed(std::size_t m, std::uint64_t epoch) {

@@ -37,7 +37,7 @@
 #include "haloflag/notify/control_block.hpp"
 #include "message_names.hpp"
 #include "transports/node/node_discovery.hpp"
-#include "transports/node/shared_segments.hpp"
+#include "transports/node/node_memory_sharing.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -110,7 +110,6 @@ class NodeTransport {
   void create_segments(SetUp& s);  // collective over the node
   void exchange_routes(SetUp& s);  // collective over the node
   bool register_segments(SetUp& s);  // false: the GPU refused the shared memory (a problem)
-  std::byte* region_of(const SetUp& s, int q, bool peer_in_device);  // node rank q's region
   void route_peers(SetUp& s);
   void route_receives(SetUp& s);
   void route_sends(SetUp& s);
@@ -118,27 +117,6 @@ class NodeTransport {
   void describe_peers(SetUp& s);
   void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
 
-  // What the node's ranks learnt from each other's IPC handles (GPU backends).
-  struct DeviceSharing {
-    bool exported = false;  // this rank's device region has a handle
-    std::string export_failure;
-    std::map<int, std::string> refused;  // peer -> why its handle did not open here
-    // [q * node size + p]: node rank q opened node rank p's handle, or never needed to.
-    std::vector<std::int32_t> opened_by;
-  };
-  // Collective over the node: allocates and exports this rank's device region (when
-  // `export_region`), and opens the handles of this rank's node peers (when `open_handles`); a
-  // handle that will not open is reported, not thrown.
-  DeviceSharing share_device_memory(const std::vector<int>& node_peers, notify::Backend backend,
-                                    bool export_region,
-                                    std::int64_t region_bytes, bool open_handles);
-  // Collective over the node: exports this rank's FieldSet (when `export_fields`) and maps the
-  // fields of the peers this rank sends to; returns, per node peer, the mapped FieldSet
-  // (variable_count 0 where none) and records why a mapping failed in `why_not`.
-  std::map<int, kernels::FieldSet> share_fields(const kernels::FieldSet& fields,
-                                                const std::vector<int>& send_peers,
-                                                bool export_fields,
-                                                std::map<int, std::string>& why_not);
   // Uploads the routes, pieces and counters of the device half; `relay_host_words`: this rank's
   // words are in pinned host memory, and the node grid's block 0 relays them.
   void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
@@ -153,18 +131,13 @@ class NodeTransport {
   NodeDiscovery node_;  // who is on this rank's node: the first set-up step
   std::uint32_t arrival_id_ = 0;
   std::uint32_t ghosts_free_id_ = 0;
-  std::unique_ptr<kernels::DeviceMemory> device_region_;
-  std::vector<kernels::IpcMapping> mappings_;        // by node rank; empty where not opened
-  std::vector<kernels::IpcMapping> field_mappings_;  // the peers' field allocations
-  std::unique_ptr<SharedSegments> segments_;
-  std::vector<kernels::HostRegistration> registrations_;  // by node rank, where used
+  NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
   std::vector<kernels::NodeSendRoute> send_routes_;
   std::vector<kernels::NodeRecvRoute> recv_routes_;
   std::vector<Mailbox> send_mailboxes_;  // the receiver's mailbox of each node send
   std::vector<Mailbox> recv_mailboxes_;  // this rank's mailbox of each node receive
   // For pending(): this rank's peers in NodePlan order, and host-readable views of the words.
   std::vector<int> plan_peers_;
-  std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
   std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
   // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
