@@ -11,11 +11,9 @@
 #include "deadline_collectives.hpp"
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
-#include "haloflag/kernels/transports/node/node_lines.hpp"
 #include "haloflag/notify/flag_line.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
-#include "transports/node/node_placement.hpp"
 #include "transports/piece_grid_size.hpp"
 #include "transports/route_table_memory.hpp"
 
@@ -23,7 +21,6 @@ namespace haloflag::halo::detail {
 namespace {
 
 constexpr std::size_t kLine = notify::kFlagLineBytes;
-constexpr std::int64_t kDataAlignment = 256;
 
 // One receive of a rank, as it tells the sender at set-up. Offsets are bytes from the start of
 // the receiver's region (device memory when in_device, else its shared segment's region).
@@ -47,25 +44,6 @@ struct PeerEntry {
   std::int64_t arrival_offset = -1;      // the peer stores its arrivals here
   std::int64_t ghosts_free_offset = -1;  // the peer stores its ghosts_free here
 };
-
-std::string ranks_text(const std::vector<int>& ranks) {
-  std::string text;
-  for (int r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
-  return text;
-}
-
-std::int64_t aligned(std::int64_t value, std::int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// Where the words of node peer `index` lie in this rank's region: its arrival line, then its
-// ghosts_free line.
-std::int64_t arrival_line(std::uint32_t index) {
-  return static_cast<std::int64_t>(2 * kLine * index);
-}
-std::int64_t ghosts_free_line(std::uint32_t index) {
-  return static_cast<std::int64_t>(2 * kLine * index + kLine);
-}
 
 // Arrival words count elements where the pair's GPUs add into each other's device memory
 // natively (and on the host backend, whose shared memory takes atomics); elsewhere they hold
@@ -103,35 +81,9 @@ void NodeTransport::throw_if_unusable() const {
 
 // What set_up() has learnt so far: each step below reads what the steps before it set, so the
 // steps run in set_up()'s order (which is also the order of the collective calls on every rank).
-struct NodeTransport::SetUp {
-  SetUp(const RankMessages& rank_messages, const MessageLayouts& message_layouts,
-        const kernels::FieldSet& field_set, const ExchangeOptions& exchange_options,
-        const MessageNames& message_names)
-      : messages(rank_messages),
-        layouts(message_layouts),
-        fields(field_set),
-        options(exchange_options),
-        names(message_names) {}
+struct NodeTransport::SetUp : NodeSetUpInputs {
+  explicit SetUp(const NodeSetUpInputs& inputs) : NodeSetUpInputs(inputs) {}
 
-  // set_up()'s arguments.
-  const RankMessages& messages;
-  const MessageLayouts& layouts;
-  const kernels::FieldSet& fields;
-  const ExchangeOptions& options;
-  const MessageNames& names;
-  // choose_peers: this rank's choice for each peer.
-  std::set<int> peers;
-  std::map<int, bool> by_node;  // peer -> carried by the node transport
-  std::map<int, std::uint32_t> peer_index;
-  std::set<int> send_peers;
-  // lay_out_region: the offsets in this rank's region, which receives come through it even
-  // where their sender maps the ghost cells, and the peers in lines (both settled by
-  // place_region, once the region's memory is known).
-  std::int64_t peer_count = 0;
-  std::int64_t region_bytes = 0;
-  std::vector<std::int64_t> data_offset;
-  std::vector<bool> through_buffer;
-  std::set<int> lines_from;  // the peers this rank takes in lines
   // share_fields: direct placement.
   std::map<int, std::string> fields_refused;
   std::map<int, kernels::FieldSet> target_fields;
@@ -152,20 +104,20 @@ struct NodeTransport::SetUp {
 void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
                            const MessageLayouts& layouts, const kernels::FieldSet& fields,
                            const ExchangeOptions& options, const MessageNames& names) {
-  SetUp s(messages, layouts, fields, options, names);
+  SetUp s(NodeSetUpInputs{messages, layouts, fields, options, names});
   node_.join(comm, options.backend != notify::Backend::host, timeout_);
-  choose_peers(s);
-  lay_out_region(s);
+  layout_.choose_peers(s, node_, problems_);
+  layout_.lay_out_region(s);
   place_region(s);
   // Direct placement: the fields of the peers this rank sends to, mapped here.
-  send_peer_list_.assign(s.send_peers.begin(), s.send_peers.end());
+  send_peer_list_.assign(layout_.send_peers().begin(), layout_.send_peers().end());
   export_fields_ = memory_.tries_device();
   s.target_fields =
       memory_.share_fields(fields, send_peer_list_, memory_.tries_device(), s.fields_refused);
   create_segments(s);
   exchange_routes(s);
   if (!register_segments(s)) return;
-  s.my_region = s.peer_count > 0 ? memory_.region_of(node_.node_rank(), memory_.in_device()) : nullptr;
+  s.my_region = !layout_.node_peers().empty() ? memory_.region_of(node_.node_rank(), memory_.in_device()) : nullptr;
   route_peers(s);
   route_receives(s);
   route_sends(s);
@@ -174,82 +126,17 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   describe_peers(s);
 }
 
-// This rank's choice for each peer: node or MPI. A peer that transport node cannot reach is a
-// problem, kept for throw_if_unusable().
-void NodeTransport::choose_peers(SetUp& s) {
-  for (const Message& m : s.messages.sends) s.peers.insert(m.peer);
-  for (const Message& m : s.messages.recvs) s.peers.insert(m.peer);
-  for (int peer : s.peers) {
-    const bool on_node = node_.on_node(peer);
-    if (s.options.transport == Transport::node && !on_node) {
-      problems_.push_back("transport node: peer " + std::to_string(peer) +
-                          " is not on this rank's node (ranks " + ranks_text(node_.members()) +
-                          "); use transport auto to reach it over MPI");
-    }
-    // A rank's messages to itself are the self transport's wherever this one could carry them.
-    s.by_node[peer] = on_node && s.options.transport != Transport::mpi && peer != node_.rank();
-  }
-  // The node peers in order: their index is their place in the device half's peer array.
-  for (int peer : s.peers) {
-    if (!s.by_node[peer]) continue;
-    s.peer_index[peer] = static_cast<std::uint32_t>(plan_peers_.size());
-    plan_peers_.push_back(peer);
-  }
-  for (const Message& m : s.messages.sends) {
-    if (s.by_node[m.peer]) s.send_peers.insert(m.peer);
-  }
-}
-
-// This rank's region: two lines per node peer (the arrival and ghosts_free words the peer
-// writes), then the node receives' data. The same offsets serve the device region and the
-// shared segment's region.
-void NodeTransport::lay_out_region(SetUp& s) {
-  s.peer_count = static_cast<std::int64_t>(plan_peers_.size());
-  s.region_bytes = aligned(2 * s.peer_count * static_cast<std::int64_t>(kLine), kDataAlignment);
-  s.data_offset.assign(s.messages.recvs.size(), -1);
-  s.through_buffer.assign(s.messages.recvs.size(), false);
-  for (int peer : plan_peers_) {
-    std::vector<kernels::MessageLayout> receives;
-    for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
-      if (s.messages.recvs[r].peer == peer) receives.push_back(s.layouts.recvs[r]);
-    }
-    if (peer_takes_lines(receives, s.options.strategy, s.options.advanced.node_lines_up_to_bytes)) {
-      s.lines_from.insert(peer);
-    }
-  }
-  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
-    const int peer = s.messages.recvs[r].peer;
-    if (!s.by_node[peer]) continue;
-    const bool lines = s.lines_from.contains(peer);
-    s.through_buffer[r] =
-        receive_through_buffer(s.layouts.recvs[r], s.fields, s.options.advanced.node_placement,
-                               s.options.advanced.node_buffered_from_bytes);
-    s.data_offset[r] = s.region_bytes;
-    const std::int64_t bytes = s.messages.recvs[r].bytes;
-    s.region_bytes =
-        aligned(s.region_bytes + (lines ? kernels::line_buffer_bytes(bytes) : bytes), kDataAlignment);
-  }
-}
-
 // Where the region lives (memory_.place_region), and what follows from it for the lines.
 void NodeTransport::place_region(SetUp& s) {
-  memory_.place_region(plan_peers_, s.options, s.region_bytes);
-  // Lines in pinned host memory would have every receiving thread read across the bus: those
-  // peers take the counted route, placed by shape.
-  if (node_.gpu() && !memory_.in_device()) s.lines_from.clear();
-  // Lines are never placed in the ghost cells: they are unpacked by the flags' readers.
-  for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
-    if (s.data_offset[r] >= 0 && s.lines_from.contains(s.messages.recvs[r].peer)) {
-      s.through_buffer[r] = true;
-    }
-  }
+  memory_.place_region(layout_.node_peers(), s.options, layout_.region_bytes());
+  layout_.settle_lines(s, node_.gpu() && !memory_.in_device());
 }
 
 // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
 void NodeTransport::create_segments(SetUp& s) {
   const std::int64_t my_mailbox_bytes =
-      aligned(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()), kDataAlignment);
-  memory_.create_segments(my_mailbox_bytes, s.region_bytes);
+      aligned_for_data(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()));
+  memory_.create_segments(my_mailbox_bytes, layout_.region_bytes());
 }
 
 // Tell each sender of the node where its messages to this rank go, and each node peer where
@@ -261,26 +148,26 @@ void NodeTransport::exchange_routes(SetUp& s) {
     if (!node_.on_node(m.peer)) continue;
     RouteEntry entry;
     entry.tag = m.tag;
-    entry.node = s.by_node[m.peer] ? 1 : 0;
+    entry.node = layout_.by_node(m.peer) ? 1 : 0;
     entry.bytes = m.bytes;
     entry.mailbox_offset = static_cast<std::int64_t>(2 * kLine * r);
     if (entry.node) {
       entry.in_device = memory_.in_device() ? 1 : 0;
-      entry.data_offset = s.data_offset[r];
+      entry.data_offset = layout_.data_offset(r);
       entry.layout = s.layouts.recvs[r];
-      entry.through_buffer = s.through_buffer[r] ? 1 : 0;
+      entry.through_buffer = layout_.through_buffer()[r] ? 1 : 0;
     }
     outgoing[static_cast<std::size_t>(node_.node_rank_of(m.peer))].push_back(entry);
   }
   s.incoming = all_to_all(outgoing, node_.comm(), timeout_, "exchanging routes");
   std::vector<std::vector<PeerEntry>> peer_outgoing(static_cast<std::size_t>(node_.node_size()));
-  for (const auto& [peer, index] : s.peer_index) {
+  for (const auto& [peer, index] : layout_.peer_index()) {
     PeerEntry entry;
     entry.in_device = memory_.in_device() ? 1 : 0;
     entry.mapped_fields = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
-    entry.lines = s.lines_from.contains(peer) ? 1 : 0;
-    entry.arrival_offset = arrival_line(index);
-    entry.ghosts_free_offset = ghosts_free_line(index);
+    entry.lines = layout_.takes_lines(peer) ? 1 : 0;
+    entry.arrival_offset = NodeRegionLayout::arrival_line(index);
+    entry.ghosts_free_offset = NodeRegionLayout::ghosts_free_line(index);
     peer_outgoing[static_cast<std::size_t>(node_.node_rank_of(peer))].push_back(entry);
   }
   s.peer_incoming = all_to_all(peer_outgoing, node_.comm(), timeout_, "exchanging node words");
@@ -301,9 +188,9 @@ bool NodeTransport::register_segments(SetUp& s) {
 
 // The peers of the device half: where this rank's words and each peer's are, as the peer said.
 void NodeTransport::route_peers(SetUp& s) {
-  s.peer_routes.resize(plan_peers_.size());
-  target_fields_.assign(plan_peers_.size() * kernels::kMaxFieldSets, kernels::FieldSet{});
-  for (const auto& [peer, index] : s.peer_index) {
+  s.peer_routes.resize(layout_.node_peers().size());
+  target_fields_.assign(layout_.node_peers().size() * kernels::kMaxFieldSets, kernels::FieldSet{});
+  for (const auto& [peer, index] : layout_.peer_index()) {
     const int q = node_.node_rank_of(peer);
     const auto& entries = s.peer_incoming[static_cast<std::size_t>(q)];
     if (entries.size() != 1) {
@@ -323,20 +210,21 @@ void NodeTransport::route_peers(SetUp& s) {
     route.arrival_there = reinterpret_cast<std::uint64_t*>(there + entries[0].arrival_offset);
     route.ghosts_free_there =
         reinterpret_cast<std::uint64_t*>(there + entries[0].ghosts_free_offset);
-    route.arrival_here = reinterpret_cast<const std::uint64_t*>(s.my_region + arrival_line(index));
-    route.ghosts_free_here =
-        reinterpret_cast<const std::uint64_t*>(s.my_region + ghosts_free_line(index));
+    const std::int64_t arrival = NodeRegionLayout::arrival_line(index);
+    const std::int64_t ghosts_free = NodeRegionLayout::ghosts_free_line(index);
+    route.arrival_here = reinterpret_cast<const std::uint64_t*>(s.my_region + arrival);
+    route.ghosts_free_here = reinterpret_cast<const std::uint64_t*>(s.my_region + ghosts_free);
     target_fields_[index * kernels::kMaxFieldSets] = s.target_fields.at(peer);
     route.direct_out = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
     route.counts_in = counting_pair(node_, peer, memory_.in_device()) ? 1 : 0;
     route.counts_out = counting_pair(node_, peer, entries[0].in_device != 0) ? 1 : 0;
     // A pair in lines is never placed directly, whatever is mapped.
-    route.lines_in = s.lines_from.contains(peer) ? 1 : 0;
+    route.lines_in = layout_.takes_lines(peer) ? 1 : 0;
     route.lines_out = entries[0].lines != 0 ? 1 : 0;
     if (route.lines_in != 0) route.direct_in = 0;
     if (route.lines_out != 0) route.direct_out = 0;
-    peer_lines_.push_back(arrival_line(index));
+    peer_lines_.push_back(arrival);
   }
 }
 
@@ -352,11 +240,11 @@ void NodeTransport::route_receives(SetUp& s) {
       recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
                             reinterpret_cast<std::uint64_t*>(line + kLine)};
     }
-    if (s.data_offset[r] < 0) continue;
-    s.recv_peer[r] = s.peer_index[m.peer];
-    recv_routes_[r].data = s.my_region + s.data_offset[r];
+    if (layout_.data_offset(r) < 0) continue;
+    s.recv_peer[r] = layout_.index_of(m.peer);
+    recv_routes_[r].data = s.my_region + layout_.data_offset(r);
     recv_routes_[r].peer = s.recv_peer[r];
-    recv_routes_[r].through_buffer = s.through_buffer[r] ? 1 : 0;
+    recv_routes_[r].through_buffer = layout_.through_buffer()[r] ? 1 : 0;
     recv_text_[r] = s.names.recv(r);
     ++node_recvs_;
   }
@@ -382,10 +270,11 @@ void NodeTransport::route_sends(SetUp& s) {
                           " lists no such receive for the node transport");
       continue;
     }
-    if ((entry->node != 0) != s.by_node[send.peer]) {
+    const bool by_node = layout_.by_node(send.peer);
+    if ((entry->node != 0) != by_node) {
       problems_.push_back("peers disagree on the transport: this rank carries its messages with peer " +
                           std::to_string(send.peer) + " over " +
-                          (s.by_node[send.peer] ? "node" : "mpi") + ", peer " +
+                          (by_node ? "node" : "mpi") + ", peer " +
                           std::to_string(send.peer) + " over " + (entry->node ? "node" : "mpi") +
                           " (" + names.send(m) + "); give both the same ExchangeOptions::transport "
                           "and HALOFLAG_NODE_SIZE");
@@ -402,7 +291,7 @@ void NodeTransport::route_sends(SetUp& s) {
     send_mailboxes_[m] = {reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset),
                           reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset + kLine)};
     std::byte* there = memory_.region_of(q, entry->in_device != 0);
-    s.send_peer[m] = s.peer_index[send.peer];
+    s.send_peer[m] = layout_.index_of(send.peer);
     send_routes_[m].target = entry->layout;
     send_routes_[m].target_buffer = there + entry->data_offset;
     send_routes_[m].peer = s.send_peer[m];
@@ -418,7 +307,8 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   const ExchangeOptions& options = s.options;
   const MessageLayouts& layouts = s.layouts;
   const NodePieceTable table =
-      cut_into_pieces(layouts, s.send_peer, s.recv_peer, s.through_buffer, plan_peers_.size(),
+      cut_into_pieces(layouts, s.send_peer, s.recv_peer, layout_.through_buffer(),
+                      layout_.node_peers().size(),
                       piece_grid_piece_bytes(layouts, options));
   std::vector<kernels::NodePeerRoute>& peer_routes = s.peer_routes;
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) {
@@ -455,11 +345,12 @@ void NodeTransport::count_through_buffer(const SetUp& s, int peer, PeerTransport
 // peers(): each peer's transport and, for the node ones, the path its messages take and why.
 void NodeTransport::describe_peers(SetUp& s) {
   const NodeMemorySharing::DeviceSharing& sharing = memory_.device_sharing();
-  for (int peer : s.peers) {
+  for (int peer : layout_.peers()) {
     // The rank itself is described by the transport that carries it when that is not MPI.
     if (peer == node_.rank() && s.options.transport != Transport::mpi) continue;
-    PeerTransport described{peer, s.by_node[peer] ? Transport::node : Transport::mpi, "mpi"};
-    if (s.by_node[peer]) {
+    const bool by_node = layout_.by_node(peer);
+    PeerTransport described{peer, by_node ? Transport::node : Transport::mpi, "mpi"};
+    if (by_node) {
       if (!node_.gpu()) {
         described.path = "shared memory";
       } else if (const auto why = sharing.refused.find(peer); why != sharing.refused.end()) {
@@ -471,10 +362,11 @@ void NodeTransport::describe_peers(SetUp& s) {
         described.path += "; this rank's handle: " + sharing.export_failure;
       }
       count_through_buffer(s, peer, described);
-      if (s.lines_from.contains(peer)) described.path += ", takes its messages in lines";
-      if (s.send_peers.contains(peer) && s.peer_routes[s.peer_index[peer]].lines_out != 0) {
+      if (layout_.takes_lines(peer)) described.path += ", takes its messages in lines";
+      const bool sent_to = layout_.send_peers().contains(peer);
+      if (sent_to && s.peer_routes[layout_.index_of(peer)].lines_out != 0) {
         described.path += ", sends it lines";
-      } else if (s.send_peers.contains(peer)) {
+      } else if (sent_to) {
         const auto why = s.fields_refused.find(peer);
         described.path += why == s.fields_refused.end() ? ", pieces into its ghost cells"
                                                         : ", pieces into its buffer (" + why->second + ")";
@@ -508,9 +400,10 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
       outgoing, node_.comm(), timeout_, "telling the node's ranks which fields are mapped");
   if (!any()) return;
   const std::uint32_t bit = 1U << slot;
-  for (std::size_t i = 0; i < plan_peers_.size(); ++i) {
+  const std::vector<int>& node_peers = layout_.node_peers();
+  for (std::size_t i = 0; i < node_peers.size(); ++i) {
     kernels::NodePeerRoute& route = host_peers_[i];
-    const int peer = plan_peers_[i];
+    const int peer = node_peers[i];
     route.direct_out &= ~bit;
     route.direct_in &= ~bit;
     const auto found = mapped.find(peer);
@@ -584,8 +477,9 @@ void NodeTransport::upload_plan(notify::Backend backend,
 std::string NodeTransport::pending(std::uint64_t epoch) const {
   std::string text;
   const auto read_word = [&](std::int64_t offset) { return memory_.read_word(offset); };
-  for (std::size_t i = 0; i < plan_peers_.size() && i < peer_lines_.size(); ++i) {
-    const int peer = plan_peers_[i];
+  const std::vector<int>& node_peers = layout_.node_peers();
+  for (std::size_t i = 0; i < node_peers.size() && i < peer_lines_.size(); ++i) {
+    const int peer = node_peers[i];
     const std::uint64_t arrival = read_word(peer_lines_[i]);
     const std::uint64_t free = read_word(peer_lines_[i] + static_cast<std::int64_t>(kLine));
     const kernels::NodePeerRoute& route = host_peers_[i];

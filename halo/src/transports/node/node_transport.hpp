@@ -38,6 +38,7 @@
 #include "message_names.hpp"
 #include "transports/node/node_discovery.hpp"
 #include "transports/node/node_memory_sharing.hpp"
+#include "transports/node/node_region_layout.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -74,7 +75,7 @@ class NodeTransport {
   // The rank of node peer `index` of the device half (the index of a node word in a failure
   // record); -1 when there is none.
   int peer_rank(std::size_t index) const {
-    return index < plan_peers_.size() ? plan_peers_[index] : -1;
+    return index < layout_.node_peers().size() ? layout_.node_peers()[index] : -1;
   }
   // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
   int gpu_sharers() const { return node_.gpu_sharers(); }
@@ -104,8 +105,6 @@ class NodeTransport {
   // set_up()'s steps, in the order it runs them: every rank makes their collective calls in
   // this order. SetUp (node_transport.cpp) carries what each step learnt to the next ones.
   struct SetUp;
-  void choose_peers(SetUp& s);
-  void lay_out_region(SetUp& s);
   void place_region(SetUp& s);  // collective over the node on GPU backends
   void create_segments(SetUp& s);  // collective over the node
   void exchange_routes(SetUp& s);  // collective over the node
@@ -131,13 +130,13 @@ class NodeTransport {
   NodeDiscovery node_;  // who is on this rank's node: the first set-up step
   std::uint32_t arrival_id_ = 0;
   std::uint32_t ghosts_free_id_ = 0;
+  NodeRegionLayout layout_;  // the node peers, and this rank's region for them
   NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
   std::vector<kernels::NodeSendRoute> send_routes_;
   std::vector<kernels::NodeRecvRoute> recv_routes_;
   std::vector<Mailbox> send_mailboxes_;  // the receiver's mailbox of each node send
   std::vector<Mailbox> recv_mailboxes_;  // this rank's mailbox of each node receive
-  // For pending(): this rank's peers in NodePlan order, and host-readable views of the words.
-  std::vector<int> plan_peers_;
+  // For pending(): offset of each peer's arrival line in the region.
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
   std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
   // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
