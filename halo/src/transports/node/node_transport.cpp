@@ -12,7 +12,6 @@
 #include "haloflag/halo/errors.hpp"
 #include "haloflag/kernels/kernel_runner.hpp"
 #include "haloflag/notify/flag_line.hpp"
-#include "haloflag/notify/system_atomics.hpp"
 #include "transports/node/node_piece_table.hpp"
 #include "transports/piece_grid_size.hpp"
 #include "transports/route_table_memory.hpp"
@@ -62,8 +61,7 @@ NodeTransport::NodeTransport(MPI_Comm comm, const RankMessages& messages,
     : timeout_(options.timeout),
       send_routes_(messages.sends.size()),
       recv_routes_(messages.recvs.size()),
-      send_mailboxes_(messages.sends.size()),
-      recv_mailboxes_(messages.recvs.size()) {
+      signals_(messages.sends.size(), messages.recvs.size()) {
   arrival_id_ = control.register_array("node_arrival");
   ghosts_free_id_ = control.register_array("node_ghosts_free");
   try {
@@ -134,9 +132,8 @@ void NodeTransport::place_region(SetUp& s) {
 
 // The shared segment: this rank's mailbox lines, then its region where it is not on the GPU.
 void NodeTransport::create_segments(SetUp& s) {
-  const std::int64_t my_mailbox_bytes =
-      aligned_for_data(static_cast<std::int64_t>(2 * kLine * s.messages.recvs.size()));
-  memory_.create_segments(my_mailbox_bytes, layout_.region_bytes());
+  memory_.create_segments(NodeSignals::mailbox_bytes(s.messages.recvs.size()),
+                          layout_.region_bytes());
 }
 
 // Tell each sender of the node where its messages to this rank go, and each node peer where
@@ -150,7 +147,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
     entry.tag = m.tag;
     entry.node = layout_.by_node(m.peer) ? 1 : 0;
     entry.bytes = m.bytes;
-    entry.mailbox_offset = static_cast<std::int64_t>(2 * kLine * r);
+    entry.mailbox_offset = NodeSignals::mailbox_offset(r);
     if (entry.node) {
       entry.in_device = memory_.in_device() ? 1 : 0;
       entry.data_offset = layout_.data_offset(r);
@@ -235,11 +232,7 @@ void NodeTransport::route_receives(SetUp& s) {
   recv_text_.resize(s.messages.recvs.size());
   for (std::size_t r = 0; r < s.messages.recvs.size(); ++r) {
     const Message& m = s.messages.recvs[r];
-    if (node_.on_node(m.peer)) {
-      std::byte* line = memory_.segment(node_.node_rank()) + 2 * kLine * r;
-      recv_mailboxes_[r] = {reinterpret_cast<std::uint64_t*>(line),
-                            reinterpret_cast<std::uint64_t*>(line + kLine)};
-    }
+    if (node_.on_node(m.peer)) signals_.open_receive(r, memory_.segment(node_.node_rank()));
     if (layout_.data_offset(r) < 0) continue;
     s.recv_peer[r] = layout_.index_of(m.peer);
     recv_routes_[r].data = s.my_region + layout_.data_offset(r);
@@ -287,9 +280,7 @@ void NodeTransport::route_sends(SetUp& s) {
                           std::to_string(s.layouts.sends[m].element_count()));
       continue;
     }
-    std::byte* segment = memory_.segment(q);
-    send_mailboxes_[m] = {reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset),
-                          reinterpret_cast<std::uint64_t*>(segment + entry->mailbox_offset + kLine)};
+    signals_.open_send(m, memory_.segment(q), entry->mailbox_offset);
     std::byte* there = memory_.region_of(q, entry->in_device != 0);
     s.send_peer[m] = layout_.index_of(send.peer);
     send_routes_[m].target = entry->layout;
@@ -535,22 +526,6 @@ NodeTransport::~NodeTransport() {
   }
   memory_.free_region();
   node_.free_comm();
-}
-
-void NodeTransport::announce_packed(std::size_t m, std::uint64_t epoch) {
-  notify::store_release_system(send_mailboxes_[m].arrived, epoch);
-}
-
-bool NodeTransport::receiver_unpacked(std::size_t m, std::uint64_t epoch) const {
-  return notify::load_acquire_system(send_mailboxes_[m].unpacked) >= epoch;
-}
-
-bool NodeTransport::arrived(std::size_t r, std::uint64_t epoch) const {
-  return notify::load_acquire_system(recv_mailboxes_[r].arrived) >= epoch;
-}
-
-void NodeTransport::announce_unpacked(std::size_t r, std::uint64_t epoch) {
-  notify::store_release_system(recv_mailboxes_[r].unpacked, epoch);
 }
 
 }  // namespace haloflag::halo::detail

@@ -39,6 +39,7 @@
 #include "transports/node/node_discovery.hpp"
 #include "transports/node/node_memory_sharing.hpp"
 #include "transports/node/node_region_layout.hpp"
+#include "transports/node/node_signals.hpp"
 
 namespace haloflag::halo::detail {
 
@@ -93,10 +94,17 @@ class NodeTransport {
   std::string pending(std::uint64_t epoch) const;
 
   // The bulk strategies' mailbox, read and written by CPUs. Epochs only grow.
-  void announce_packed(std::size_t m, std::uint64_t epoch);  // to the receiver of send m
-  bool receiver_unpacked(std::size_t m, std::uint64_t epoch) const;
-  bool arrived(std::size_t r, std::uint64_t epoch) const;
-  void announce_unpacked(std::size_t r, std::uint64_t epoch);  // to the sender of receive r
+  // (NodeSignals, node_signals.hpp).
+  void announce_packed(std::size_t m, std::uint64_t epoch) {  // to the receiver of send m
+    signals_.announce_packed(m, epoch);
+  }
+  bool receiver_unpacked(std::size_t m, std::uint64_t epoch) const {
+    return signals_.receiver_unpacked(m, epoch);
+  }
+  bool arrived(std::size_t r, std::uint64_t epoch) const { return signals_.arrived(r, epoch); }
+  void announce_unpacked(std::size_t r, std::uint64_t epoch) {  // to the sender of receive r
+    signals_.announce_unpacked(r, epoch);
+  }
 
  private:
   void set_up(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
@@ -121,11 +129,6 @@ class NodeTransport {
   void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
                    const struct NodePieceTable& table, bool relay_host_words);
 
-  struct Mailbox {
-    std::uint64_t* arrived = nullptr;   // written by the sender's CPU
-    std::uint64_t* unpacked = nullptr;  // written by the receiver's CPU
-  };
-
   std::chrono::nanoseconds timeout_;
   NodeDiscovery node_;  // who is on this rank's node: the first set-up step
   std::uint32_t arrival_id_ = 0;
@@ -134,8 +137,7 @@ class NodeTransport {
   NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
   std::vector<kernels::NodeSendRoute> send_routes_;
   std::vector<kernels::NodeRecvRoute> recv_routes_;
-  std::vector<Mailbox> send_mailboxes_;  // the receiver's mailbox of each node send
-  std::vector<Mailbox> recv_mailboxes_;  // this rank's mailbox of each node receive
+  NodeSignals signals_;  // the bulk strategies' mailboxes
   // For pending(): offset of each peer's arrival line in the region.
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
   std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
