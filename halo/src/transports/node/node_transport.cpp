@@ -14,7 +14,6 @@
 #include "haloflag/notify/flag_line.hpp"
 #include "transports/node/node_piece_table.hpp"
 #include "transports/piece_grid_size.hpp"
-#include "transports/route_table_memory.hpp"
 
 namespace haloflag::halo::detail {
 namespace {
@@ -61,9 +60,8 @@ NodeTransport::NodeTransport(MPI_Comm comm, const RankMessages& messages,
     : timeout_(options.timeout),
       send_routes_(messages.sends.size()),
       recv_routes_(messages.recvs.size()),
-      signals_(messages.sends.size(), messages.recvs.size()) {
-  arrival_id_ = control.register_array("node_arrival");
-  ghosts_free_id_ = control.register_array("node_ghosts_free");
+      signals_(messages.sends.size(), messages.recvs.size()),
+      plan_(control) {
   try {
     set_up(comm, messages, layouts, fields, options, names);
   } catch (...) {
@@ -316,7 +314,9 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   }
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
-  upload_plan(options.backend, peer_routes, table, node_.gpu() && !memory_.in_device());
+  if (!any()) return;
+  plan_.upload(options.backend, peer_routes, send_routes_, recv_routes_, table, target_fields_,
+               node_.gpu() && !memory_.in_device());
 }
 
 // The messages with `peer` that its receiver takes through its buffer (NodePlacement).
@@ -393,7 +393,7 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
   const std::uint32_t bit = 1U << slot;
   const std::vector<int>& node_peers = layout_.node_peers();
   for (std::size_t i = 0; i < node_peers.size(); ++i) {
-    kernels::NodePeerRoute& route = host_peers_[i];
+    kernels::NodePeerRoute& route = plan_.peer(i);
     const int peer = node_peers[i];
     route.direct_out &= ~bit;
     route.direct_in &= ~bit;
@@ -401,68 +401,13 @@ void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fiel
     if (found != mapped.end() && found->second.variable_count > 0 && route.lines_out == 0) {
       const std::size_t at = i * kernels::kMaxFieldSets + slot;
       target_fields_[at] = found->second;
-      plan_memory_.copy_from_host(&target_fields_[at], sizeof(kernels::FieldSet),
-                                  fields_at_ + sizeof(kernels::FieldSet) * at);
+      plan_.store_target_fields(at, target_fields_[at]);
       route.direct_out |= bit;
     }
     const auto& told = incoming[static_cast<std::size_t>(node_.node_rank_of(peer))];
     if (!told.empty() && told.front() != 0 && route.lines_in == 0) route.direct_in |= bit;
   }
-  plan_memory_.copy_from_host(host_peers_.data(),
-                              sizeof(kernels::NodePeerRoute) * host_peers_.size(), peers_at_);
-}
-
-void NodeTransport::upload_plan(notify::Backend backend,
-                                const std::vector<kernels::NodePeerRoute>& peers,
-                                const NodePieceTable& table, bool relay_host_words) {
-  if (!any()) return;
-  // Counters, each on its own line: a pieces_sent per peer, announced, the relays of the words
-  // in pinned host memory (two per peer), then a pieces_unpacked and an announced_to per peer.
-  const std::size_t n = peers.size();
-  counters_ = kernels::DeviceMemory(backend, kLine * (5 * n + 1));
-  auto* lines = static_cast<std::byte*>(counters_.data());
-  const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
-  std::vector<kernels::NodePeerRoute> routes = peers;
-  for (std::size_t i = 0; i < n; ++i) {
-    routes[i].pieces_sent = line(i);
-    routes[i].pieces_unpacked = line(3 * n + 1 + i);
-    routes[i].announced_to = line(4 * n + 1 + i);
-    if (relay_host_words) {
-      routes[i].ghosts_free_relay = line(n + 1 + 2 * i);
-      routes[i].arrival_relay = line(n + 2 + 2 * i);
-    }
-  }
-  plan_.announced = line(n);
-
-  // One allocation for the arrays, each at an offset suited to every element type.
-  RouteTableLayout layout(64);
-  const std::size_t peers_at = layout.place(sizeof(kernels::NodePeerRoute) * routes.size());
-  const std::size_t sends_at = layout.place(sizeof(kernels::NodeSendRoute) * send_routes_.size());
-  const std::size_t recvs_at = layout.place(sizeof(kernels::NodeRecvRoute) * recv_routes_.size());
-  const std::size_t send_pieces_at =
-      layout.place(sizeof(kernels::NodePiece) * table.send_pieces.size());
-  const std::size_t recv_pieces_at =
-      layout.place(sizeof(kernels::NodePiece) * table.recv_pieces.size());
-  const std::size_t table_at = layout.place(sizeof(kernels::NodePlan));
-  const std::size_t fields_at = layout.place(sizeof(kernels::FieldSet) * target_fields_.size());
-  plan_memory_ = kernels::DeviceMemory(backend, layout.bytes());
-  const kernels::FieldSet* fields = upload_at(plan_memory_, target_fields_, fields_at);
-  for (std::size_t i = 0; i < n; ++i) routes[i].target_fields = fields + i * kernels::kMaxFieldSets;
-  peers_at_ = peers_at;
-  fields_at_ = fields_at;
-  host_peers_ = routes;
-  plan_.peers = upload_at(plan_memory_, routes, peers_at);
-  plan_.sends = upload_at(plan_memory_, send_routes_, sends_at);
-  plan_.recvs = upload_at(plan_memory_, recv_routes_, recvs_at);
-  plan_.send_pieces = upload_at(plan_memory_, table.send_pieces, send_pieces_at);
-  plan_.recv_pieces = upload_at(plan_memory_, table.recv_pieces, recv_pieces_at);
-  plan_.peer_count = static_cast<std::uint32_t>(routes.size());
-  plan_.send_piece_count = static_cast<std::uint32_t>(table.send_pieces.size());
-  plan_.recv_piece_count = static_cast<std::uint32_t>(table.recv_pieces.size());
-  plan_.arrival_id = arrival_id_;
-  plan_.ghosts_free_id = ghosts_free_id_;
-  // The table itself goes to the device too: the kernels' plan points at it (RouteTables).
-  route_table_ = upload_at(plan_memory_, std::vector<kernels::NodePlan>{plan_}, table_at);
+  plan_.store_peers();
 }
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {
@@ -473,7 +418,7 @@ std::string NodeTransport::pending(std::uint64_t epoch) const {
     const int peer = node_peers[i];
     const std::uint64_t arrival = read_word(peer_lines_[i]);
     const std::uint64_t free = read_word(peer_lines_[i] + static_cast<std::int64_t>(kLine));
-    const kernels::NodePeerRoute& route = host_peers_[i];
+    const kernels::NodePeerRoute& route = plan_.peers()[i];
     const auto out = std::uint64_t{route.pieces_out};
     if (route.pieces_in > 0 && route.lines_in != 0) {
       text += "\n  node_arrival[" + std::to_string(i) + "]: peer " + std::to_string(peer) +

@@ -36,6 +36,7 @@
 #include "haloflag/kernels/transports/node/node_route.hpp"
 #include "haloflag/notify/control_block.hpp"
 #include "message_names.hpp"
+#include "transports/node/node_device_plan.hpp"
 #include "transports/node/node_discovery.hpp"
 #include "transports/node/node_memory_sharing.hpp"
 #include "transports/node/node_region_layout.hpp"
@@ -67,10 +68,10 @@ class NodeTransport {
   bool any() const { return node_sends_ + node_recvs_ > 0; }
 
   // The device half's route table, in device-readable memory; null when no peer is on the node.
-  const kernels::NodePlan* route_table() const { return route_table_; }
+  const kernels::NodePlan* route_table() const { return plan_.route_table(); }
   // Its pieces per epoch, the node's share of the piece grid's work.
-  std::uint32_t send_pieces() const { return plan_.send_piece_count; }
-  std::uint32_t recv_pieces() const { return plan_.recv_piece_count; }
+  std::uint32_t send_pieces() const { return plan_.send_pieces(); }
+  std::uint32_t recv_pieces() const { return plan_.recv_pieces(); }
 
   const std::vector<PeerTransport>& peers() const { return peers_; }
   // The rank of node peer `index` of the device half (the index of a node word in a failure
@@ -124,15 +125,9 @@ class NodeTransport {
   void describe_peers(SetUp& s);
   void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
 
-  // Uploads the routes, pieces and counters of the device half; `relay_host_words`: this rank's
-  // words are in pinned host memory, and the node grid's block 0 relays them.
-  void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
-                   const struct NodePieceTable& table, bool relay_host_words);
 
   std::chrono::nanoseconds timeout_;
   NodeDiscovery node_;  // who is on this rank's node: the first set-up step
-  std::uint32_t arrival_id_ = 0;
-  std::uint32_t ghosts_free_id_ = 0;
   NodeRegionLayout layout_;  // the node peers, and this rank's region for them
   NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
   std::vector<kernels::NodeSendRoute> send_routes_;
@@ -140,21 +135,14 @@ class NodeTransport {
   NodeSignals signals_;  // the bulk strategies' mailboxes
   // For pending(): offset of each peer's arrival line in the region.
   std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
-  std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
   // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
-  // here (variable_count 0 where not), as uploaded at fields_at_; what map_fields needs again.
+  // here (variable_count 0 where not), as uploaded in plan_; what map_fields needs again.
   std::vector<kernels::FieldSet> target_fields_;
-  std::size_t peers_at_ = 0;
-  std::size_t fields_at_ = 0;
   std::vector<int> send_peer_list_;
   bool export_fields_ = false;
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
-  // The device half and the memory it points into.
-  kernels::DeviceMemory plan_memory_;
-  kernels::DeviceMemory counters_;
-  kernels::NodePlan plan_;  // host copy of the table
-  const kernels::NodePlan* route_table_ = nullptr;
+  NodeDevicePlan plan_;  // the device half and the memory it points into
   std::size_t node_sends_ = 0;
   std::size_t node_recvs_ = 0;
   std::vector<PeerTransport> peers_;
