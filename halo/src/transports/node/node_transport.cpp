@@ -80,9 +80,6 @@ void NodeTransport::throw_if_unusable() const {
 struct NodeTransport::SetUp : NodeSetUpInputs {
   explicit SetUp(const NodeSetUpInputs& inputs) : NodeSetUpInputs(inputs) {}
 
-  // share_fields: direct placement.
-  std::map<int, std::string> fields_refused;
-  std::map<int, kernels::FieldSet> target_fields;
   // exchange_routes: what the node's ranks told this one.
   std::vector<std::vector<RouteEntry>> incoming;
   std::vector<std::vector<PeerEntry>> peer_incoming;
@@ -106,10 +103,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   layout_.lay_out_region(s);
   place_region(s);
   // Direct placement: the fields of the peers this rank sends to, mapped here.
-  send_peer_list_.assign(layout_.send_peers().begin(), layout_.send_peers().end());
-  export_fields_ = memory_.tries_device();
-  s.target_fields =
-      memory_.share_fields(fields, send_peer_list_, memory_.tries_device(), s.fields_refused);
+  fields_.map_first(fields);
   create_segments(s);
   exchange_routes(s);
   if (!register_segments(s)) return;
@@ -118,6 +112,7 @@ void NodeTransport::set_up(MPI_Comm comm, const RankMessages& messages,
   route_receives(s);
   route_sends(s);
   if (!problems_.empty()) return;
+  fields_.lay_out_targets();
   cut_and_upload(s);
   describe_peers(s);
 }
@@ -159,7 +154,7 @@ void NodeTransport::exchange_routes(SetUp& s) {
   for (const auto& [peer, index] : layout_.peer_index()) {
     PeerEntry entry;
     entry.in_device = memory_.in_device() ? 1 : 0;
-    entry.mapped_fields = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
+    entry.mapped_fields = fields_.first_of(peer).variable_count > 0 ? 1 : 0;
     entry.lines = layout_.takes_lines(peer) ? 1 : 0;
     entry.arrival_offset = NodeRegionLayout::arrival_line(index);
     entry.ghosts_free_offset = NodeRegionLayout::ghosts_free_line(index);
@@ -184,7 +179,6 @@ bool NodeTransport::register_segments(SetUp& s) {
 // The peers of the device half: where this rank's words and each peer's are, as the peer said.
 void NodeTransport::route_peers(SetUp& s) {
   s.peer_routes.resize(layout_.node_peers().size());
-  target_fields_.assign(layout_.node_peers().size() * kernels::kMaxFieldSets, kernels::FieldSet{});
   for (const auto& [peer, index] : layout_.peer_index()) {
     const int q = node_.node_rank_of(peer);
     const auto& entries = s.peer_incoming[static_cast<std::size_t>(q)];
@@ -209,8 +203,7 @@ void NodeTransport::route_peers(SetUp& s) {
     const std::int64_t ghosts_free = NodeRegionLayout::ghosts_free_line(index);
     route.arrival_here = reinterpret_cast<const std::uint64_t*>(s.my_region + arrival);
     route.ghosts_free_here = reinterpret_cast<const std::uint64_t*>(s.my_region + ghosts_free);
-    target_fields_[index * kernels::kMaxFieldSets] = s.target_fields.at(peer);
-    route.direct_out = s.target_fields.at(peer).variable_count > 0 ? 1 : 0;
+    route.direct_out = fields_.first_of(peer).variable_count > 0 ? 1 : 0;
     route.direct_in = entries[0].mapped_fields != 0 ? 1 : 0;
     route.counts_in = counting_pair(node_, peer, memory_.in_device()) ? 1 : 0;
     route.counts_out = counting_pair(node_, peer, entries[0].in_device != 0) ? 1 : 0;
@@ -315,7 +308,7 @@ void NodeTransport::cut_and_upload(SetUp& s) {
   for (std::size_t m = 0; m < send_routes_.size(); ++m) send_routes_[m].pieces = table.pieces_of_send[m];
   for (std::size_t r = 0; r < recv_routes_.size(); ++r) recv_routes_[r].pieces = table.pieces_of_recv[r];
   if (!any()) return;
-  plan_.upload(options.backend, peer_routes, send_routes_, recv_routes_, table, target_fields_,
+  plan_.upload(options.backend, peer_routes, send_routes_, recv_routes_, table, fields_.targets(),
                node_.gpu() && !memory_.in_device());
 }
 
@@ -358,10 +351,10 @@ void NodeTransport::describe_peers(SetUp& s) {
       if (sent_to && s.peer_routes[layout_.index_of(peer)].lines_out != 0) {
         described.path += ", sends it lines";
       } else if (sent_to) {
-        const auto why = s.fields_refused.find(peer);
-        described.path += why == s.fields_refused.end() ? ", pieces into its ghost cells"
-                                                        : ", pieces into its buffer (" + why->second + ")";
-        if (why == s.fields_refused.end() && described.sends_through_buffer > 0) {
+        const auto why = fields_.refused().find(peer);
+        described.path += why == fields_.refused().end() ? ", pieces into its ghost cells"
+                                                         : ", pieces into its buffer (" + why->second + ")";
+        if (why == fields_.refused().end() && described.sends_through_buffer > 0) {
           described.path += " but for " + std::to_string(described.sends_through_buffer) +
                             " messages through its buffer (placement " +
                             std::string(to_string(s.options.advanced.node_placement)) + ")";
@@ -373,41 +366,7 @@ void NodeTransport::describe_peers(SetUp& s) {
 }
 
 void NodeTransport::map_fields(std::uint32_t slot, const kernels::FieldSet& fields) {
-  if (slot == 0 || slot >= static_cast<std::uint32_t>(kernels::kMaxFieldSets)) {
-    throw ConfigError("map_fields: slot " + std::to_string(slot) + " is not one the node " +
-                      "transport maps (1 to " + std::to_string(kernels::kMaxFieldSets - 1) + ")");
-  }
-  std::map<int, std::string> why_not;
-  const std::map<int, kernels::FieldSet> mapped =
-      memory_.share_fields(fields, send_peer_list_, export_fields_, why_not);
-  // Each sender tells its receivers whether it mapped their fields: their direct_in.
-  const auto node_size = static_cast<std::size_t>(node_.node_size());
-  std::vector<std::vector<std::int32_t>> outgoing(node_size);
-  for (const auto& [peer, target] : mapped) {
-    outgoing[static_cast<std::size_t>(node_.node_rank_of(peer))].push_back(
-        target.variable_count > 0 ? 1 : 0);
-  }
-  const std::vector<std::vector<std::int32_t>> incoming = all_to_all(
-      outgoing, node_.comm(), timeout_, "telling the node's ranks which fields are mapped");
-  if (!any()) return;
-  const std::uint32_t bit = 1U << slot;
-  const std::vector<int>& node_peers = layout_.node_peers();
-  for (std::size_t i = 0; i < node_peers.size(); ++i) {
-    kernels::NodePeerRoute& route = plan_.peer(i);
-    const int peer = node_peers[i];
-    route.direct_out &= ~bit;
-    route.direct_in &= ~bit;
-    const auto found = mapped.find(peer);
-    if (found != mapped.end() && found->second.variable_count > 0 && route.lines_out == 0) {
-      const std::size_t at = i * kernels::kMaxFieldSets + slot;
-      target_fields_[at] = found->second;
-      plan_.store_target_fields(at, target_fields_[at]);
-      route.direct_out |= bit;
-    }
-    const auto& told = incoming[static_cast<std::size_t>(node_.node_rank_of(peer))];
-    if (!told.empty() && told.front() != 0 && route.lines_in == 0) route.direct_in |= bit;
-  }
-  plan_.store_peers();
+  fields_.map_fields(slot, fields, any() ? &plan_ : nullptr);
 }
 
 std::string NodeTransport::pending(std::uint64_t epoch) const {

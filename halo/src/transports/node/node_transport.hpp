@@ -38,6 +38,7 @@
 #include "message_names.hpp"
 #include "transports/node/node_device_plan.hpp"
 #include "transports/node/node_discovery.hpp"
+#include "transports/node/node_field_mapping.hpp"
 #include "transports/node/node_memory_sharing.hpp"
 #include "transports/node/node_region_layout.hpp"
 #include "transports/node/node_signals.hpp"
@@ -125,21 +126,15 @@ class NodeTransport {
   void describe_peers(SetUp& s);
   void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
 
-
   std::chrono::nanoseconds timeout_;
   NodeDiscovery node_;  // who is on this rank's node: the first set-up step
   NodeRegionLayout layout_;  // the node peers, and this rank's region for them
   NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
+  NodeFieldMapping fields_{node_, layout_, memory_, timeout_};  // direct placement's FieldSets
   std::vector<kernels::NodeSendRoute> send_routes_;
   std::vector<kernels::NodeRecvRoute> recv_routes_;
   NodeSignals signals_;  // the bulk strategies' mailboxes
-  // For pending(): offset of each peer's arrival line in the region.
-  std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
-  // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
-  // here (variable_count 0 where not), as uploaded in plan_; what map_fields needs again.
-  std::vector<kernels::FieldSet> target_fields_;
-  std::vector<int> send_peer_list_;
-  bool export_fields_ = false;
+  std::vector<std::int64_t> peer_lines_;  // for pending(): each peer's arrival line in the region
   std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
   std::vector<std::string> recv_text_;
   NodeDevicePlan plan_;  // the device half and the memory it points into
