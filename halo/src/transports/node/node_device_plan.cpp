@@ -27,7 +27,9 @@ void NodeDevicePlan::upload(notify::Backend backend,
   const std::size_t n = peers.size();
   counters_ = kernels::DeviceMemory(backend, kLine * (5 * n + 1));
   auto* lines = static_cast<std::byte*>(counters_.data());
-  const auto line = [&](std::size_t i) { return reinterpret_cast<std::uint64_t*>(lines + kLine * i); };
+  const auto line = [&](std::size_t i) {
+    return reinterpret_cast<std::uint64_t*>(lines + kLine * i);
+  };
   std::vector<kernels::NodePeerRoute> routes = peers;
   for (std::size_t i = 0; i < n; ++i) {
     routes[i].pieces_sent = line(i);

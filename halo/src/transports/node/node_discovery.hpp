@@ -14,9 +14,9 @@
 
 namespace haloflag::halo::detail {
 
-// The ranks of `comm` on this rank's node, as the node transport sorts them
-// (HALOFLAG_NODE_SIZE may split a node), and how many of the node's ranks share this rank's GPU (1 on
-// the host backend): for choices made before the transport is set up.
+// The ranks of `comm` on this rank's node, as the node transport sorts them (HALOFLAG_NODE_SIZE
+// may split a node), and how many of the node's ranks share this rank's GPU (1 on the host
+// backend): for choices made before the transport is set up.
 struct NodeRanks {
   std::set<int> ranks;
   int gpu_sharers = 1;

@@ -227,7 +227,8 @@ std::byte* NodeMemorySharing::region_of(int q, bool peer_in_device) const {
 std::uint64_t NodeMemorySharing::read_word(std::int64_t offset) const {
   std::uint64_t value = 0;
   if (host_region_ != nullptr) {
-    value = notify::load_acquire_system(reinterpret_cast<const std::uint64_t*>(host_region_ + offset));
+    value = notify::load_acquire_system(
+        reinterpret_cast<const std::uint64_t*>(host_region_ + offset));
   } else if (device_region_) {
     device_region_->copy_to_host(&value, sizeof value, static_cast<std::size_t>(offset));
   }

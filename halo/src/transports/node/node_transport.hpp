@@ -13,6 +13,9 @@
 // A rank's messages to itself are never this transport's: the self transport carries them
 // unless every message goes over MPI. For the bulk strategies, whose CPU sequences the
 // kernels, the segments also hold a CPU-to-CPU mailbox per node receive (arrived, unpacked).
+// NodeTransport composes the parts that do this, one concept each (node_discovery,
+// node_region_layout, node_memory_sharing, node_field_mapping, node_routes, node_signals,
+// node_device_plan), and runs their set-up steps in one fixed order.
 #pragma once
 
 #include <mpi.h>
@@ -20,9 +23,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -30,9 +30,7 @@
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/message_layouts.hpp"
 #include "haloflag/halo/transport.hpp"
-#include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/field_set.hpp"
-#include "haloflag/kernels/peer_memory.hpp"
 #include "haloflag/kernels/transports/node/node_route.hpp"
 #include "haloflag/notify/control_block.hpp"
 #include "message_names.hpp"
@@ -41,6 +39,8 @@
 #include "transports/node/node_field_mapping.hpp"
 #include "transports/node/node_memory_sharing.hpp"
 #include "transports/node/node_region_layout.hpp"
+#include "transports/node/node_routes.hpp"
+#include "transports/node/node_set_up_inputs.hpp"
 #include "transports/node/node_signals.hpp"
 
 namespace haloflag::halo::detail {
@@ -64,9 +64,9 @@ class NodeTransport {
   NodeTransport(const NodeTransport&) = delete;
   NodeTransport& operator=(const NodeTransport&) = delete;
 
-  bool node_send(std::size_t m) const { return send_routes_[m].peer != kernels::kNoNodePeer; }
-  bool node_recv(std::size_t r) const { return recv_routes_[r].peer != kernels::kNoNodePeer; }
-  bool any() const { return node_sends_ + node_recvs_ > 0; }
+  bool node_send(std::size_t m) const { return routes_.node_send(m); }
+  bool node_recv(std::size_t r) const { return routes_.node_recv(r); }
+  bool any() const { return routes_.any(); }
 
   // The device half's route table, in device-readable memory; null when no peer is on the node.
   const kernels::NodePlan* route_table() const { return plan_.route_table(); }
@@ -95,8 +95,7 @@ class NodeTransport {
   // sends to it are out (the peer's ghosts_free, this rank's count of pieces).
   std::string pending(std::uint64_t epoch) const;
 
-  // The bulk strategies' mailbox, read and written by CPUs. Epochs only grow.
-  // (NodeSignals, node_signals.hpp).
+  // The bulk strategies' mailbox, read and written by CPUs (NodeSignals). Epochs only grow.
   void announce_packed(std::size_t m, std::uint64_t epoch) {  // to the receiver of send m
     signals_.announce_packed(m, epoch);
   }
@@ -109,37 +108,19 @@ class NodeTransport {
   }
 
  private:
-  void set_up(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
-              const kernels::FieldSet& fields, const ExchangeOptions& options,
-              const MessageNames& names);
-  // set_up()'s steps, in the order it runs them: every rank makes their collective calls in
-  // this order. SetUp (node_transport.cpp) carries what each step learnt to the next ones.
-  struct SetUp;
-  void place_region(SetUp& s);  // collective over the node on GPU backends
-  void create_segments(SetUp& s);  // collective over the node
-  void exchange_routes(SetUp& s);  // collective over the node
-  bool register_segments(SetUp& s);  // false: the GPU refused the shared memory (a problem)
-  void route_peers(SetUp& s);
-  void route_receives(SetUp& s);
-  void route_sends(SetUp& s);
-  void cut_and_upload(SetUp& s);
-  void describe_peers(SetUp& s);
-  void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
+  // Runs the parts' set-up steps in one fixed order, the same on every rank: their collective
+  // calls over `comm` and the node must match.
+  void set_up(MPI_Comm comm, const NodeSetUpInputs& in);
 
+  // The parts: the set-up steps of each read what those declared above it learnt.
   std::chrono::nanoseconds timeout_;
-  NodeDiscovery node_;  // who is on this rank's node: the first set-up step
-  NodeRegionLayout layout_;  // the node peers, and this rank's region for them
-  NodeMemorySharing memory_{node_, timeout_};  // the regions, fields and segments shared
-  NodeFieldMapping fields_{node_, layout_, memory_, timeout_};  // direct placement's FieldSets
-  std::vector<kernels::NodeSendRoute> send_routes_;
-  std::vector<kernels::NodeRecvRoute> recv_routes_;
-  NodeSignals signals_;  // the bulk strategies' mailboxes
-  std::vector<std::int64_t> peer_lines_;  // for pending(): each peer's arrival line in the region
-  std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
-  std::vector<std::string> recv_text_;
-  NodeDevicePlan plan_;  // the device half and the memory it points into
-  std::size_t node_sends_ = 0;
-  std::size_t node_recvs_ = 0;
+  NodeDiscovery node_;          // who is on this rank's node
+  NodeRegionLayout layout_;     // the node peers, and this rank's region for them
+  NodeMemorySharing memory_;    // the regions, fields and segments shared over the node
+  NodeFieldMapping fields_;     // direct placement's FieldSets
+  NodeSignals signals_;         // the bulk strategies' mailboxes
+  NodeRoutes routes_;           // what the node's ranks told each other; the routes and pieces
+  NodeDevicePlan plan_;         // the device half and the memory it points into
   std::vector<PeerTransport> peers_;
   std::vector<std::string> problems_;
 };
