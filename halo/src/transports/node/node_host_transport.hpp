@@ -2,7 +2,8 @@
 // NodeTransport's (node_transport.hpp). With the flag strategies the piece grid moves every node
 // message from GPU to GPU and the CPU reads one flag, pieces_done, to see them all done. With the
 // bulk strategies the CPUs tell each other through the node's shared memory (NodeTransport's
-// mailbox) when a message is packed into its receiver's buffer and when it is unpacked.
+// mailbox, node_signals.hpp) when a message is packed into its receiver's buffer and when it is
+// unpacked.
 #pragma once
 
 #include <cstddef>

@@ -13,6 +13,9 @@
 // A rank's messages to itself are never this transport's: the self transport carries them
 // unless every message goes over MPI. For the bulk strategies, whose CPU sequences the
 // kernels, the segments also hold a CPU-to-CPU mailbox per node receive (arrived, unpacked).
+// NodeTransport composes the parts that do this, one concept each (node_discovery,
+// node_region_layout, node_memory_sharing, node_field_mapping, node_routes, node_signals,
+// node_device_plan), and runs their set-up steps in one fixed order.
 #pragma once
 
 #include <mpi.h>
@@ -20,9 +23,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -30,25 +30,20 @@
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/message_layouts.hpp"
 #include "haloflag/halo/transport.hpp"
-#include "haloflag/kernels/device_memory.hpp"
 #include "haloflag/kernels/field_set.hpp"
-#include "haloflag/kernels/peer_memory.hpp"
 #include "haloflag/kernels/transports/node/node_route.hpp"
 #include "haloflag/notify/control_block.hpp"
 #include "message_names.hpp"
-#include "transports/node/shared_segments.hpp"
+#include "transports/node/node_device_plan.hpp"
+#include "transports/node/node_discovery.hpp"
+#include "transports/node/node_field_mapping.hpp"
+#include "transports/node/node_memory_sharing.hpp"
+#include "transports/node/node_region_layout.hpp"
+#include "transports/node/node_routes.hpp"
+#include "transports/node/node_set_up_inputs.hpp"
+#include "transports/node/node_signals.hpp"
 
 namespace haloflag::halo::detail {
-
-// The ranks of `comm` on this rank's node, as the node transport sorts them
-// (HALOFLAG_NODE_SIZE may split a node), and how many of the node's ranks share this rank's GPU (1 on
-// the host backend): for choices made before the transport is set up.
-struct NodeRanks {
-  std::set<int> ranks;
-  int gpu_sharers = 1;
-};
-// Collective over `comm`; `gpu`: the ranks are bound to GPUs.
-NodeRanks ranks_on_node(MPI_Comm comm, bool gpu, std::chrono::nanoseconds timeout);
 
 class NodeTransport {
  public:
@@ -69,24 +64,24 @@ class NodeTransport {
   NodeTransport(const NodeTransport&) = delete;
   NodeTransport& operator=(const NodeTransport&) = delete;
 
-  bool node_send(std::size_t m) const { return send_routes_[m].peer != kernels::kNoNodePeer; }
-  bool node_recv(std::size_t r) const { return recv_routes_[r].peer != kernels::kNoNodePeer; }
-  bool any() const { return node_sends_ + node_recvs_ > 0; }
+  bool node_send(std::size_t m) const { return routes_.node_send(m); }
+  bool node_recv(std::size_t r) const { return routes_.node_recv(r); }
+  bool any() const { return routes_.any(); }
 
   // The device half's route table, in device-readable memory; null when no peer is on the node.
-  const kernels::NodePlan* route_table() const { return route_table_; }
+  const kernels::NodePlan* route_table() const { return plan_.route_table(); }
   // Its pieces per epoch, the node's share of the piece grid's work.
-  std::uint32_t send_pieces() const { return plan_.send_piece_count; }
-  std::uint32_t recv_pieces() const { return plan_.recv_piece_count; }
+  std::uint32_t send_pieces() const { return plan_.send_pieces(); }
+  std::uint32_t recv_pieces() const { return plan_.recv_pieces(); }
 
   const std::vector<PeerTransport>& peers() const { return peers_; }
   // The rank of node peer `index` of the device half (the index of a node word in a failure
   // record); -1 when there is none.
   int peer_rank(std::size_t index) const {
-    return index < plan_peers_.size() ? plan_peers_[index] : -1;
+    return index < layout_.node_peers().size() ? layout_.node_peers()[index] : -1;
   }
   // Ranks of this rank's shared-memory node bound to its GPU, itself included (GPU backends).
-  int gpu_sharers() const { return gpu_sharers_; }
+  int gpu_sharers() const { return node_.gpu_sharers(); }
 
   // Collective over the node (every rank of the Exchange, in the same order): exports this
   // rank's FieldSet of `slot` (1 .. kMaxFieldSets - 1; slot 0 is the set-up's) and maps those of
@@ -100,106 +95,34 @@ class NodeTransport {
   // sends to it are out (the peer's ghosts_free, this rank's count of pieces).
   std::string pending(std::uint64_t epoch) const;
 
-  // The bulk strategies' mailbox, read and written by CPUs. Epochs only grow.
-  void announce_packed(std::size_t m, std::uint64_t epoch);  // to the receiver of send m
-  bool receiver_unpacked(std::size_t m, std::uint64_t epoch) const;
-  bool arrived(std::size_t r, std::uint64_t epoch) const;
-  void announce_unpacked(std::size_t r, std::uint64_t epoch);  // to the sender of receive r
+  // The bulk strategies' mailbox, read and written by CPUs (NodeSignals). Epochs only grow.
+  void announce_packed(std::size_t m, std::uint64_t epoch) {  // to the receiver of send m
+    signals_.announce_packed(m, epoch);
+  }
+  bool receiver_unpacked(std::size_t m, std::uint64_t epoch) const {
+    return signals_.receiver_unpacked(m, epoch);
+  }
+  bool arrived(std::size_t r, std::uint64_t epoch) const { return signals_.arrived(r, epoch); }
+  void announce_unpacked(std::size_t r, std::uint64_t epoch) {  // to the sender of receive r
+    signals_.announce_unpacked(r, epoch);
+  }
 
  private:
-  void set_up(MPI_Comm comm, const RankMessages& messages, const MessageLayouts& layouts,
-              const kernels::FieldSet& fields, const ExchangeOptions& options,
-              const MessageNames& names);
-  // set_up()'s steps, in the order it runs them: every rank makes their collective calls in
-  // this order. SetUp (node_transport.cpp) carries what each step learnt to the next ones.
-  struct SetUp;
-  void join_node(MPI_Comm comm, SetUp& s);  // collective over comm, then over the node
-  void choose_peers(SetUp& s);
-  void lay_out_region(SetUp& s);
-  void place_region(SetUp& s);  // collective over the node on GPU backends
-  void create_segments(SetUp& s);  // collective over the node
-  void exchange_routes(SetUp& s);  // collective over the node
-  bool register_segments(SetUp& s);  // false: the GPU refused the shared memory (a problem)
-  std::byte* region_of(const SetUp& s, int q, bool peer_in_device);  // node rank q's region
-  void route_peers(SetUp& s);
-  void route_receives(SetUp& s);
-  void route_sends(SetUp& s);
-  void cut_and_upload(SetUp& s);
-  void describe_peers(SetUp& s);
-  void count_through_buffer(const SetUp& s, int peer, PeerTransport& described) const;
+  // Runs the parts' set-up steps in one fixed order, the same on every rank: their collective
+  // calls over `comm` and the node must match.
+  void set_up(MPI_Comm comm, const NodeSetUpInputs& in);
 
-  // What the node's ranks learnt from each other's IPC handles (GPU backends).
-  struct DeviceSharing {
-    bool exported = false;  // this rank's device region has a handle
-    std::string export_failure;
-    std::map<int, std::string> refused;  // peer -> why its handle did not open here
-    // [q * node size + p]: node rank q opened node rank p's handle, or never needed to.
-    std::vector<std::int32_t> opened_by;
-  };
-  // Collective over the node: allocates and exports this rank's device region (when
-  // `export_region`), and opens the handles of this rank's node peers (when `open_handles`); a
-  // handle that will not open is reported, not thrown.
-  DeviceSharing share_device_memory(const std::vector<int>& node_peers,
-                                    const std::map<int, int>& node_rank_of,
-                                    const std::vector<int>& node_members,
-                                    notify::Backend backend, bool export_region,
-                                    std::int64_t region_bytes, bool open_handles);
-  // Collective over the node: exports this rank's FieldSet (when `export_fields`) and maps the
-  // fields of the peers this rank sends to; returns, per node peer, the mapped FieldSet
-  // (variable_count 0 where none) and records why a mapping failed in `why_not`.
-  std::map<int, kernels::FieldSet> share_fields(const kernels::FieldSet& fields,
-                                                const std::vector<int>& send_peers,
-                                                const std::map<int, int>& node_rank_of,
-                                                bool export_fields,
-                                                std::map<int, std::string>& why_not);
-  // Uploads the routes, pieces and counters of the device half; `relay_host_words`: this rank's
-  // words are in pinned host memory, and the node grid's block 0 relays them.
-  void upload_plan(notify::Backend backend, const std::vector<kernels::NodePeerRoute>& peers,
-                   const struct NodePieceTable& table, bool relay_host_words);
-
-  struct Mailbox {
-    std::uint64_t* arrived = nullptr;   // written by the sender's CPU
-    std::uint64_t* unpacked = nullptr;  // written by the receiver's CPU
-  };
-
-  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  // The parts: the set-up steps of each read what those declared above it learnt.
   std::chrono::nanoseconds timeout_;
-  std::uint32_t arrival_id_ = 0;
-  std::uint32_t ghosts_free_id_ = 0;
-  std::unique_ptr<kernels::DeviceMemory> device_region_;
-  std::vector<kernels::IpcMapping> mappings_;        // by node rank; empty where not opened
-  std::vector<kernels::IpcMapping> field_mappings_;  // the peers' field allocations
-  std::unique_ptr<SharedSegments> segments_;
-  std::vector<kernels::HostRegistration> registrations_;  // by node rank, where used
-  std::vector<kernels::NodeSendRoute> send_routes_;
-  std::vector<kernels::NodeRecvRoute> recv_routes_;
-  std::vector<Mailbox> send_mailboxes_;  // the receiver's mailbox of each node send
-  std::vector<Mailbox> recv_mailboxes_;  // this rank's mailbox of each node receive
-  // For pending(): this rank's peers in NodePlan order, and host-readable views of the words.
-  std::vector<int> plan_peers_;
-  std::byte* host_region_ = nullptr;  // this rank's region in its shared segment, when used
-  std::vector<std::int64_t> peer_lines_;  // offset of each peer's arrival line in the region
-  std::vector<kernels::NodePeerRoute> host_peers_;  // the device half's peers, as uploaded
-  // Direct placement: [peer index * kMaxFieldSets + slot] the peer's FieldSet of each slot mapped
-  // here (variable_count 0 where not), as uploaded at fields_at_; what map_fields needs again.
-  std::vector<kernels::FieldSet> target_fields_;
-  std::size_t peers_at_ = 0;
-  std::size_t fields_at_ = 0;
-  std::vector<int> send_peer_list_;
-  std::map<int, int> node_rank_of_;  // comm rank -> node rank
-  bool export_fields_ = false;
-  std::vector<std::string> send_text_;  // names.send(m) of each node send, by send
-  std::vector<std::string> recv_text_;
-  // The device half and the memory it points into.
-  kernels::DeviceMemory plan_memory_;
-  kernels::DeviceMemory counters_;
-  kernels::NodePlan plan_;  // host copy of the table
-  const kernels::NodePlan* route_table_ = nullptr;
-  std::size_t node_sends_ = 0;
-  std::size_t node_recvs_ = 0;
+  NodeDiscovery node_;          // who is on this rank's node
+  NodeRegionLayout layout_;     // the node peers, and this rank's region for them
+  NodeMemorySharing memory_;    // the regions, fields and segments shared over the node
+  NodeFieldMapping fields_;     // direct placement's FieldSets
+  NodeSignals signals_;         // the bulk strategies' mailboxes
+  NodeRoutes routes_;           // what the node's ranks told each other; the routes and pieces
+  NodeDevicePlan plan_;         // the device half and the memory it points into
   std::vector<PeerTransport> peers_;
   std::vector<std::string> problems_;
-  int gpu_sharers_ = 1;
 };
 
 }  // namespace haloflag::halo::detail
