@@ -1,7 +1,7 @@
 // WorkStream's conversions: a HostQueue and nullptr (the default stream) convert by themselves,
 // a GPU stream only when wrapped explicitly. Any pointer used to convert, so a FieldSet* given to
 // Exchange::start compiled as a stream-ordered start; the static_asserts keep that from coming
-// back (the Exchange-level check is in tests/halo/stream_exchange_mpi_test.cpp).
+// back (the Exchange-level check is in tests/halo/exchange/stream_exchange_mpi_test.cpp).
 #include <gtest/gtest.h>
 
 #include <type_traits>

@@ -16,8 +16,9 @@
 // context id to the next MPI_Comm_dup and keeps them queued, so the next Exchange's receives
 // match them: a peer of the aborting rank then "finishes" on data of an earlier case. CTest
 // therefore runs each group of cases (one TEST_P name, every strategy) as a job of its own
-// (tests/halo/CMakeLists.txt), and within a group leftovers only ever reach a rank whose outcome
-// the group does not depend on: the silent rank never receives, the aborting rank fails anyway.
+// (tests/halo/faults/CMakeLists.txt), and within a group leftovers only ever reach a rank whose
+// outcome the group does not depend on: the silent rank never receives, the aborting rank fails
+// anyway.
 // Run the whole binary at once only under Open MPI.
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -30,7 +30,7 @@
 
 #if !defined(HALOFLAG_FAULT_DRIVER) || !defined(HALOFLAG_MPIEXEC) || \
     !defined(HALOFLAG_MPIEXEC_NUMPROC_FLAG)
-#error "tests/halo/CMakeLists.txt names the driver and mpiexec"
+#error "tests/halo/faults/CMakeLists.txt names the driver and mpiexec"
 #endif
 
 namespace {

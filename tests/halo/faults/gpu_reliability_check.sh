@@ -3,12 +3,12 @@
 # tests and runs the reliability tests (docs/reliability.md) with real kernels, plus the
 # engine's GPU strategy test without its large shipped configs, since every Exchange now does
 # the peer handshake and checks for abort:
-#   tests/halo/gpu_reliability_check.sh OUT_DIR
+#   tests/halo/faults/gpu_reliability_check.sh OUT_DIR
 # Writes OUT_DIR/gpu_reliability.tar.gz (machine.txt, build.log, one log per step, summary.txt)
 # and exits 1 when any step failed. HALOFLAG_BUILD_DIR (default build-gpu-reliab/), HALOFLAG_GPU
 # (cuda or hip, default cuda).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:?usage: gpu_reliability_check.sh OUT_DIR}
 build=${HALOFLAG_BUILD_DIR:-$root/build-gpu-reliab}
 backend=${HALOFLAG_GPU:-cuda}
@@ -61,7 +61,7 @@ if step build bash -c "cmake -S '$root' -B '$build' -DCMAKE_BUILD_TYPE=Release \
     -j 4 --output-on-failure --timeout 300
   # The GPU strategies at 2 ranks on this GPU: geometry cases, deadline and set-up checks.
   step strategies_${backend}_np2 timeout 420 mpiexec -n 2 -x HALOFLAG_TEST_BACKEND="$backend" \
-    "$build/tests/halo/halo_exchange_strategies_mpi_test" \
+    "$build/tests/halo/strategies/halo_exchange_strategies_mpi_test" \
     --gtest_filter='-*ShippedConfigsStayCorrectOverManyExchanges*'
 fi
 
