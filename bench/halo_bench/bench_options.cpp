@@ -1,12 +1,13 @@
 #include "bench_options.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
 #include "haloflag/bench/build_info.hpp"
 #include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/option_values.hpp"
+#include "haloflag/bench/shared_options.hpp"
 #include "haloflag/halo/nccl_library.hpp"
 
 namespace haloflag::bench {
@@ -16,29 +17,17 @@ namespace {
 // CLI11's ExistingFile without its ":FILE" tag in the help (the type name says it already).
 CLI::Validator existing_file() { return CLI::Validator(CLI::ExistingFile).description(""); }
 
-// N means N,N,N; anything but one or three values is refused.
-template <class T>
-std::array<T, 3> as_triple(const std::vector<T>& values, const std::string& option) {
-  if (values.size() == 1) return {values[0], values[0], values[0]};
-  if (values.size() == 3) return {values[0], values[1], values[2]};
-  throw CLI::ValidationError(option, "takes N or X,Y,Z, got " + std::to_string(values.size()) +
-                                         " values");
-}
-
 std::vector<halo::Transport> parse_transport_list(const std::string& text) {
   std::vector<halo::Transport> transports;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
+  for (const std::string& name : split_list(text)) {
     try {
-      const halo::Transport transport = halo::parse_transport(text.substr(begin, end - begin));
+      const halo::Transport transport = halo::parse_transport(name);
       if (std::find(transports.begin(), transports.end(), transport) == transports.end()) {
         transports.push_back(transport);
       }
     } catch (const std::invalid_argument& error) {
       throw CLI::ValidationError("--transport", error.what());
     }
-    begin = end + 1;
   }
   return transports;
 }
@@ -68,11 +57,9 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
   // A build without NCCL runs all the others; the heading says why nccl is not among them.
   if (text == "all") return all;
   std::vector<bool> chosen(all.size(), false);
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
+  for (const std::string& name : split_list(text)) {
     try {
-      const halo::Strategy strategy = halo::parse_strategy(text.substr(begin, end - begin));
+      const halo::Strategy strategy = halo::parse_strategy(name);
       if (strategy == halo::Strategy::embedded) {
         throw std::invalid_argument("'embedded' needs the caller's own kernel (docs/embedding.md), "
                                     "halo_bench has none: choose another strategy");
@@ -82,7 +69,6 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
     } catch (const std::invalid_argument& error) {
       throw CLI::ValidationError("--strategy", std::string(error.what()) + " or 'all'");
     }
-    begin = end + 1;
   }
   // every_strategy() order puts comb_fused, the baseline of the ratios, first.
   std::vector<halo::Strategy> strategies;
@@ -161,10 +147,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "names: " + strategy_names())
       ->type_name("NAME[,NAME...]|all")
       ->capture_default_str();
-  app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
+  add_backend_option(app, options.backend_name);
   app.add_option("--warmup", options.warmup, "exchanges run before timing, not counted")
       ->check(at_least(0))
       ->capture_default_str();
@@ -197,11 +180,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(0.0, 86400.0).description(""))
       ->type_name("SECONDS")
       ->capture_default_str();
-  app.add_option("--timeout", options.timeout_seconds,
-                 "deadline in seconds of every wait inside an exchange")
-      ->check(CLI::Range(1e-3, 86400.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  add_timeout_option(app, options.timeout_seconds,
+                     "deadline in seconds of every wait inside an exchange");
   app.add_option("--idle-exit", options.idle_exit,
                  "resident: microseconds without an exchange after which the kernels leave the "
                  "GPU and the next start launches them again, never (they stay), or default")
@@ -234,16 +214,12 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "traced exchanges per strategy and rank written to the --trace file")
       ->check(at_least(1))
       ->capture_default_str();
-  app.add_option("--json", options.json_path, "JSON report file; '' for none")
-      ->type_name("FILE")
-      ->capture_default_str();
+  add_json_option(app, options.json_path, "JSON report file; '' for none");
   app.add_option("--params", options.params_path,
                  "model parameter file (default: this machine's calibration, else the paper's)")
       ->check(existing_file())
       ->type_name("FILE");
-  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
-      ->type_name("N")
-      ->check(at_least(0));
+  add_gpu_option(app, options.gpu);
 
   kernels::LaunchSettings& launch = options.advanced.launch;
   app.add_option("--fused-threads", launch.fused_threads, "threads per block, fused kernels")
@@ -314,11 +290,10 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "(every peer), node (every peer; an error if one is off the node), nccl "
                  "(every peer over NCCL: only with --strategy nccl)")
       ->capture_default_str();
-  app.add_option("--node-size", options.node_size,
-                 "node transport: ranks per node, consecutive ranks splitting one host into "
-                 "several nodes (sets HALOFLAG_NODE_SIZE); 0: each shared-memory node whole; "
-                 "default: HALOFLAG_NODE_SIZE, else 0")
-      ->check(at_least(0));
+  add_node_size_option(app, options.node_size,
+                       "node transport: ranks per node, consecutive ranks splitting one host "
+                       "into several nodes (sets HALOFLAG_NODE_SIZE); 0: each shared-memory node "
+                       "whole; default: HALOFLAG_NODE_SIZE, else 0");
   app.add_option_function<std::string>(
          "--node-mapping",
          [&options](const std::string& value) {
@@ -389,13 +364,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   options.transports = parse_transport_list(options.transport_argument);
   // A round times at least one exchange.
   options.rounds = std::min(options.rounds, options.iterations);
-  // The library splits nodes by HALOFLAG_NODE_SIZE; --node-size sets it, else it is reported.
-  if (app.count("--node-size") > 0) {
-    setenv("HALOFLAG_NODE_SIZE", std::to_string(options.node_size).c_str(), 1);
-  } else if (const char* from_environment = std::getenv("HALOFLAG_NODE_SIZE");
-             from_environment != nullptr) {
-    options.node_size = std::atoi(from_environment);
-  }
+  apply_node_size(app, options.node_size);
   return options;
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/shared_options.hpp"
 
 namespace haloflag::bench::interference {
 
@@ -50,14 +51,9 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
   InterferenceOptions options;
   AccessorSettings& accessor = options.accessor;
 
-  app.add_option("--backend", options.backend_name,
-                 "where the writes run; auto: the GPU when present, else CPU threads (host)")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
-  app.add_option("--gpu", options.gpu, "GPU index of each rank (default: node-local rank)")
-      ->check(at_least(0))
-      ->type_name("N");
+  add_backend_option(app, options.backend_name,
+                     "where the writes run; auto: the GPU when present, else CPU threads (host)");
+  add_gpu_option(app, options.gpu, "GPU index of each rank (default: node-local rank)");
   app.add_option("--scenarios", options.scenario_argument,
                  "scenarios besides the baseline (always measured): ssb, psb, pcb, p2ab, copies")
       ->type_name("NAME[,NAME...]|all")
@@ -78,11 +74,8 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
   app.add_option("--iterations", options.iterations, "timed MPI_Send rounds per case")
       ->check(at_least(1))
       ->capture_default_str();
-  app.add_option("--timeout", options.timeout_seconds,
-                 "deadline of every wait (flags, kernels, messages, copies), seconds")
-      ->check(CLI::Range(1e-3, 86400.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  add_timeout_option(app, options.timeout_seconds,
+                     "deadline of every wait (flags, kernels, messages, copies), seconds");
   app.add_option("--stop-poll-ns", options.stop_poll_ns,
                  "least time between two reads of the stop flag by the writing group's leader")
       ->check(CLI::Range(0, 1000000).description(""))
@@ -107,9 +100,7 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
                  "host backend: stand-in threads of the stacked form")
       ->check(at_least(1))
       ->capture_default_str();
-  app.add_option("--json", options.json_path, "JSON report with every sample; '' for none")
-      ->type_name("FILE")
-      ->capture_default_str();
+  add_json_option(app, options.json_path, "JSON report with every sample; '' for none");
 
   app.parse(argc, argv);
 
