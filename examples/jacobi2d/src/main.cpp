@@ -21,14 +21,12 @@
 #include <vector>
 
 #include "gpu_jacobi2d.hpp"
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
-#include "haloflag/bench/usage_error.hpp"
+#include "haloflag/examples/run_facts.hpp"
+#include "haloflag/examples/run_start.hpp"
 #include "haloflag/halo/exchange_options.hpp"
-#include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/memory_check.hpp"
 #include "options.hpp"
 #include "reference.hpp"
@@ -40,6 +38,7 @@ namespace {
 using namespace jacobi2d;
 namespace hb = haloflag::bench;
 namespace hh = haloflag::halo;
+namespace hx = haloflag::examples;
 
 constexpr const char* kTool = "haloflag_jacobi2d";
 
@@ -104,54 +103,38 @@ int run_jacobi(int argc, char** argv) {
   std::vector<char*> translated;
   for (std::string& argument : arguments) translated.push_back(argument.data());
   Options options;
-  if (const auto exit_code = hb::parse_on_every_rank(app, kTool, rank, [&] {
-        options = parse_options(app, static_cast<int>(translated.size()), translated.data());
-      })) {
-    return *exit_code;
-  }
-  if (const auto exit_code =
-          hb::agree_on_output_paths(comm, kTool, 0, {{"--json", options.json_path}})) {
+  if (const auto exit_code = hx::parse_command_line(
+          app, comm, kTool,
+          [&] {
+            options = parse_options(app, static_cast<int>(translated.size()), translated.data());
+          },
+          options.json_path)) {
     return *exit_code;
   }
 
   std::optional<Problem> problem;
-  hb::BackendChoice backend;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        backend = hb::choose_backend(options.backend_name);
-        try {
-          problem.emplace(make_problem(options.nx, options.ny, ranks, options.precision));
-        } catch (const ProblemError& error) {
-          throw hb::UsageError(error.what());
-        }
-      })) {
+  hx::RunBackend backend;
+  if (const auto exit_code = hx::set_up_backend(
+          comm, kTool, options.backend_name, options.gpu,
+          [&] { problem.emplace(make_problem(options.nx, options.ny, ranks, options.precision)); },
+          load_gpu_kernels, backend)) {
     return *exit_code;
   }
-  std::optional<hh::GpuBinding> binding;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        if (!backend.emulated()) {
-          binding = hh::bind_gpu(comm, options.gpu);
-          load_gpu_kernels();
-        }
-      })) {
-    return *exit_code;
-  }
-  Report report{options, {argv, argv + argc}, backend,
-                hb::collect_machine_info(comm, binding ? &*binding : nullptr), *problem, {}, 0.0,
-                {}};
-  report.machine.run.tool = kTool;
+  Report report{options, hx::collect_run_facts(comm, kTool, argc, argv, backend), *problem, {},
+                0.0, {}};
   // After binding (a GPU's free memory is that of the GPU this rank allocates on), and before
   // any exchange keeps kernels on the GPU (the copy probe frees memory, which waits for them).
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        require_field_memory(options, *problem, rank, backend.backend);
+        require_field_memory(options, *problem, rank, backend.choice.backend);
         report.copy_rate = hb::measure_copy_rate(
-            backend.backend, problem->rows(rank) * problem->nx * element_bytes(options.precision));
+            backend.choice.backend, problem->rows(rank) * problem->nx * element_bytes(options.precision));
       })) {
     return *exit_code;
   }
   if (rank == 0 && !options.csv) print_heading(std::cout, report);
 
   RunSettings settings;
-  settings.backend = backend.backend;
+  settings.backend = backend.choice.backend;
   settings.transport = hh::parse_transport(options.transport);
   settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
@@ -159,7 +142,7 @@ int run_jacobi(int argc, char** argv) {
   settings.max_iterations = options.niter;
   settings.gpu_threads = options.gpu_threads;
   settings.resident_blocks = options.resident_blocks;
-  settings.gpu_sharers = binding ? binding->sharers : 1;
+  settings.gpu_sharers = backend.binding ? backend.binding->sharers : 1;
   settings.host_team_threads = options.host_team_threads;
   settings.progress = hh::parse_progress(options.progress);
   settings.conventional_strategy = hh::parse_strategy(options.conventional_strategy);
@@ -181,7 +164,7 @@ int run_jacobi(int argc, char** argv) {
       result.launch = variants.back()->launch_description();
       report.variants.push_back(result);
     }
-    const bool gpu = !backend.emulated();
+    const bool gpu = !backend.choice.emulated();
     for (std::size_t v = 0; v < variants.size(); ++v) {
       variants[v]->reset();
       hand_over_gpu(variants, *variants[v], gpu);

@@ -70,10 +70,7 @@ void print_heading(std::ostream& out, const Report& report) {
       << to_string(problem.precision) << ", rows 1.." << problem.ny - 2 << " over "
       << problem.geometry.ranks() << " rank(s) (rank 0: " << problem.rows(0) << " rows), "
       << report.options.niter << " iterations, the norm every " << report.options.nccheck << "\n";
-  out << "backend: " << report.backend.describe() << "\n";
-  out << "MPI: " << report.machine.run.mpi_library << "\n";
-  if (!report.machine.cpu_model.empty()) out << "CPU (rank 0): " << report.machine.cpu_model << "\n";
-  for (const auto& gpu : report.machine.gpus) out << "GPU: " << gpu.description << "\n";
+  haloflag::examples::print_run_facts(out, report.run);
   out << "timing: " << report.options.warmup << " warm-up run(s), then " << report.options.repeats
       << " timed runs per variant (alternating); time per iteration = run time / iterations, "
          "slowest rank\n";
@@ -145,11 +142,11 @@ nlohmann::json report_json(const Report& report) {
   }
   const Problem& problem = report.problem;
   return {{"tool", "haloflag_jacobi2d"},
-          {"command_line", report.command_line},
+          {"command_line", report.run.command_line},
           {"parameters", parameters_json(report.options)},
-          {"backend", haloflag::bench::backend_json(report.backend)},
+          {"backend", haloflag::bench::backend_json(report.run.backend)},
           {"build", haloflag::bench::build_json()},
-          {"machine", haloflag::bench::machine_run_json(report.machine)},
+          {"machine", haloflag::bench::machine_run_json(report.run.machine)},
           {"problem",
            {{"nx", problem.nx},
             {"ny", problem.ny},

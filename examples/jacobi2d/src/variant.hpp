@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include "haloflag/examples/release_first.hpp"
 #include "problem.hpp"
 #include "run_settings.hpp"
 
@@ -41,34 +42,19 @@ class Variant {
   virtual std::string launch_description() const = 0;
 };
 
-// Destroys a program's variants with the stream variant first: its exchange's kernels may stay
-// resident between runs, and freeing another variant's device memory synchronizes the device.
-// Declare it after the vector, so that it runs before the vector's own destructor.
-class StreamVariantsGoFirst {
- public:
-  explicit StreamVariantsGoFirst(std::vector<std::unique_ptr<Variant>>& variants)
-      : variants_(variants) {}
-  StreamVariantsGoFirst(const StreamVariantsGoFirst&) = delete;
-  StreamVariantsGoFirst& operator=(const StreamVariantsGoFirst&) = delete;
-  ~StreamVariantsGoFirst();
+// Destroys a program's variants with the stream variant first (haloflag/examples/
+// release_first.hpp says why). Declare it after the vector.
+using StreamVariantsGoFirst = haloflag::examples::ReleaseFirst<Variant, VariantKind::stream>;
 
- private:
-  std::vector<std::unique_ptr<Variant>>& variants_;
-};
+// Each variant's factory, defined in the variant's own file. All collective over `comm`; the
+// fields are of problem.precision's type.
+using VariantFactory = std::unique_ptr<Variant>(const Problem& problem, MPI_Comm comm,
+                                                const RunSettings& settings);
+VariantFactory make_conventional_overlap;
+VariantFactory make_stream;
+VariantFactory make_resident;
 
-// All collective over `comm`. Real must be problem.precision's; each is defined for float and
-// double.
-template <class Real>
-std::unique_ptr<Variant> make_conventional_overlap(const Problem& problem, MPI_Comm comm,
-                                                   const RunSettings& settings);
-template <class Real>
-std::unique_ptr<Variant> make_stream(const Problem& problem, MPI_Comm comm,
-                                     const RunSettings& settings);
-template <class Real>
-std::unique_ptr<Variant> make_resident(const Problem& problem, MPI_Comm comm,
-                                       const RunSettings& settings);
-
-// The variant `kind` with fields of problem.precision's type.
+// The variant `kind`.
 std::unique_ptr<Variant> make_variant(VariantKind kind, const Problem& problem, MPI_Comm comm,
                                       const RunSettings& settings);
 

@@ -9,7 +9,6 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -17,6 +16,7 @@
 
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/test_backend.hpp"
+#include "haloflag/examples/test_run.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -35,6 +35,9 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 9;  // odd: the result ends in the second field
 
+using haloflag::examples::kNoThreadMultiple;
+using haloflag::examples::mpi_thread_multiple;
+using haloflag::examples::run_or_abort;
 using haloflag::examples::test_backend;
 
 // Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
@@ -44,12 +47,6 @@ const haloflag::examples::TestBackendSetup& backend_setup() {
 }
 
 const std::string& backend_unavailable() { return backend_setup().unavailable; }
-
-bool mpi_thread_multiple() {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  return level >= MPI_THREAD_MULTIPLE;
-}
 
 // 13 rows: 11 updated, 6 + 5 at 2 ranks and 3 + 3 + 3 + 2 at 4. 12 columns: rows of whole
 // 16-byte groups in either type (row_sweep.hpp); 11: cell by cell.
@@ -73,17 +70,12 @@ RunSettings test_settings(int nccheck) {
 // run ends the job at once (the other ranks would wait for their deadline).
 CheckResult run_and_check(Variant& variant, const Problem& problem, const RunSettings& settings) {
   const Reference reference = run_reference(problem, world_rank(), settings, kIterations);
-  try {
+  run_or_abort(std::string(to_string(variant.kind())), [&] {
     variant.reset();
     variant.run(5);
     variant.reset();
     variant.run(kIterations);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
-                 std::string(to_string(variant.kind())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  });
   EXPECT_EQ(variant.norms().size(), static_cast<std::size_t>(norm_checks(kIterations, settings.nccheck)));
   return check_against_reference(MPI_COMM_WORLD, problem, variant.current_rows(), variant.norms(),
                                  reference);
@@ -127,8 +119,7 @@ TEST_P(OverMpi, MatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const auto [kind, progress] = GetParam();
   if (progress == Progress::thread && !mpi_thread_multiple()) {
-    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
-                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+    GTEST_SKIP() << kNoThreadMultiple;
   }
   const Problem problem = test_problem(Precision::float32, 11);
   RunSettings settings = test_settings(1);

@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "haloflag/examples/release_first.hpp"
 #include "haloflag/halo/host_field.hpp"
 #include "problem.hpp"
 #include "run_settings.hpp"
@@ -52,39 +53,20 @@ class JacobiVariant {
   virtual std::string launch_description() const = 0;
 };
 
-// Destroys a program's variants with the stream variant first. Its exchange's kernels stay
-// resident between runs, and freeing another variant's device memory synchronizes the device,
-// which would wait for those kernels until their deadline (docs/embedding.md). Declare it after
-// the vector, so that it runs before the vector's own destructor.
-class StreamVariantsGoFirst {
- public:
-  explicit StreamVariantsGoFirst(std::vector<std::unique_ptr<JacobiVariant>>& variants)
-      : variants_(variants) {}
-  StreamVariantsGoFirst(const StreamVariantsGoFirst&) = delete;
-  StreamVariantsGoFirst& operator=(const StreamVariantsGoFirst&) = delete;
-  ~StreamVariantsGoFirst();
+// Destroys a program's variants with the stream variant first (haloflag/examples/
+// release_first.hpp says why). Declare it after the vector.
+using StreamVariantsGoFirst = haloflag::examples::ReleaseFirst<JacobiVariant, VariantKind::stream>;
 
- private:
-  std::vector<std::unique_ptr<JacobiVariant>>& variants_;
-};
+// Each variant's factory, defined in the variant's own file. All collective over `comm` (they
+// build halo::Exchange objects); the fields are of problem.precision's type.
+using VariantFactory = std::unique_ptr<JacobiVariant>(const Problem& problem, MPI_Comm comm,
+                                                      const RunSettings& settings);
+VariantFactory make_conventional;
+VariantFactory make_conventional_overlap;
+VariantFactory make_resident;
+VariantFactory make_stream;
 
-// All collective over `comm` (they build halo::Exchange objects). Real, the field's element
-// type, must be problem.precision's; each is defined for float and double.
-template <class Real>
-std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
-                                                 const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_conventional_overlap(const Problem& problem, MPI_Comm comm,
-                                                         const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
-                                             const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
-                                           const RunSettings& settings);
-
-// The variant `kind` with fields of problem.precision's type: where a run's precision becomes
-// the element type of everything it runs.
+// The variant `kind`.
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings);
 

@@ -27,14 +27,12 @@
 #include <vector>
 
 #include "gpu_jacobi.hpp"
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
-#include "haloflag/bench/usage_error.hpp"
+#include "haloflag/examples/run_facts.hpp"
+#include "haloflag/examples/run_start.hpp"
 #include "haloflag/halo/exchange_options.hpp"
-#include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/memory_check.hpp"
 #include "jacobi_options.hpp"
@@ -46,20 +44,9 @@ namespace {
 
 using namespace jacobi3d;
 namespace hb = haloflag::bench;
+namespace hx = haloflag::examples;
 
 constexpr const char* kTool = "haloflag_jacobi3d";
-
-struct World {
-  int rank = 0;
-  int ranks = 1;
-};
-
-World world() {
-  World w;
-  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &w.ranks);
-  return w;
-}
 
 double slowest(double seconds) {
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -133,51 +120,37 @@ class GpuHandover {
 };
 
 int run_jacobi(int argc, char** argv) {
-  const World me = world();
   const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
 
   CLI::App app{"haloflag_jacobi3d: 7- or 27-point Jacobi on a periodic 3D grid over MPI ranks; "
                "time per iteration of the conventional loop, the overlapped conventional loop, "
                "the resident kernel and the stream-ordered loop, each against the faster "
                "conventional loop, and each update alone against the device's copy rate."};
   JacobiOptions options;
-  if (const auto exit_code = hb::parse_on_every_rank(app, kTool, me.rank, [&] {
-        options = parse_jacobi_options(app, argc, argv);
-      })) {
-    return *exit_code;
-  }
-  // Rank 0 writes the report at the end: a path it cannot write ends the run now.
-  if (const auto exit_code =
-          hb::agree_on_output_paths(comm, kTool, 0, {{"--json", options.json_path}})) {
+  if (const auto exit_code = hx::parse_command_line(
+          app, comm, kTool, [&] { options = parse_jacobi_options(app, argc, argv); },
+          options.json_path)) {
     return *exit_code;
   }
 
   std::optional<Problem> problem;
-  hb::BackendChoice backend;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        backend = hb::choose_backend(options.backend_name);
-        try {
-          problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks,
-                                       options.precision));
-        } catch (const ProblemError& error) {
-          throw hb::UsageError(error.what());
-        }
-      })) {
-    return *exit_code;
-  }
-
-  std::optional<haloflag::halo::GpuBinding> binding;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        if (!backend.emulated()) {
-          binding = haloflag::halo::bind_gpu(comm, options.gpu);
-          load_gpu_kernels();
-        }
-      })) {
+  hx::RunBackend backend;
+  if (const auto exit_code = hx::set_up_backend(
+          comm, kTool, options.backend_name, options.gpu,
+          [&] {
+            problem.emplace(make_problem(options.stencil, options.size_kind, options.size, ranks,
+                                         options.precision));
+          },
+          load_gpu_kernels, backend)) {
     return *exit_code;
   }
   // After binding, so that a GPU's free memory is that of the GPU this rank allocates on.
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        require_field_memory(options, *problem, me.rank, backend.backend);
+        require_field_memory(options, *problem, rank, backend.choice.backend);
       })) {
     return *exit_code;
   }
@@ -185,35 +158,27 @@ int run_jacobi(int argc, char** argv) {
   std::optional<hb::CopyRate> copy_rate;
   if (options.update_rate) {
     if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-          copy_rate = field_copy_rate(*problem, backend.backend, comm, me.rank);
+          copy_rate = field_copy_rate(*problem, backend.choice.backend, comm, rank);
         })) {
       return *exit_code;
     }
   }
 
-  JacobiReport report{options,
-                      {argv, argv + argc},
-                      backend,
-                      hb::collect_machine_info(comm, binding ? &*binding : nullptr),
-                      *problem,
-                      0,
-                      0,
-                      {},
-                      copy_rate};
-  report.machine.run.tool = kTool;
+  JacobiReport report{options, hx::collect_run_facts(comm, kTool, argc, argv, backend), *problem,
+                      0, 0, {}, copy_rate};
   const auto neighbours = problem->geometry.neighbours(0);
   report.messages_per_rank = static_cast<int>(neighbours.size());
   for (const auto& n : neighbours) report.halo_bytes_per_rank += n.bytes;
-  if (me.rank == 0) print_heading(std::cout, report);
+  if (rank == 0) print_heading(std::cout, report);
 
   RunSettings settings;
-  settings.backend = backend.backend;
+  settings.backend = backend.choice.backend;
   settings.transport = haloflag::halo::parse_transport(options.transport);
   settings.node_lines_up_to_bytes = options.node_lines_up_to_bytes;
   settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(options.timeout_seconds));
   settings.gpu_threads = options.gpu_threads;
-  settings.gpu_sharers = binding ? binding->sharers : 1;
+  settings.gpu_sharers = backend.binding ? backend.binding->sharers : 1;
   settings.resident_blocks = options.resident_blocks;
   settings.host_team_threads = options.host_team_threads;
   settings.progress = haloflag::halo::parse_progress(options.progress);
@@ -236,7 +201,7 @@ int run_jacobi(int argc, char** argv) {
   }
 
   bool all_identical = true;
-  GpuHandover handover(!backend.emulated());
+  GpuHandover handover(!backend.choice.emulated());
   // Runs variant v's run() (or its update alone) in turn with the others.
   const auto run_variant = [&](std::size_t v, bool updates_only) {
     const VariantKind kind = variants[v]->kind();
@@ -281,9 +246,9 @@ int run_jacobi(int argc, char** argv) {
       }
     }
   } catch (const std::exception& error) {
-    hb::abort_run(kTool, me.rank, error.what());
+    hb::abort_run(kTool, rank, error.what());
   }
-  const haloflag::halo::Index3 owned = problem->geometry.subdomain(me.rank).extent;
+  const haloflag::halo::Index3 owned = problem->geometry.subdomain(rank).extent;
   const std::int64_t update_bytes =
       2 * owned[0] * owned[1] * owned[2] * element_bytes(problem->precision);
   for (VariantResult& result : report.variants) {
@@ -302,7 +267,7 @@ int run_jacobi(int argc, char** argv) {
     }
   }
 
-  if (me.rank == 0) {
+  if (rank == 0) {
     print_table(std::cout, report);
     if (!options.json_path.empty() &&
         !hb::write_json_output(options.json_path, report_json(report), kTool)) {
@@ -310,7 +275,7 @@ int run_jacobi(int argc, char** argv) {
     }
   }
   if (!all_identical) {
-    if (me.rank == 0) std::cerr << kTool << ": --check: the distributed result differs from the reference\n";
+    if (rank == 0) std::cerr << kTool << ": --check: the distributed result differs from the reference\n";
     return 1;
   }
   return 0;

@@ -45,10 +45,7 @@ void print_heading(std::ostream& out, const JacobiReport& report) {
       << hh::format_triple(sub.extent, 'x') << "\n";
   out << "halo: " << report.messages_per_rank << " messages per rank and iteration, "
       << report.halo_bytes_per_rank << " bytes sent by rank 0\n";
-  out << "backend: " << report.backend.describe() << "\n";
-  out << "MPI: " << report.machine.run.mpi_library << "\n";
-  if (!report.machine.cpu_model.empty()) out << "CPU (rank 0): " << report.machine.cpu_model << "\n";
-  for (const auto& gpu : report.machine.gpus) out << "GPU: " << gpu.description << "\n";
+  haloflag::examples::print_run_facts(out, report.run);
   out << "timing: " << report.options.warmup << " warm-up run(s), then " << report.options.repeats
       << " timed runs of " << report.options.iterations
       << " iterations per variant (alternating); time per iteration = run time / iterations, "

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "haloflag/examples/test_backend.hpp"
+#include "haloflag/examples/test_run.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -38,6 +39,9 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 20;
 
+using haloflag::examples::kNoThreadMultiple;
+using haloflag::examples::mpi_thread_multiple;
+using haloflag::examples::run_or_abort;
 using haloflag::examples::test_backend;
 
 Precision test_precision() {
@@ -69,14 +73,6 @@ TEST(Precision, IsTheTestsAndSetsTheElementSize) {
   }
 }
 
-// The stream variant's progress thread calls MPI beside the test's thread: CTest starts this
-// test with HALOFLAG_TEST_MPI_THREAD=multiple, so that MPI is initialised for it.
-bool mpi_thread_multiple() {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  return level >= MPI_THREAD_MULTIPLE;
-}
-
 RunSettings test_settings(int host_team_threads) {
   RunSettings settings;
   settings.backend = test_backend();
@@ -93,16 +89,11 @@ RunSettings test_settings(int host_team_threads) {
 // inside a run ends the job at once (the other ranks would wait for their deadline).
 CheckResult run_and_check(JacobiVariant& variant, const Problem& problem, int earlier,
                           int iterations) {
-  try {
+  run_or_abort(std::string(to_string(variant.kind())), [&] {
     variant.reset();
     if (earlier > 0) variant.run(earlier);
     variant.run(iterations);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
-                 std::string(to_string(variant.kind())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  });
   return check_against_reference(MPI_COMM_WORLD, problem, variant.current(), earlier + iterations);
 }
 
@@ -184,14 +175,8 @@ TEST_P(UpdatesOnly, LeaveTheVariantReadyForACheckedRun) {
   const CheckResult before = run_and_check(*variant, problem, 0, 5);
   EXPECT_TRUE(before.identical) << before.message;
   double seconds = 0.0;
-  try {
-    seconds = variant->run_updates_only(7);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s updates only: %s\n", world_rank(),
-                 std::string(to_string(GetParam())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  run_or_abort(std::string(to_string(GetParam())) + " updates only",
+               [&] { seconds = variant->run_updates_only(7); });
   EXPECT_GT(seconds, 0.0);
   const CheckResult after = run_and_check(*variant, problem, 3, 6);
   EXPECT_TRUE(after.identical) << after.message;
@@ -226,8 +211,7 @@ class StreamOverMpi : public testing::TestWithParam<Progress> {};
 TEST_P(StreamOverMpi, MatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   if (GetParam() == Progress::thread && !mpi_thread_multiple()) {
-    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
-                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+    GTEST_SKIP() << kNoThreadMultiple;
   }
   const Problem problem = test_problem(StencilKind::seven_point);
   RunSettings settings = test_settings(2);
