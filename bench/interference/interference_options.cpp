@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "haloflag/bench/integer_validator.hpp"
 #include "haloflag/bench/shared_options.hpp"
 
 namespace haloflag::bench::interference {
@@ -68,12 +67,8 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
       ->check(CLI::IsMember({2, 4}).description(""))
       ->type_name("2|4")
       ->capture_default_str();
-  app.add_option("--warmup", options.warmup, "rounds per case before timing, not counted")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--iterations", options.iterations, "timed MPI_Send rounds per case")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--warmup", options.warmup, "rounds per case before timing, not counted", 0);
+  add_count(app, "--iterations", options.iterations, "timed MPI_Send rounds per case", 1);
   add_timeout_option(app, options.timeout_seconds,
                      "deadline of every wait (flags, kernels, messages, copies), seconds");
   app.add_option("--stop-poll-ns", options.stop_poll_ns,
@@ -84,22 +79,14 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
             "P2AB: gap between the send buffer and the buffer the GPU keeps writing");
   add_bytes(app, "--copy-bytes", options.copy_bytes,
             "copies: bytes of each host->device and device->host copy");
-  app.add_option("--stream-threads", accessor.stream_threads,
-                 "threads of the stream form's one block; 0: the most a block can have")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--stacked-threads", accessor.stacked_threads,
-                 "threads per block of the stacked grid; 0: the most a block can have")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--stacked-blocks", accessor.stacked_blocks,
-                 "blocks of the stacked grid; 0: as many as can be resident at once")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--host-threads", accessor.host_threads,
-                 "host backend: stand-in threads of the stacked form")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--stream-threads", accessor.stream_threads,
+                 "threads of the stream form's one block; 0: the most a block can have", 0);
+  add_count(app, "--stacked-threads", accessor.stacked_threads,
+                 "threads per block of the stacked grid; 0: the most a block can have", 0);
+  add_count(app, "--stacked-blocks", accessor.stacked_blocks,
+                 "blocks of the stacked grid; 0: as many as can be resident at once", 0);
+  add_count(app, "--host-threads", accessor.host_threads,
+                 "host backend: stand-in threads of the stacked form", 1);
   add_json_option(app, options.json_path, "JSON report with every sample; '' for none");
 
   app.parse(argc, argv);

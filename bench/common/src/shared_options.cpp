@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 
-#include "haloflag/bench/integer_validator.hpp"
 
 namespace haloflag::bench {
 

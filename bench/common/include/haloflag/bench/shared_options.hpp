@@ -9,12 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/integer_validator.hpp"
+
 namespace haloflag::bench {
 
 // An option that takes one of `choices`, shown as "a|b|c=default" in the help, with CLI11's own
 // message for any other word.
 CLI::Option* add_choice(CLI::App& app, const std::string& name, std::string& value,
                         const std::vector<std::string>& choices, const std::string& help);
+
+// An integer option of at least `minimum` (at_least: "must be an integer >= N"), its default
+// shown.
+template <class Integer>
+CLI::Option* add_count(CLI::App& app, const std::string& name, Integer& value,
+                       const std::string& help, long minimum) {
+  return app.add_option(name, value, help)->check(at_least(minimum))->capture_default_str();
+}
 
 // --backend auto|host|cuda|hip (bench/common/backend_choice.hpp reads it).
 CLI::Option* add_backend_option(CLI::App& app, std::string& backend_name,
