@@ -5,11 +5,11 @@
 namespace haloflag::examples {
 
 RunFacts collect_run_facts(MPI_Comm comm, const std::string& tool, int argc, char** argv,
-                           const RunBackend& backend) {
+                           const RunStart& start) {
   RunFacts facts{{argv, argv + argc},
-                 backend.choice,
+                 start.backend,
                  haloflag::bench::collect_machine_info(
-                     comm, backend.binding ? &*backend.binding : nullptr)};
+                     comm, start.binding ? &*start.binding : nullptr)};
   facts.machine.run.tool = tool;
   return facts;
 }

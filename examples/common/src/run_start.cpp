@@ -5,7 +5,7 @@
 #include "haloflag/bench/usage_error.hpp"
 #include "haloflag/examples/problem_error.hpp"
 
-namespace haloflag::examples {
+namespace haloflag::examples::detail {
 
 namespace hb = haloflag::bench;
 
@@ -21,9 +21,9 @@ std::optional<int> parse_command_line(CLI::App& app, MPI_Comm comm, const std::s
 std::optional<int> set_up_backend(MPI_Comm comm, const std::string& tool,
                                   const std::string& backend_name, int gpu,
                                   const std::function<void()>& make_problem,
-                                  void (*load_kernels)(), RunBackend& backend) {
+                                  void (*load_kernels)(), RunStart& start) {
   if (const auto exit_code = hb::run_agreed_setup(comm, tool, [&] {
-        backend.choice = hb::choose_backend(backend_name);
+        start.backend = hb::choose_backend(backend_name);
         try {
           make_problem();
         } catch (const ProblemError& error) {
@@ -33,11 +33,11 @@ std::optional<int> set_up_backend(MPI_Comm comm, const std::string& tool,
     return exit_code;
   }
   return hb::run_agreed_setup(comm, tool, [&] {
-    if (!backend.choice.emulated()) {
-      backend.binding = haloflag::halo::bind_gpu(comm, gpu);
+    if (!start.backend.emulated()) {
+      start.binding = haloflag::halo::bind_gpu(comm, gpu);
       load_kernels();
     }
   });
 }
 
-}  // namespace haloflag::examples
+}  // namespace haloflag::examples::detail

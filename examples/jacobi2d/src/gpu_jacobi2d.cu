@@ -13,7 +13,7 @@
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "norm_accumulator.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "resident_steps.hpp"
 #include "row_sweeps.hpp"
 
@@ -172,7 +172,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     grid_.launch(resident_kernel_of<Real>(), arguments);
   }
 
-  ResidentOutcome wait() override { return {grid_.wait(), true}; }
+  haloflag::examples::ResidentOutcome wait() override { return {grid_.wait(), true}; }
 
   std::string describe() const override {
     return grid_.describe() + " (occupancy: " + std::to_string(grid_.per_sm()) + " per SM" +

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "row_sweeps.hpp"
 
 namespace jacobi2d {

@@ -4,7 +4,6 @@
 #include <array>
 #include <string_view>
 
-#include "haloflag/bench/integer_validator.hpp"
 #include "haloflag/bench/shared_options.hpp"
 #include "haloflag/examples/stencil_options.hpp"
 
@@ -12,7 +11,7 @@ namespace jacobi2d {
 
 namespace {
 
-using haloflag::bench::at_least;
+using haloflag::bench::add_count;
 namespace hb = haloflag::bench;
 
 constexpr std::array kPeerOptions{"-nx", "-ny", "-niter", "-nccheck", "-csv"};
@@ -48,13 +47,9 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--ny,-y", options.ny, "global rows, the two wrap-around ones included (-ny)")
       ->check(CLI::Range(std::int64_t{3}, std::int64_t{1} << 40).description(""))
       ->capture_default_str();
-  app.add_option("--niter", options.niter, "iterations per run (-niter)")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--nccheck", options.nccheck,
-                 "the L2 norm of the change every this many iterations (-nccheck)")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--niter", options.niter, "iterations per run (-niter)", 1);
+  add_count(app, "--nccheck", options.nccheck,
+                 "the L2 norm of the change every this many iterations (-nccheck)", 1);
   app.add_flag("--csv", options.csv,
                "print only a CSV line per variant: variant, nx, ny, iter_max, nccheck, "
                "num_devices, 1, runtime, runtime_serial (seconds; -csv)");
@@ -66,12 +61,8 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   hb::add_choice(app, "--precision", precision_name, {"float", "double"},
                  "element type of the field");
-  app.add_option("--warmup", options.warmup, "untimed runs of -niter before timing")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed runs per variant (median, p10, p90)")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--warmup", options.warmup, "untimed runs of -niter before timing", 0);
+  add_count(app, "--repeats", options.repeats, "timed runs per variant (median, p10, p90)", 1);
   hb::add_backend_option(app, options.backend_name);
   hb::add_gpu_option(app, options.gpu);
   hb::add_json_option(app, options.json_path, "JSON report file");
@@ -80,15 +71,12 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
                  "threads per block of the GPU kernels (a multiple of 32, at most 1024)")
       ->check(CLI::Range(32, 1024).description(""))
       ->capture_default_str();
-  app.add_option("--resident-blocks", options.resident_blocks,
-                 "blocks of the resident cooperative grid; 0: as many as fit at once")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--transport", options.transport,
-                 "path of each peer's ghost rows: auto (node for peers on this rank's node, mpi "
-                 "for the others), mpi or node")
-      ->check(CLI::IsMember({"auto", "mpi", "node"}))
-      ->capture_default_str();
+  add_count(app, "--resident-blocks", options.resident_blocks,
+                 "blocks of the resident cooperative grid; 0: as many as fit at once", 0);
+  haloflag::examples::add_transport_option(
+      app, options.transport,
+      "path of each peer's ghost rows: auto (node for peers on this rank's node, mpi for the "
+      "others), mpi or node");
   app.add_option("--progress", options.progress,
                  "stream variant: who runs the CPU side of its MPI peers' messages; thread: the "
                  "exchange's progress thread; caller: the run's thread")

@@ -19,7 +19,7 @@
 namespace jacobi2d {
 
 struct UpdateRate {
-  double us_per_iteration = 0.0;   // the updates alone (Variant::run_updates), slowest rank
+  double us_per_iteration = 0.0;   // the updates alone (run_updates_only), slowest rank
   double bytes_per_iteration = 0;  // every updated cell read and written once
   double bytes_per_second = 0.0;
   double fraction_of_copy_rate = 0.0;

@@ -11,8 +11,7 @@
 #include "haloflag/examples/host_resident_kernel.hpp"
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/halo/exchange.hpp"
-#include "norm_accumulator.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "resident_steps.hpp"
 #include "row_variant.hpp"
 
@@ -21,19 +20,6 @@ namespace jacobi2d {
 namespace {
 
 namespace hh = haloflag::halo;
-
-// The kernel on the host backend: the examples' team of std::threads, each member running
-// resident_steps() as one block of the grid.
-template <class Real>
-std::unique_ptr<ResidentKernel<Real>> host_resident_kernel(int threads) {
-  return haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
-      threads,
-      [](const auto& block, const auto& grid, std::uint32_t index, std::uint32_t blocks,
-         const ResidentLaunch<Real>& launch) {
-        return resident_steps(block, grid, index, blocks, launch, HostNormAdd{});
-      },
-      "--host-threads");
-}
 
 template <class Real>
 class ResidentJacobi final : public RowVariant<Real> {
@@ -49,7 +35,8 @@ class ResidentJacobi final : public RowVariant<Real> {
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     resident_.emplace(settings.backend == haloflag::notify::Backend::host
-                          ? host_resident_kernel<Real>(settings.host_team_threads)
+                          ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
+                                settings.host_team_threads, HostResidentSteps{}, "--host-threads")
                           : GpuSide<Real>::resident_kernel(settings.gpu_threads,
                                                            settings.resident_blocks,
                                                            settings.gpu_sharers,

@@ -22,7 +22,7 @@ class RowVariant : public Variant {
  public:
   void reset() override { fields_.reset(); }
   double run(int iterations) override { return start_run(iterations, true); }
-  double run_updates(int iterations) override { return start_run(iterations, false); }
+  double run_updates_only(int iterations) override { return start_run(iterations, false); }
   const std::vector<double>& norms() const override { return norms_; }
   std::vector<double> current_rows() const override { return widened(fields_.download_rows()); }
 

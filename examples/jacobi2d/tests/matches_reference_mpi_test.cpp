@@ -26,6 +26,7 @@
 
 namespace {
 
+namespace hx = haloflag::examples;
 using namespace jacobi2d;
 using haloflag::halo::Progress;
 using haloflag::halo::Transport;
@@ -35,15 +36,10 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 9;  // odd: the result ends in the second field
 
-using haloflag::examples::kNoThreadMultiple;
-using haloflag::examples::mpi_thread_multiple;
-using haloflag::examples::run_or_abort;
-using haloflag::examples::test_backend;
-
 // Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
 // binding done once, with the example's kernels loaded (haloflag/examples/test_backend.hpp).
-const haloflag::examples::TestBackendSetup& backend_setup() {
-  return haloflag::examples::test_backend_setup(load_gpu_kernels);
+const hx::TestBackendSetup& backend_setup() {
+  return hx::test_backend_setup(load_gpu_kernels);
 }
 
 const std::string& backend_unavailable() { return backend_setup().unavailable; }
@@ -56,13 +52,13 @@ Problem test_problem(Precision precision, std::int64_t nx = 12) {
 
 RunSettings test_settings(int nccheck) {
   RunSettings settings;
-  settings.backend = test_backend();
+  settings.backend = hx::test_backend();
   settings.timeout = std::chrono::seconds(60);
   settings.nccheck = nccheck;
   settings.max_iterations = kIterations;
   settings.gpu_threads = 128;
   settings.gpu_sharers = backend_setup().gpu_sharers;
-  settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
+  settings.progress = hx::mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }
 
@@ -70,7 +66,7 @@ RunSettings test_settings(int nccheck) {
 // run ends the job at once (the other ranks would wait for their deadline).
 CheckResult run_and_check(Variant& variant, const Problem& problem, const RunSettings& settings) {
   const Reference reference = run_reference(problem, world_rank(), settings, kIterations);
-  run_or_abort(std::string(to_string(variant.kind())), [&] {
+  hx::run_or_abort(std::string(to_string(variant.kind())), [&] {
     variant.reset();
     variant.run(5);
     variant.reset();
@@ -118,8 +114,8 @@ class OverMpi : public testing::TestWithParam<MpiCase> {};
 TEST_P(OverMpi, MatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const auto [kind, progress] = GetParam();
-  if (progress == Progress::thread && !mpi_thread_multiple()) {
-    GTEST_SKIP() << kNoThreadMultiple;
+  if (progress == Progress::thread && !hx::mpi_thread_multiple()) {
+    GTEST_SKIP() << hx::kNoThreadMultiple;
   }
   const Problem problem = test_problem(Precision::float32, 11);
   RunSettings settings = test_settings(1);

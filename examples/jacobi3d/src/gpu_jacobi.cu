@@ -328,7 +328,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     grid_.launch(resident_kernel_of<Real>(launch.whole_exchange), arguments);
   }
 
-  ResidentOutcome wait() override {
+  haloflag::examples::ResidentOutcome wait() override {
     const double seconds = grid_.wait();
     // The kernel does not report per block; the host's exchange names any failed wait.
     return {seconds, true};

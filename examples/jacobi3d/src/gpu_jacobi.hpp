@@ -7,7 +7,7 @@
 
 #include "overlap_sweep.hpp"
 #include "owned_sweep.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "run_settings.hpp"
 
 namespace jacobi3d {

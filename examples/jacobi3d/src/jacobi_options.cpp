@@ -5,7 +5,6 @@
 #include <exception>
 #include <string>
 
-#include "haloflag/bench/integer_validator.hpp"
 #include "haloflag/bench/option_values.hpp"
 #include "haloflag/bench/shared_options.hpp"
 #include "haloflag/examples/gpu_threads.hpp"
@@ -15,7 +14,7 @@ namespace jacobi3d {
 
 namespace {
 
-using haloflag::bench::at_least;
+using haloflag::bench::add_count;
 namespace hb = haloflag::bench;
 namespace hx = haloflag::examples;
 
@@ -83,16 +82,10 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
       ->expected(1, 3)
       ->type_name("N|X,Y,Z")
       ->excludes(size_option);
-  app.add_option("--iterations", options.iterations, "Jacobi iterations per timed run")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--warmup", options.warmup, "untimed runs of --iterations before timing")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--repeats", options.repeats,
-                 "timed runs per variant (median, p10, p90 are over these)")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--iterations", options.iterations, "Jacobi iterations per timed run", 1);
+  add_count(app, "--warmup", options.warmup, "untimed runs of --iterations before timing", 0);
+  add_count(app, "--repeats", options.repeats,
+                 "timed runs per variant (median, p10, p90 are over these)", 1);
   hb::add_backend_option(app, options.backend_name);
   hb::add_gpu_option(app, options.gpu);
   app.add_flag("--check", options.check,
@@ -106,22 +99,17 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "threads per block of the GPU kernels (a multiple of 32, at most 1024)")
       ->check(gpu_threads_check())
       ->capture_default_str();
-  app.add_option("--resident-blocks", options.resident_blocks,
+  add_count(app, "--resident-blocks", options.resident_blocks,
                  "blocks of the resident cooperative grid; 0: as many as fit at once (the "
                  "occupancy API's blocks per multiprocessor x multiprocessors, shared among the "
-                 "ranks bound to one GPU)")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--transport", options.transport,
-                 "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi "
-                 "for the others), mpi or node")
-      ->check(CLI::IsMember({"auto", "mpi", "node"}))
-      ->capture_default_str();
-  app.add_option("--node-lines-up-to-bytes", options.node_lines_up_to_bytes,
+                 "ranks bound to one GPU)", 0);
+  hx::add_transport_option(
+      app, options.transport,
+      "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "
+      "others), mpi or node");
+  add_count(app, "--node-lines-up-to-bytes", options.node_lines_up_to_bytes,
                  "node transport: a peer whose messages hold at most this many bytes an exchange "
-                 "sends them in lines (docs/transports.md); 0: never")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "sends them in lines (docs/transports.md); 0: never", 0);
   hb::add_node_size_option(app, options.node_size,
                            "ranks per node for the node transport (sets HALOFLAG_NODE_SIZE); 0: "
                            "each shared-memory node whole; default: HALOFLAG_NODE_SIZE, else 0");

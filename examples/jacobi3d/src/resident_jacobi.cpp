@@ -14,26 +14,13 @@
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "resident_iterations.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 
 namespace jacobi3d {
 
 namespace {
 
 namespace hh = haloflag::halo;
-
-// The kernel on the host backend: the examples' team of std::threads, each member running
-// resident_iterations() of the launch's form as one block of the grid.
-template <class Real>
-std::unique_ptr<ResidentKernel<Real>> host_resident_kernel(int threads) {
-  return haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
-      threads, [](const auto& block, const auto& grid, std::uint32_t index, std::uint32_t blocks,
-                  const ResidentLaunch<Real>& launch) {
-        return launch.whole_exchange
-                   ? resident_iterations<true>(block, grid, index, blocks, launch)
-                   : resident_iterations<false>(block, grid, index, blocks, launch);
-      });
-}
 
 template <class Real>
 class ResidentJacobi final : public FieldVariant<Real> {
@@ -52,7 +39,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
     // cannot strand the others in it.
     resident_.emplace(settings.backend == haloflag::notify::Backend::host
-                          ? host_resident_kernel<Real>(settings.host_team_threads)
+                          ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
+                                settings.host_team_threads, HostResidentIterations{})
                           : GpuSide<Real>::resident_kernel(settings, this->regions_.owned.cells()),
                       *exchange_, this->fields_.rank());
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 
 namespace haloflag::examples {
 
@@ -18,6 +19,9 @@ struct ResidentOutcome {
 
 template <class Launch>
 class ResidentKernel {
+  // A GPU kernel takes its arguments by value, as plain bytes.
+  static_assert(std::is_trivially_copyable_v<Launch>);
+
  public:
   virtual ~ResidentKernel() = default;
   // Throws (before anything runs) when the grid cannot be resident at once.

@@ -23,7 +23,7 @@ struct RunFacts {
 
 // Collective over `comm` (the machine facts are gathered from every rank).
 RunFacts collect_run_facts(MPI_Comm comm, const std::string& tool, int argc, char** argv,
-                           const RunBackend& backend);
+                           const RunStart& start);
 
 // The "backend:", "MPI:", "CPU (rank 0):" and "GPU:" lines of the heading.
 void print_run_facts(std::ostream& out, const RunFacts& facts);

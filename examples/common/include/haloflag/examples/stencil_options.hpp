@@ -13,6 +13,9 @@
 
 namespace haloflag::examples {
 
+// --transport auto|mpi|node: the path of each peer's ghost cells (haloflag/halo/transport.hpp).
+CLI::Option* add_transport_option(CLI::App& app, std::string& transport, const std::string& help);
+
 // --host-threads N, at least 1: the CPU threads that play the resident kernel's grid on the
 // host backend (HostTeam).
 CLI::Option* add_host_threads_option(CLI::App& app, int& threads);
