@@ -1,6 +1,7 @@
-// The first steps of a stencil example's run, each agreed by every rank, so that a failure on one
-// ends all of them before any collective of the run (exit status 2 for what the user asked
-// wrongly, 1 for the rest: haloflag/bench/setup_agreement.hpp).
+// The first steps of a stencil example's run: where it runs (its ranks, options, backend and GPU),
+// its variants' settings, and its variants set up. The steps that can fail are agreed by every
+// rank, so that a failure on one ends all of them before any collective of the run (exit status
+// 2 for what the user asked wrongly, 1 for the rest: haloflag/bench/setup_agreement.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

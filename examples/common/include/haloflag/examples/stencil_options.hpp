@@ -1,5 +1,6 @@
 // What the command lines of the stencil examples share beyond the tools' common options
-// (haloflag/bench/shared_options.hpp): --host-threads, and the reading of a --variant list.
+// (haloflag/bench/shared_options.hpp): --transport, --host-threads, and the reading of a
+// --variant list.
 #pragma once
 
 #include <CLI/CLI.hpp>
