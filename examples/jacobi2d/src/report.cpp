@@ -1,11 +1,11 @@
 #include "report.hpp"
 
-#include <cstdio>
 #include <ostream>
 
 #include "haloflag/bench/json_sections.hpp"
 #include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/summary_json.hpp"
+#include "haloflag/examples/format.hpp"
 
 namespace jacobi2d {
 
@@ -13,11 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using haloflag::examples::format;
 
 std::string padded(std::string text, std::size_t width) {
   if (text.size() < width) text.resize(width, ' ');

@@ -1,7 +1,7 @@
-#include <cstdio>
 #include <ostream>
 #include <string>
 
+#include "haloflag/examples/format.hpp"
 #include "jacobi_report.hpp"
 
 namespace jacobi3d {
@@ -10,11 +10,7 @@ namespace {
 
 namespace hh = haloflag::halo;
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using haloflag::examples::format;
 
 }  // namespace
 
