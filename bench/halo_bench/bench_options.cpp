@@ -1,12 +1,12 @@
 #include "bench_options.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 
 #include "haloflag/bench/build_info.hpp"
-#include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/option_values.hpp"
+#include "haloflag/bench/shared_options.hpp"
 #include "haloflag/halo/nccl_library.hpp"
 
 namespace haloflag::bench {
@@ -16,29 +16,17 @@ namespace {
 // CLI11's ExistingFile without its ":FILE" tag in the help (the type name says it already).
 CLI::Validator existing_file() { return CLI::Validator(CLI::ExistingFile).description(""); }
 
-// N means N,N,N; anything but one or three values is refused.
-template <class T>
-std::array<T, 3> as_triple(const std::vector<T>& values, const std::string& option) {
-  if (values.size() == 1) return {values[0], values[0], values[0]};
-  if (values.size() == 3) return {values[0], values[1], values[2]};
-  throw CLI::ValidationError(option, "takes N or X,Y,Z, got " + std::to_string(values.size()) +
-                                         " values");
-}
-
 std::vector<halo::Transport> parse_transport_list(const std::string& text) {
   std::vector<halo::Transport> transports;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
+  for (const std::string& name : split_list(text)) {
     try {
-      const halo::Transport transport = halo::parse_transport(text.substr(begin, end - begin));
+      const halo::Transport transport = halo::parse_transport(name);
       if (std::find(transports.begin(), transports.end(), transport) == transports.end()) {
         transports.push_back(transport);
       }
     } catch (const std::invalid_argument& error) {
       throw CLI::ValidationError("--transport", error.what());
     }
-    begin = end + 1;
   }
   return transports;
 }
@@ -68,11 +56,9 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
   // A build without NCCL runs all the others; the heading says why nccl is not among them.
   if (text == "all") return all;
   std::vector<bool> chosen(all.size(), false);
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
+  for (const std::string& name : split_list(text)) {
     try {
-      const halo::Strategy strategy = halo::parse_strategy(text.substr(begin, end - begin));
+      const halo::Strategy strategy = halo::parse_strategy(name);
       if (strategy == halo::Strategy::embedded) {
         throw std::invalid_argument("'embedded' needs the caller's own kernel (docs/embedding.md), "
                                     "halo_bench has none: choose another strategy");
@@ -82,7 +68,6 @@ std::vector<halo::Strategy> parse_strategy_list(const std::string& text) {
     } catch (const std::invalid_argument& error) {
       throw CLI::ValidationError("--strategy", std::string(error.what()) + " or 'all'");
     }
-    begin = end + 1;
   }
   // every_strategy() order puts comb_fused, the baseline of the ratios, first.
   std::vector<halo::Strategy> strategies;
@@ -142,10 +127,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->type_name("G|GX,GY,GZ")
       ->default_str("1")
       ->needs(size_option);
-  app.add_option("--vars", geometry.vars, "variables per cell")
-      ->check(at_least(1))
-      ->needs(size_option)
-      ->capture_default_str();
+  add_count(app, "--vars", geometry.vars, "variables per cell", 1)->needs(size_option);
   app.add_option("--element-bytes", geometry.element_bytes,
                  "bytes per value: 8 (double) or 4 (float); any size from 1 to 16 is moved as "
                  "raw bytes. With --config, its messages are resized to it")
@@ -161,47 +143,32 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "names: " + strategy_names())
       ->type_name("NAME[,NAME...]|all")
       ->capture_default_str();
-  app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
-  app.add_option("--warmup", options.warmup, "exchanges run before timing, not counted")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--iterations", options.iterations, "timed exchanges per strategy")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--rounds", options.rounds,
+  add_backend_option(app, options.backend_name);
+  add_count(app, "--warmup", options.warmup, "exchanges run before timing, not counted", 0);
+  add_count(app, "--iterations", options.iterations, "timed exchanges per strategy", 1);
+  add_count(app, "--rounds", options.rounds,
                  "run the strategies in rotation this many times, each time with a new Exchange "
                  "(its verified and warm-up exchanges) and its share of the timed exchanges, so "
                  "that a slow phase of the machine falls on every strategy alike (at most "
-                 "--iterations rounds)")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--verify", options.verify,
-                 "verified exchanges before timing (one more always follows the timed ones)")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "--iterations rounds)", 1);
+  add_count(app, "--verify", options.verify,
+                 "verified exchanges before timing (one more always follows the timed ones)", 0);
   app.add_flag("--verify-each", options.verify_each,
                "verify every timed exchange as well (fill, upload, download and check stay "
                "outside the timed interval)");
-  app.add_option("--drift-window", options.drift_window,
+  add_count(app, "--drift-window", options.drift_window,
                  "drift: median of the first and of the last N timed exchanges, reported when "
-                 "there are at least 2N")
-      ->check(at_least(1))
-      ->type_name("N")
-      ->capture_default_str();
+                 "there are at least 2N",
+                 1)
+      ->type_name("N");
   app.add_option("--progress", options.progress_seconds,
                  "a progress line on stderr every this many seconds of a strategy's timed "
                  "exchanges (0: none)")
       ->check(CLI::Range(0.0, 86400.0).description(""))
       ->type_name("SECONDS")
       ->capture_default_str();
-  app.add_option("--timeout", options.timeout_seconds,
-                 "deadline in seconds of every wait inside an exchange")
-      ->check(CLI::Range(1e-3, 86400.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  add_timeout_option(app, options.timeout_seconds,
+                     "deadline in seconds of every wait inside an exchange");
   app.add_option("--idle-exit", options.idle_exit,
                  "resident: microseconds without an exchange after which the kernels leave the "
                  "GPU and the next start launches them again, never (they stay), or default")
@@ -222,45 +189,29 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e7).description(""))
       ->type_name("US")
       ->capture_default_str();
-  app.add_option("--trace-exchanges", options.trace_exchanges,
+  add_count(app, "--trace-exchanges", options.trace_exchanges,
                  "exchanges of a separate traced pass per strategy, for the phase breakdown "
-                 "(0: none)")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "(0: none)", 0);
   app.add_option("--trace", options.trace_path,
                  "write the traced exchanges as a Chrome trace-event file (Perfetto)")
       ->type_name("FILE");
-  app.add_option("--trace-kept", options.trace_kept,
-                 "traced exchanges per strategy and rank written to the --trace file")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--json", options.json_path, "JSON report file; '' for none")
-      ->type_name("FILE")
-      ->capture_default_str();
+  add_count(app, "--trace-kept", options.trace_kept,
+                 "traced exchanges per strategy and rank written to the --trace file", 1);
+  add_json_option(app, options.json_path, "JSON report file; '' for none");
   app.add_option("--params", options.params_path,
                  "model parameter file (default: this machine's calibration, else the paper's)")
       ->check(existing_file())
       ->type_name("FILE");
-  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
-      ->type_name("N")
-      ->check(at_least(0));
+  add_gpu_option(app, options.gpu);
 
   kernels::LaunchSettings& launch = options.advanced.launch;
-  app.add_option("--fused-threads", launch.fused_threads, "threads per block, fused kernels")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--message-threads", launch.message_threads,
-                 "threads of the one block per message (stream kernels)")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--stacked-threads", launch.stacked_threads,
-                 "threads per block of the stacked cooperative kernel")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--stacked-blocks", launch.stacked_blocks,
-                 "blocks of the stacked kernel; 0: as many as can be resident")
-      ->check(at_least(0))
-      ->capture_default_str();
+  add_count(app, "--fused-threads", launch.fused_threads, "threads per block, fused kernels", 1);
+  add_count(app, "--message-threads", launch.message_threads,
+                 "threads of the one block per message (stream kernels)", 1);
+  add_count(app, "--stacked-threads", launch.stacked_threads,
+                 "threads per block of the stacked cooperative kernel", 1);
+  add_count(app, "--stacked-blocks", launch.stacked_blocks,
+                 "blocks of the stacked kernel; 0: as many as can be resident", 0);
   app.add_option("--long-receive-blocks", launch.long_receive_blocks,
                  "stream_notify and resident on a GPU: blocks that unpack each long receive "
                  "together")
@@ -275,24 +226,16 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "node transport: threads per block of the node grid")
       ->check(CLI::Range(32, 1024))
       ->capture_default_str();
-  app.add_option("--node-blocks", launch.node_blocks,
-                 "node transport: blocks of the node grid; 0: one per piece, as many as fit")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--piece-bytes", launch.node_piece_bytes,
-                 "node transport: bytes of a piece, the node grid's unit of work")
-      ->check(at_least(8))
-      ->capture_default_str();
-  app.add_option("--host-threads", launch.host_threads,
-                 "host backend: threads per lane and blocks of the stacked grid")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--long-message-bytes", options.advanced.long_message_bytes,
+  add_count(app, "--node-blocks", launch.node_blocks,
+                 "node transport: blocks of the node grid; 0: one per piece, as many as fit", 0);
+  add_count(app, "--piece-bytes", launch.node_piece_bytes,
+                 "node transport: bytes of a piece, the node grid's unit of work", 8);
+  add_count(app, "--host-threads", launch.host_threads,
+                 "host backend: threads per lane and blocks of the stacked grid", 1);
+  add_count(app, "--long-message-bytes", options.advanced.long_message_bytes,
                  "flag strategies: messages of at least this size are long (packed after the "
                  "short ones, by the whole grid in stacked_notify, received on arrival); 0: half "
-                 "the largest message")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "the largest message", 0);
   add_either(app, "--long-receives", options.advanced.long_receives_on_arrival, "on-arrival",
              "posted-first",
              "flag strategies: on-arrival posts each long receive once its message has "
@@ -314,11 +257,10 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
                  "(every peer), node (every peer; an error if one is off the node), nccl "
                  "(every peer over NCCL: only with --strategy nccl)")
       ->capture_default_str();
-  app.add_option("--node-size", options.node_size,
-                 "node transport: ranks per node, consecutive ranks splitting one host into "
-                 "several nodes (sets HALOFLAG_NODE_SIZE); 0: each shared-memory node whole; "
-                 "default: HALOFLAG_NODE_SIZE, else 0")
-      ->check(at_least(0));
+  add_node_size_option(app, options.node_size,
+                       "node transport: ranks per node, consecutive ranks splitting one host "
+                       "into several nodes (sets HALOFLAG_NODE_SIZE); 0: each shared-memory node "
+                       "whole; default: HALOFLAG_NODE_SIZE, else 0");
   app.add_option_function<std::string>(
          "--node-mapping",
          [&options](const std::string& value) {
@@ -340,26 +282,21 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
          "cells; direct places every message; buffered none")
       ->check(CLI::IsMember({"by-shape", "direct", "buffered"}))
       ->default_str("by-shape");
-  app.add_option("--node-buffered-from-bytes", options.advanced.node_buffered_from_bytes,
+  add_count(app, "--node-buffered-from-bytes", options.advanced.node_buffered_from_bytes,
                  "--node-placement by-shape: the smallest short-row message that goes through "
-                 "the receiver's buffer")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--node-lines-up-to-bytes", options.advanced.node_lines_up_to_bytes,
+                 "the receiver's buffer", 0);
+  add_count(app, "--node-lines-up-to-bytes", options.advanced.node_lines_up_to_bytes,
                  "node transport, strategies whose kernels move pieces: a peer whose messages to "
                  "a rank hold at most this many bytes an exchange (every element a multiple of "
-                 "4 bytes) sends them in lines, flagged words that are their own signal; 0: never")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "4 bytes) sends them in lines, flagged words that are their own signal; 0: never",
+                 0);
   add_either(app, "--mpi-requests", options.advanced.persistent_requests, "persistent", "per-exchange",
              "MPI peers: persistent makes persistent requests once and starts them each "
              "exchange (MPI_Start); per-exchange posts MPI_Isend/MPI_Irecv each exchange");
-  app.add_option("--mpi-piece-bytes", options.advanced.mpi_piece_bytes,
+  add_count(app, "--mpi-piece-bytes", options.advanced.mpi_piece_bytes,
                  "flag strategies, MPI peers: each longer message goes in pieces of at most "
                  "this many bytes, each sent as soon as it is packed and unpacked as soon as it "
-                 "lands; 0: whole messages")
-      ->check(at_least(0))
-      ->capture_default_str();
+                 "lands; 0: whole messages", 0);
   app.add_option_function<std::string>(
          "--piece-transfer",
          [&options](const std::string& value) {
@@ -389,13 +326,7 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
   options.transports = parse_transport_list(options.transport_argument);
   // A round times at least one exchange.
   options.rounds = std::min(options.rounds, options.iterations);
-  // The library splits nodes by HALOFLAG_NODE_SIZE; --node-size sets it, else it is reported.
-  if (app.count("--node-size") > 0) {
-    setenv("HALOFLAG_NODE_SIZE", std::to_string(options.node_size).c_str(), 1);
-  } else if (const char* from_environment = std::getenv("HALOFLAG_NODE_SIZE");
-             from_environment != nullptr) {
-    options.node_size = std::atoi(from_environment);
-  }
+  apply_node_size(app, options.node_size);
   return options;
 }
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/shared_options.hpp"
 
 namespace haloflag::bench::interference {
 
@@ -50,14 +50,9 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
   InterferenceOptions options;
   AccessorSettings& accessor = options.accessor;
 
-  app.add_option("--backend", options.backend_name,
-                 "where the writes run; auto: the GPU when present, else CPU threads (host)")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
-  app.add_option("--gpu", options.gpu, "GPU index of each rank (default: node-local rank)")
-      ->check(at_least(0))
-      ->type_name("N");
+  add_backend_option(app, options.backend_name,
+                     "where the writes run; auto: the GPU when present, else CPU threads (host)");
+  add_gpu_option(app, options.gpu, "GPU index of each rank (default: node-local rank)");
   app.add_option("--scenarios", options.scenario_argument,
                  "scenarios besides the baseline (always measured): ssb, psb, pcb, p2ab, copies")
       ->type_name("NAME[,NAME...]|all")
@@ -72,17 +67,10 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
       ->check(CLI::IsMember({2, 4}).description(""))
       ->type_name("2|4")
       ->capture_default_str();
-  app.add_option("--warmup", options.warmup, "rounds per case before timing, not counted")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--iterations", options.iterations, "timed MPI_Send rounds per case")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--timeout", options.timeout_seconds,
-                 "deadline of every wait (flags, kernels, messages, copies), seconds")
-      ->check(CLI::Range(1e-3, 86400.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  add_count(app, "--warmup", options.warmup, "rounds per case before timing, not counted", 0);
+  add_count(app, "--iterations", options.iterations, "timed MPI_Send rounds per case", 1);
+  add_timeout_option(app, options.timeout_seconds,
+                     "deadline of every wait (flags, kernels, messages, copies), seconds");
   app.add_option("--stop-poll-ns", options.stop_poll_ns,
                  "least time between two reads of the stop flag by the writing group's leader")
       ->check(CLI::Range(0, 1000000).description(""))
@@ -91,25 +79,15 @@ InterferenceOptions parse_interference_options(CLI::App& app, int argc, char** a
             "P2AB: gap between the send buffer and the buffer the GPU keeps writing");
   add_bytes(app, "--copy-bytes", options.copy_bytes,
             "copies: bytes of each host->device and device->host copy");
-  app.add_option("--stream-threads", accessor.stream_threads,
-                 "threads of the stream form's one block; 0: the most a block can have")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--stacked-threads", accessor.stacked_threads,
-                 "threads per block of the stacked grid; 0: the most a block can have")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--stacked-blocks", accessor.stacked_blocks,
-                 "blocks of the stacked grid; 0: as many as can be resident at once")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--host-threads", accessor.host_threads,
-                 "host backend: stand-in threads of the stacked form")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--json", options.json_path, "JSON report with every sample; '' for none")
-      ->type_name("FILE")
-      ->capture_default_str();
+  add_count(app, "--stream-threads", accessor.stream_threads,
+                 "threads of the stream form's one block; 0: the most a block can have", 0);
+  add_count(app, "--stacked-threads", accessor.stacked_threads,
+                 "threads per block of the stacked grid; 0: the most a block can have", 0);
+  add_count(app, "--stacked-blocks", accessor.stacked_blocks,
+                 "blocks of the stacked grid; 0: as many as can be resident at once", 0);
+  add_count(app, "--host-threads", accessor.host_threads,
+                 "host backend: stand-in threads of the stacked form", 1);
+  add_json_option(app, options.json_path, "JSON report with every sample; '' for none");
 
   app.parse(argc, argv);
 

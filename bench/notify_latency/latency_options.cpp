@@ -3,6 +3,7 @@
 #include <string>
 
 #include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/shared_options.hpp"
 
 namespace haloflag::bench {
 
@@ -17,12 +18,9 @@ const char* to_string(HostWait wait) { return wait == HostWait::spin ? "spin" : 
 
 LatencyOptions parse_latency_options(CLI::App& app, int argc, char** argv) {
   LatencyOptions options;
-  app.add_option("--backend", options.backend_name,
-                 "where the device side runs; auto: the GPU when one is usable, else host (a "
-                 "CPU thread stands in for the GPU and says so)")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
+  add_backend_option(app, options.backend_name,
+                     "where the device side runs; auto: the GPU when one is usable, else host "
+                     "(a CPU thread stands in for the GPU and says so)");
   app.add_option("--gpu", options.gpu, "GPU index on a GPU backend")
       ->check(integer_range(0, 1023))
       ->type_name("N")
@@ -42,24 +40,17 @@ LatencyOptions parse_latency_options(CLI::App& app, int argc, char** argv) {
       ->check(integer_range(1, 1'000'000))
       ->type_name("N")
       ->capture_default_str();
-  app.add_option("--timeout", options.timeout_seconds, "deadline in seconds of every wait")
-      ->check(CLI::Range(1e-3, 3600.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  add_timeout_option(app, options.timeout_seconds, "deadline in seconds of every wait", 3600.0);
   app.add_option("--poll-backoff-ns", options.poll_backoff_ns,
                  "pause of a GPU thread between two polls of a flag (the exchange engine uses 200)")
       ->check(integer_range(0, 1'000'000))
       ->type_name("N")
       ->capture_default_str();
   std::string host_wait = to_string(options.host_wait);
-  app.add_option("--host-wait", host_wait,
-                 "how the host waits for the device's flag: spin (poll without pause) or yield "
-                 "(the library's FlagArray::wait, which yields between polls)")
-      ->check(CLI::IsMember({"spin", "yield"}).description(""))
-      ->type_name("spin|yield")
-      ->capture_default_str();
-  app.add_option("--json", options.json_path, "write the JSON report (with every sample) to FILE")
-      ->type_name("FILE");
+  add_choice(app, "--host-wait", host_wait, {"spin", "yield"},
+             "how the host waits for the device's flag: spin (poll without pause) or yield (the "
+             "library's FlagArray::wait, which yields between polls)");
+  add_json_option(app, options.json_path, "write the JSON report (with every sample) to FILE");
   app.parse(argc, argv);
   options.host_wait = host_wait == "spin" ? HostWait::spin : HostWait::yield;
   return options;

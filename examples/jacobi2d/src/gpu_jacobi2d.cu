@@ -9,10 +9,11 @@
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/cooperative_grid.hpp"
 #include "haloflag/examples/gpu_streams.hpp"
+#include "haloflag/examples/gpu_threads.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "norm_accumulator.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "resident_steps.hpp"
 #include "row_sweeps.hpp"
 
@@ -22,8 +23,10 @@ namespace {
 
 namespace hk = haloflag::kernels;
 
-// Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
-constexpr int kMaxThreads = 1024;
+// Threads per block are at most kMaxGpuThreads (checked_gpu_threads): the compiler budgets
+// registers for that.
+using haloflag::examples::checked_gpu_threads;
+using haloflag::examples::kMaxGpuThreads;
 
 // The sum of `value` over a warp, in lane 0 (device code only: nothing else calls it).
 #if HF_DEVICE_CODE
@@ -44,7 +47,7 @@ __device__ double warp_sum(double value) {
 struct BlockNormAdd {
   HF_HD void operator()(double* norm, double value) const {
 #if HF_DEVICE_CODE
-    __shared__ double warp_sums[kMaxThreads / 32];
+    __shared__ double warp_sums[kMaxGpuThreads / 32];
     const int lane = static_cast<int>(threadIdx.x) % warpSize;
     const int warp = static_cast<int>(threadIdx.x) / warpSize;
     value = warp_sum(value);
@@ -63,7 +66,7 @@ struct BlockNormAdd {
 };
 
 template <class Real>
-__global__ void __launch_bounds__(kMaxThreads)
+__global__ void __launch_bounds__(kMaxGpuThreads)
     rows_kernel(PlaneStep<Real> step, RowSet rows, double* norm) {
   const double sum = sweep_rows(step, rows,
                                 static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
@@ -77,7 +80,7 @@ __global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t chec
 }
 
 template <class Real>
-__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
+__global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
   (void)resident_steps(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x,
                        launch, BlockNormAdd{});
 }
@@ -94,22 +97,13 @@ const void* resident_kernel_of() {
   return reinterpret_cast<const void*>(resident_kernel<Real>);
 }
 
-// Returns `threads`, so that a member initializer can check them.
-int check_threads(int threads) {
-  if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
-    throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
-                                std::to_string(threads));
-  }
-  return threads;
-}
-
 using haloflag::examples::multiprocessors;
 using haloflag::examples::PriorityStream;
 
 template <class Real>
 class GpuRowSweeps final : public RowSweeps<Real> {
  public:
-  explicit GpuRowSweeps(int threads) : threads_(check_threads(threads)) {
+  explicit GpuRowSweeps(int threads) : threads_(checked_gpu_threads(threads)) {
     int per_sm = 0;
     HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, reinterpret_cast<const void*>(rows_kernel<Real>), threads_, 0));
@@ -169,7 +163,8 @@ template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(int threads, int blocks, int sharers, std::int64_t cells)
-      : grid_({resident_kernel_of<Real>()}, check_threads(threads), blocks, sharers, cells) {}
+      : grid_({resident_kernel_of<Real>()}, checked_gpu_threads(threads), blocks, sharers,
+              cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
@@ -177,7 +172,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     grid_.launch(resident_kernel_of<Real>(), arguments);
   }
 
-  ResidentOutcome wait() override { return {grid_.wait(), true}; }
+  haloflag::examples::ResidentOutcome wait() override { return {grid_.wait(), true}; }
 
   std::string describe() const override {
     return grid_.describe() + " (occupancy: " + std::to_string(grid_.per_sm()) + " per SM" +
@@ -204,21 +199,18 @@ void load_gpu_kernels() {
 }
 
 template <class Real>
-std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int threads) {
+std::unique_ptr<RowSweeps<Real>> GpuSide<Real>::row_sweeps(int threads) {
   return std::make_unique<GpuRowSweeps<Real>>(threads);
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(int threads, int blocks,
-                                                               int sharers, std::int64_t cells) {
+std::unique_ptr<ResidentKernel<Real>> GpuSide<Real>::resident_kernel(int threads, int blocks,
+                                                                     int sharers,
+                                                                     std::int64_t cells) {
   return std::make_unique<GpuResidentKernel<Real>>(threads, blocks, sharers, cells);
 }
 
-template std::unique_ptr<RowSweeps<float>> make_gpu_row_sweeps<float>(int);
-template std::unique_ptr<RowSweeps<double>> make_gpu_row_sweeps<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(int, int, int,
-                                                                          std::int64_t);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(int, int, int,
-                                                                            std::int64_t);
+template struct GpuSide<float>;
+template struct GpuSide<double>;
 
 }  // namespace jacobi2d

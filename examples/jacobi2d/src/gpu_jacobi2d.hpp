@@ -2,11 +2,32 @@
 // a build without a GPU backend they throw (gpu_none.cpp).
 #pragma once
 
+#include <cstdint>
+#include <memory>
+
+#include "resident_launch.hpp"
+#include "row_sweeps.hpp"
+
 namespace jacobi2d {
 
 // Loads the example's kernels now. CUDA loads a kernel lazily at its first launch, which may wait
 // for every running kernel, and the stream variant's resident exchange kernels stay on the GPU
 // between exchanges: so they are loaded before any Exchange starts its kernels.
 void load_gpu_kernels();
+
+// The GPU side's parts for fields of Real, float or double (each file that defines the members
+// instantiates the whole for both).
+template <class Real>
+struct GpuSide {
+  // The lanes as two GPU streams, `threads` per block.
+  static std::unique_ptr<RowSweeps<Real>> row_sweeps(int threads);
+
+  // The resident kernel as a cooperative launch. `blocks` 0: as many blocks of `threads` as the
+  // occupancy API says fit on the GPU at once, divided among the `sharers` ranks bound to it, and
+  // no more than the rank's `cells` fill at one per thread. Throws when the grid cannot be
+  // resident at once, naming what fits.
+  static std::unique_ptr<ResidentKernel<Real>> resident_kernel(int threads, int blocks,
+                                                               int sharers, std::int64_t cells);
+};
 
 }  // namespace jacobi2d

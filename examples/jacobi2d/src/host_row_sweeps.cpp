@@ -1,6 +1,7 @@
 // The host backend's lanes: a HostQueue each, one CPU thread sweeping a lane's rows.
 #include <cstring>
 
+#include "gpu_jacobi2d.hpp"
 #include "norm_accumulator.hpp"
 #include "row_sweeps.hpp"
 
@@ -49,7 +50,7 @@ template <class Real>
 std::unique_ptr<RowSweeps<Real>> make_row_sweeps(haloflag::notify::Backend backend,
                                                  int gpu_threads) {
   if (backend == haloflag::notify::Backend::host) return make_host_row_sweeps<Real>();
-  return make_gpu_row_sweeps<Real>(gpu_threads);
+  return GpuSide<Real>::row_sweeps(gpu_threads);
 }
 
 template std::unique_ptr<RowSweeps<float>> make_host_row_sweeps<float>();

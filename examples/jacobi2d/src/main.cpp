@@ -21,14 +21,14 @@
 #include <vector>
 
 #include "gpu_jacobi2d.hpp"
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
-#include "haloflag/bench/usage_error.hpp"
+#include "haloflag/examples/run_end.hpp"
+#include "haloflag/examples/run_facts.hpp"
+#include "haloflag/examples/run_start.hpp"
+#include "haloflag/examples/stream_variants_go_first.hpp"
 #include "haloflag/halo/exchange_options.hpp"
-#include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/memory_check.hpp"
 #include "options.hpp"
 #include "reference.hpp"
@@ -40,13 +40,9 @@ namespace {
 using namespace jacobi2d;
 namespace hb = haloflag::bench;
 namespace hh = haloflag::halo;
+namespace hx = haloflag::examples;
 
 constexpr const char* kTool = "haloflag_jacobi2d";
-
-double slowest(double seconds) {
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return seconds;
-}
 
 // Refuses a problem whose fields do not fit this rank's device memory before anything is
 // allocated: each variant keeps two fields of three planes (problem.hpp), and the reference two
@@ -91,10 +87,6 @@ void hand_over_gpu(const std::vector<std::unique_ptr<Variant>>& variants, const 
 }
 
 int run_jacobi(int argc, char** argv) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const MPI_Comm comm = MPI_COMM_WORLD;
 
   CLI::App app{"haloflag_jacobi2d: the 2-D Jacobi of NVIDIA's multi-GPU programming models over "
@@ -104,84 +96,58 @@ int run_jacobi(int argc, char** argv) {
   std::vector<char*> translated;
   for (std::string& argument : arguments) translated.push_back(argument.data());
   Options options;
-  if (const auto exit_code = hb::parse_on_every_rank(app, kTool, rank, [&] {
-        options = parse_options(app, static_cast<int>(translated.size()), translated.data());
-      })) {
-    return *exit_code;
-  }
-  if (const auto exit_code =
-          hb::agree_on_output_paths(comm, kTool, 0, {{"--json", options.json_path}})) {
-    return *exit_code;
-  }
-
   std::optional<Problem> problem;
-  hb::BackendChoice backend;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        backend = hb::choose_backend(options.backend_name);
-        try {
-          problem.emplace(make_problem(options.nx, options.ny, ranks, options.precision));
-        } catch (const ProblemError& error) {
-          throw hb::UsageError(error.what());
-        }
-      })) {
+  hx::RunStart start;
+  if (const auto exit_code = hx::start_run(
+          app, comm, kTool, options,
+          [&] {
+            return parse_options(app, static_cast<int>(translated.size()), translated.data());
+          },
+          [&] {
+            problem.emplace(make_problem(options.nx, options.ny, start.ranks, options.precision));
+          },
+          load_gpu_kernels, start)) {
     return *exit_code;
   }
-  std::optional<hh::GpuBinding> binding;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        if (!backend.emulated()) {
-          binding = hh::bind_gpu(comm, options.gpu);
-          load_gpu_kernels();
-        }
-      })) {
-    return *exit_code;
-  }
-  Report report{options, {argv, argv + argc}, backend,
-                hb::collect_machine_info(comm, binding ? &*binding : nullptr), *problem, {}, 0.0,
-                {}};
-  report.machine.run.tool = kTool;
+  const int rank = start.rank;
+  Report report{options, hx::collect_run_facts(comm, kTool, argc, argv, start), *problem, {},
+                0.0, {}};
   // After binding (a GPU's free memory is that of the GPU this rank allocates on), and before
   // any exchange keeps kernels on the GPU (the copy probe frees memory, which waits for them).
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        require_field_memory(options, *problem, rank, backend.backend);
+        require_field_memory(options, *problem, rank, start.backend.backend);
         report.copy_rate = hb::measure_copy_rate(
-            backend.backend, problem->rows(rank) * problem->nx * element_bytes(options.precision));
+            start.backend.backend,
+            problem->rows(rank) * problem->nx * element_bytes(options.precision));
       })) {
     return *exit_code;
   }
   if (rank == 0 && !options.csv) print_heading(std::cout, report);
 
   RunSettings settings;
-  settings.backend = backend.backend;
-  settings.transport = hh::parse_transport(options.transport);
-  settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(options.timeout_seconds));
+  hx::set_variant_settings(settings, options, start);
   settings.nccheck = options.nccheck;
   settings.max_iterations = options.niter;
-  settings.gpu_threads = options.gpu_threads;
-  settings.resident_blocks = options.resident_blocks;
-  settings.gpu_sharers = binding ? binding->sharers : 1;
-  settings.host_team_threads = options.host_team_threads;
-  settings.progress = hh::parse_progress(options.progress);
   settings.conventional_strategy = hh::parse_strategy(options.conventional_strategy);
 
   std::vector<std::unique_ptr<Variant>> variants;
-  const StreamVariantsGoFirst release_order(variants);
+  const hx::StreamVariantsGoFirst release_order(variants);
   try {
     // Before the variants' exchanges exist: the reference allocates and frees device memory.
     const Reference reference = run_reference(*problem, rank, settings, options.niter);
-    report.reference_seconds = slowest(reference.seconds);
-    for (const VariantKind kind : options.variants) {
-      if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-            variants.push_back(make_variant(kind, *problem, comm, settings));
-          })) {
-        return *exit_code;
-      }
-      VariantResult result;
-      result.kind = kind;
-      result.launch = variants.back()->launch_description();
-      report.variants.push_back(result);
+    report.reference_seconds = hx::slowest(reference.seconds);
+    if (const auto exit_code = hx::set_up_variants(
+            comm, kTool, options.variants, variants,
+            [&](VariantKind kind) { return make_variant(kind, *problem, comm, settings); },
+            [&](const Variant& variant) {
+              VariantResult result;
+              result.kind = variant.kind();
+              result.launch = variant.launch_description();
+              report.variants.push_back(result);
+            })) {
+      return *exit_code;
     }
-    const bool gpu = !backend.emulated();
+    const bool gpu = !start.backend.emulated();
     for (std::size_t v = 0; v < variants.size(); ++v) {
       variants[v]->reset();
       hand_over_gpu(variants, *variants[v], gpu);
@@ -194,7 +160,7 @@ int run_jacobi(int argc, char** argv) {
       hand_over_gpu(variants, *variants[v], gpu);
       MPI_Barrier(comm);
       report.variants[v].update =
-          update_rate(slowest(variants[v]->run_updates(options.niter)), report, rank);
+          update_rate(hx::slowest(variants[v]->run_updates_only(options.niter)), report, rank);
       variants[v]->reset();
       for (int w = 0; w < options.warmup; ++w) variants[v]->run(options.niter);
     }
@@ -203,7 +169,7 @@ int run_jacobi(int argc, char** argv) {
       for (std::size_t v = 0; v < variants.size(); ++v) {
         hand_over_gpu(variants, *variants[v], gpu);
         MPI_Barrier(comm);
-        const double seconds = slowest(variants[v]->run(options.niter));
+        const double seconds = hx::slowest(variants[v]->run(options.niter));
         report.variants[v].per_iteration_us.push_back(seconds * 1e6 / options.niter);
       }
     }
@@ -215,22 +181,17 @@ int run_jacobi(int argc, char** argv) {
     result.summary = haloflag::model::calibration::summarize(result.per_iteration_us);
     all_identical = all_identical && result.check.identical;
   }
-  if (rank == 0) {
-    if (options.csv) {
-      print_csv(std::cout, report);
-    } else {
-      print_table(std::cout, report);
-    }
-    if (!options.json_path.empty() &&
-        !hb::write_json_output(options.json_path, report_json(report), kTool)) {
-      return 1;
-    }
-  }
-  if (!all_identical) {
-    if (rank == 0) std::cerr << kTool << ": a variant differs from the single-device reference\n";
-    return 1;
-  }
-  return 0;
+  return hx::finish_run(
+      kTool, rank,
+      [&] {
+        if (options.csv) {
+          print_csv(std::cout, report);
+        } else {
+          print_table(std::cout, report);
+        }
+      },
+      options.json_path, [&] { return report_json(report); }, all_identical,
+      "a variant differs from the single-device reference");
 }
 
 }  // namespace

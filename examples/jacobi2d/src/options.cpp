@@ -4,13 +4,15 @@
 #include <array>
 #include <string_view>
 
-#include "haloflag/bench/integer_validator.hpp"
+#include "haloflag/bench/shared_options.hpp"
+#include "haloflag/examples/stencil_options.hpp"
 
 namespace jacobi2d {
 
 namespace {
 
-using haloflag::bench::at_least;
+using haloflag::bench::add_count;
+namespace hb = haloflag::bench;
 
 constexpr std::array kPeerOptions{"-nx", "-ny", "-niter", "-nccheck", "-csv"};
 
@@ -18,29 +20,8 @@ constexpr std::array kPeerOptions{"-nx", "-ny", "-niter", "-nccheck", "-csv"};
 std::vector<VariantKind> parse_variant_list(const std::string& text) {
   constexpr std::array kinds{VariantKind::conventional_overlap, VariantKind::stream,
                              VariantKind::resident};
-  std::array<bool, kinds.size()> chosen{};
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t end = std::min(text.find(',', begin), text.size());
-    const std::string name = text.substr(begin, end - begin);
-    bool known = false;
-    for (std::size_t k = 0; k < kinds.size(); ++k) {
-      const bool named = name == to_string(kinds[k]) || name == "all";
-      chosen[k] = chosen[k] || named;
-      known = known || named;
-    }
-    if (!known) {
-      throw CLI::ValidationError("--variant", "unknown variant '" + name +
-                                                  "' (expected conventional_overlap, stream, "
-                                                  "resident or all, comma-separated)");
-    }
-    begin = end + 1;
-  }
-  std::vector<VariantKind> variants;
-  for (std::size_t k = 0; k < kinds.size(); ++k) {
-    if (chosen[k]) variants.push_back(kinds[k]);
-  }
-  return variants;
+  return haloflag::examples::parse_variant_list(
+      text, kinds, "conventional_overlap, stream, resident or all, comma-separated");
 }
 
 }  // namespace
@@ -66,13 +47,9 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
   app.add_option("--ny,-y", options.ny, "global rows, the two wrap-around ones included (-ny)")
       ->check(CLI::Range(std::int64_t{3}, std::int64_t{1} << 40).description(""))
       ->capture_default_str();
-  app.add_option("--niter", options.niter, "iterations per run (-niter)")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--nccheck", options.nccheck,
-                 "the L2 norm of the change every this many iterations (-nccheck)")
-      ->check(at_least(1))
-      ->capture_default_str();
+  add_count(app, "--niter", options.niter, "iterations per run (-niter)", 1);
+  add_count(app, "--nccheck", options.nccheck,
+                 "the L2 norm of the change every this many iterations (-nccheck)", 1);
   app.add_flag("--csv", options.csv,
                "print only a CSV line per variant: variant, nx, ny, iter_max, nccheck, "
                "num_devices, 1, runtime, runtime_serial (seconds; -csv)");
@@ -82,41 +59,24 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
                  "whole exchange from the example's own kernel; a comma-separated list or all")
       ->type_name("NAME[,NAME...]|all")
       ->capture_default_str();
-  app.add_option("--precision", precision_name, "element type of the field")
-      ->check(CLI::IsMember({"float", "double"}).description(""))
-      ->type_name("float|double")
-      ->capture_default_str();
-  app.add_option("--warmup", options.warmup, "untimed runs of -niter before timing")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "timed runs per variant (median, p10, p90)")
-      ->check(at_least(1))
-      ->capture_default_str();
-  app.add_option("--backend", options.backend_name, "where the kernels run; auto: the best present")
-      ->check(CLI::IsMember({"auto", "host", "cuda", "hip"}).description(""))
-      ->type_name("auto|host|cuda|hip")
-      ->capture_default_str();
-  app.add_option("--gpu", options.gpu, "GPU index for every rank (default: node-local rank)")
-      ->type_name("N")
-      ->check(at_least(0));
-  app.add_option("--json", options.json_path, "JSON report file")->type_name("FILE");
-  app.add_option("--timeout", options.timeout_seconds, "deadline in seconds of every wait")
-      ->check(CLI::Range(1e-3, 86400.0).description(""))
-      ->type_name("SECONDS")
-      ->capture_default_str();
+  hb::add_choice(app, "--precision", precision_name, {"float", "double"},
+                 "element type of the field");
+  add_count(app, "--warmup", options.warmup, "untimed runs of -niter before timing", 0);
+  add_count(app, "--repeats", options.repeats, "timed runs per variant (median, p10, p90)", 1);
+  hb::add_backend_option(app, options.backend_name);
+  hb::add_gpu_option(app, options.gpu);
+  hb::add_json_option(app, options.json_path, "JSON report file");
+  hb::add_timeout_option(app, options.timeout_seconds, "deadline in seconds of every wait");
   app.add_option("--gpu-threads", options.gpu_threads,
                  "threads per block of the GPU kernels (a multiple of 32, at most 1024)")
       ->check(CLI::Range(32, 1024).description(""))
       ->capture_default_str();
-  app.add_option("--resident-blocks", options.resident_blocks,
-                 "blocks of the resident cooperative grid; 0: as many as fit at once")
-      ->check(at_least(0))
-      ->capture_default_str();
-  app.add_option("--transport", options.transport,
-                 "path of each peer's ghost rows: auto (node for peers on this rank's node, mpi "
-                 "for the others), mpi or node")
-      ->check(CLI::IsMember({"auto", "mpi", "node"}))
-      ->capture_default_str();
+  add_count(app, "--resident-blocks", options.resident_blocks,
+                 "blocks of the resident cooperative grid; 0: as many as fit at once", 0);
+  haloflag::examples::add_transport_option(
+      app, options.transport,
+      "path of each peer's ghost rows: auto (node for peers on this rank's node, mpi for the "
+      "others), mpi or node");
   app.add_option("--progress", options.progress,
                  "stream variant: who runs the CPU side of its MPI peers' messages; thread: the "
                  "exchange's progress thread; caller: the run's thread")
@@ -127,10 +87,7 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
                  "replayed as CUDA graphs) or comb_fused")
       ->check(CLI::IsMember({"comb_fused", "comb_graph"}).description(""))
       ->capture_default_str();
-  app.add_option("--host-threads", options.host_team_threads,
-                 "host backend: CPU threads that play the resident kernel's grid")
-      ->check(at_least(1))
-      ->capture_default_str();
+  haloflag::examples::add_host_threads_option(app, options.host_team_threads);
 
   app.parse(argc, argv);
   options.precision = precision_from_name(precision_name);

@@ -6,10 +6,6 @@
 
 namespace jacobi2d {
 
-using haloflag::examples::element_bytes;
-using haloflag::examples::Precision;
-using haloflag::examples::precision_from_name;
-using haloflag::examples::to_string;
-using haloflag::examples::with_real;
+using namespace haloflag::examples::field_precision;
 
 }  // namespace jacobi2d

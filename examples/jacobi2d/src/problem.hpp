@@ -10,18 +10,14 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 
+#include "haloflag/examples/problem_error.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "precision.hpp"
 
 namespace jacobi2d {
 
-// A size or rank count that cannot be decomposed; the message names the option and numbers.
-class ProblemError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+using haloflag::examples::ProblemError;
 
 struct Problem {
   std::int64_t nx = 0;

@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 
+#include "haloflag/examples/format.hpp"
 #include "haloflag/kernels/device_memory.hpp"
 #include "plane_pair.hpp"
 #include "row_sweeps.hpp"
@@ -63,11 +63,7 @@ Reference reference_of(const Problem& problem, int rank, const RunSettings& sett
   return reference;
 }
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using haloflag::examples::format;
 
 }  // namespace
 

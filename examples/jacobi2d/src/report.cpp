@@ -1,11 +1,11 @@
 #include "report.hpp"
 
-#include <cstdio>
 #include <ostream>
 
 #include "haloflag/bench/json_sections.hpp"
 #include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/summary_json.hpp"
+#include "haloflag/examples/format.hpp"
 
 namespace jacobi2d {
 
@@ -13,11 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using haloflag::examples::format;
 
 std::string padded(std::string text, std::size_t width) {
   if (text.size() < width) text.resize(width, ' ');
@@ -70,10 +66,7 @@ void print_heading(std::ostream& out, const Report& report) {
       << to_string(problem.precision) << ", rows 1.." << problem.ny - 2 << " over "
       << problem.geometry.ranks() << " rank(s) (rank 0: " << problem.rows(0) << " rows), "
       << report.options.niter << " iterations, the norm every " << report.options.nccheck << "\n";
-  out << "backend: " << report.backend.describe() << "\n";
-  out << "MPI: " << report.machine.run.mpi_library << "\n";
-  if (!report.machine.cpu_model.empty()) out << "CPU (rank 0): " << report.machine.cpu_model << "\n";
-  for (const auto& gpu : report.machine.gpus) out << "GPU: " << gpu.description << "\n";
+  haloflag::examples::print_run_facts(out, report.run);
   out << "timing: " << report.options.warmup << " warm-up run(s), then " << report.options.repeats
       << " timed runs per variant (alternating); time per iteration = run time / iterations, "
          "slowest rank\n";
@@ -145,11 +138,11 @@ nlohmann::json report_json(const Report& report) {
   }
   const Problem& problem = report.problem;
   return {{"tool", "haloflag_jacobi2d"},
-          {"command_line", report.command_line},
+          {"command_line", report.run.command_line},
           {"parameters", parameters_json(report.options)},
-          {"backend", haloflag::bench::backend_json(report.backend)},
+          {"backend", haloflag::bench::backend_json(report.run.backend)},
           {"build", haloflag::bench::build_json()},
-          {"machine", haloflag::bench::machine_run_json(report.machine)},
+          {"machine", haloflag::bench::machine_run_json(report.run.machine)},
           {"problem",
            {{"nx", problem.nx},
             {"ny", problem.ny},

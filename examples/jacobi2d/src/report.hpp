@@ -9,9 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
+#include "haloflag/examples/run_facts.hpp"
 #include "options.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
@@ -20,7 +19,7 @@
 namespace jacobi2d {
 
 struct UpdateRate {
-  double us_per_iteration = 0.0;   // the updates alone (Variant::run_updates), slowest rank
+  double us_per_iteration = 0.0;   // the updates alone (run_updates_only), slowest rank
   double bytes_per_iteration = 0;  // every updated cell read and written once
   double bytes_per_second = 0.0;
   double fraction_of_copy_rate = 0.0;
@@ -38,9 +37,7 @@ struct VariantResult {
 
 struct Report {
   Options options;
-  std::vector<std::string> command_line;
-  haloflag::bench::BackendChoice backend;
-  haloflag::bench::MachineInfo machine;
+  haloflag::examples::RunFacts run;  // command line, backend, machine
   Problem problem;
   haloflag::bench::CopyRate copy_rate;  // rank 0's
   double reference_seconds = 0.0;       // the slowest rank's single-device run

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
+#include "haloflag/examples/resident_kernel.hpp"
 #include "haloflag/kernels/device_plan.hpp"
 #include "norm_slots.hpp"
 
@@ -26,7 +26,9 @@ struct ResidentLaunch {
   NormSlots slots;
 };
 
-static_assert(std::is_trivially_copyable_v<ResidentLaunch<float>>);
-static_assert(std::is_trivially_copyable_v<ResidentLaunch<double>>);
+// The kernel run asynchronously over these arguments: a cooperative GPU grid (GpuSide), or on
+// the host backend a team of CPU threads (haloflag/examples/host_resident_kernel.hpp).
+template <class Real>
+using ResidentKernel = haloflag::examples::ResidentKernel<ResidentLaunch<Real>>;
 
 }  // namespace jacobi2d

@@ -73,4 +73,14 @@ HF_HD bool resident_steps(const Block& block, const Grid& grid, std::uint32_t bl
   return true;
 }
 
+// resident_steps() as a member of the host backend's team runs it
+// (haloflag/examples/host_resident_kernel.hpp), adding its norm with a host atomic.
+struct HostResidentSteps {
+  template <class Real, class Block, class Grid>
+  bool operator()(const Block& block, const Grid& grid, std::uint32_t block_index,
+                  std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
+    return resident_steps(block, grid, block_index, blocks, launch, HostNormAdd{});
+  }
+};
+
 }  // namespace jacobi2d

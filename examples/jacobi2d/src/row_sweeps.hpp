@@ -44,7 +44,5 @@ std::unique_ptr<RowSweeps<Real>> make_row_sweeps(haloflag::notify::Backend backe
                                                  int gpu_threads);
 template <class Real>
 std::unique_ptr<RowSweeps<Real>> make_host_row_sweeps();
-template <class Real>
-std::unique_ptr<RowSweeps<Real>> make_gpu_row_sweeps(int gpu_threads);
 
 }  // namespace jacobi2d

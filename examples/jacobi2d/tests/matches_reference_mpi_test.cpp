@@ -9,7 +9,6 @@
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -17,6 +16,7 @@
 
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/test_backend.hpp"
+#include "haloflag/examples/test_run.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -26,6 +26,7 @@
 
 namespace {
 
+namespace hx = haloflag::examples;
 using namespace jacobi2d;
 using haloflag::halo::Progress;
 using haloflag::halo::Transport;
@@ -35,21 +36,13 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 9;  // odd: the result ends in the second field
 
-using haloflag::examples::test_backend;
-
 // Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
 // binding done once, with the example's kernels loaded (haloflag/examples/test_backend.hpp).
-const haloflag::examples::TestBackendSetup& backend_setup() {
-  return haloflag::examples::test_backend_setup(load_gpu_kernels);
+const hx::TestBackendSetup& backend_setup() {
+  return hx::test_backend_setup(load_gpu_kernels);
 }
 
 const std::string& backend_unavailable() { return backend_setup().unavailable; }
-
-bool mpi_thread_multiple() {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  return level >= MPI_THREAD_MULTIPLE;
-}
 
 // 13 rows: 11 updated, 6 + 5 at 2 ranks and 3 + 3 + 3 + 2 at 4. 12 columns: rows of whole
 // 16-byte groups in either type (row_sweep.hpp); 11: cell by cell.
@@ -59,13 +52,13 @@ Problem test_problem(Precision precision, std::int64_t nx = 12) {
 
 RunSettings test_settings(int nccheck) {
   RunSettings settings;
-  settings.backend = test_backend();
+  settings.backend = hx::test_backend();
   settings.timeout = std::chrono::seconds(60);
   settings.nccheck = nccheck;
   settings.max_iterations = kIterations;
   settings.gpu_threads = 128;
   settings.gpu_sharers = backend_setup().gpu_sharers;
-  settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
+  settings.progress = hx::mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }
 
@@ -73,17 +66,12 @@ RunSettings test_settings(int nccheck) {
 // run ends the job at once (the other ranks would wait for their deadline).
 CheckResult run_and_check(Variant& variant, const Problem& problem, const RunSettings& settings) {
   const Reference reference = run_reference(problem, world_rank(), settings, kIterations);
-  try {
+  hx::run_or_abort(std::string(to_string(variant.kind())), [&] {
     variant.reset();
     variant.run(5);
     variant.reset();
     variant.run(kIterations);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
-                 std::string(to_string(variant.kind())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  });
   EXPECT_EQ(variant.norms().size(), static_cast<std::size_t>(norm_checks(kIterations, settings.nccheck)));
   return check_against_reference(MPI_COMM_WORLD, problem, variant.current_rows(), variant.norms(),
                                  reference);
@@ -126,9 +114,8 @@ class OverMpi : public testing::TestWithParam<MpiCase> {};
 TEST_P(OverMpi, MatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const auto [kind, progress] = GetParam();
-  if (progress == Progress::thread && !mpi_thread_multiple()) {
-    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
-                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+  if (progress == Progress::thread && !hx::mpi_thread_multiple()) {
+    GTEST_SKIP() << hx::kNoThreadMultiple;
   }
   const Problem problem = test_problem(Precision::float32, 11);
   RunSettings settings = test_settings(1);

@@ -12,6 +12,7 @@
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/cooperative_grid.hpp"
 #include "haloflag/examples/gpu_streams.hpp"
+#include "haloflag/examples/gpu_threads.hpp"
 #include "haloflag/kernels/gpu_groups.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
@@ -23,8 +24,10 @@ namespace {
 
 namespace hk = haloflag::kernels;
 
-// Threads per block are at most 1024 (checked below): the compiler budgets registers for that.
-constexpr int kMaxThreads = 1024;
+// Threads per block are at most kMaxGpuThreads (checked_gpu_threads): the compiler budgets
+// registers for that.
+using haloflag::examples::checked_gpu_threads;
+using haloflag::examples::kMaxGpuThreads;
 // The x extent of a block of box_kernel: one warp (32 lanes on NVIDIA; a half wavefront on AMD,
 // whose 64-lane wavefronts then span two rows) covers a contiguous run of a row.
 constexpr int kRowRun = 32;
@@ -33,7 +36,7 @@ constexpr int kRowRun = 32;
 // plane, the grid's z one plane each. Each warp reads and writes a contiguous run of a row
 // (coalesced), and no thread divides to find its cell.
 template <class Real>
-__global__ void __launch_bounds__(kMaxThreads)
+__global__ void __launch_bounds__(kMaxGpuThreads)
     box_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box box) {
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
@@ -47,7 +50,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 // The boundary layer's slabs as one sweep over a 1-D grid (sweep_boxes): most slabs are thin,
 // and one grid over all of them keeps every cell's loads in flight at once.
 template <class Real>
-__global__ void __launch_bounds__(kMaxThreads)
+__global__ void __launch_bounds__(kMaxGpuThreads)
     boundary_kernel(StencilKind stencil, SweepFields<Real> fields, BoundaryLayer boundary) {
   sweep_boxes(stencil, fields, boundary.boxes, boundary.count,
               static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x,
@@ -56,7 +59,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 
 // kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form (resident_iterations).
 template <class Real, bool kWholeExchange>
-__global__ void __launch_bounds__(kMaxThreads) resident_kernel(ResidentLaunch<Real> launch) {
+__global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
   (void)resident_iterations<kWholeExchange>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{},
                                             blockIdx.x, gridDim.x, launch);
 }
@@ -78,15 +81,6 @@ template <class Real>
 const void* resident_kernel_of(bool whole_exchange) {
   return whole_exchange ? reinterpret_cast<const void*>(resident_kernel<Real, true>)
                         : reinterpret_cast<const void*>(resident_kernel<Real, false>);
-}
-
-// Returns `threads`, so that a member initializer can check them.
-int check_threads(int threads) {
-  if (threads < 32 || threads > kMaxThreads || threads % 32 != 0) {
-    throw std::invalid_argument("--gpu-threads must be a multiple of 32 in [32, 1024], got " +
-                                std::to_string(threads));
-  }
-  return threads;
 }
 
 }  // namespace
@@ -186,7 +180,7 @@ template <class Real>
 class GpuOwnedSweep final : public OwnedSweep<Real> {
  public:
   explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
-    check_threads(threads);
+    checked_gpu_threads(threads);
   }
 
   void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
@@ -252,7 +246,7 @@ template <class Real>
 class GpuOverlapSweep final : public OverlapSweep<Real> {
  public:
   explicit GpuOverlapSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
-    check_threads(threads);
+    checked_gpu_threads(threads);
   }
 
   void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
@@ -325,7 +319,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(const RunSettings& settings, std::int64_t cells)
       : grid_({resident_kernel_of<Real>(false), resident_kernel_of<Real>(true)},
-              check_threads(settings.gpu_threads), settings.resident_blocks,
+              checked_gpu_threads(settings.gpu_threads), settings.resident_blocks,
               settings.gpu_sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
@@ -334,7 +328,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     grid_.launch(resident_kernel_of<Real>(launch.whole_exchange), arguments);
   }
 
-  ResidentOutcome wait() override {
+  haloflag::examples::ResidentOutcome wait() override {
     const double seconds = grid_.wait();
     // The kernel does not report per block; the host's exchange names any failed wait.
     return {seconds, true};
@@ -354,28 +348,22 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
 }  // namespace
 
 template <class Real>
-std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads) {
+std::unique_ptr<OwnedSweep<Real>> GpuSide<Real>::owned_sweep(int threads) {
   return std::make_unique<GpuOwnedSweep<Real>>(threads);
 }
 
 template <class Real>
-std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads) {
+std::unique_ptr<OverlapSweep<Real>> GpuSide<Real>::overlap_sweep(int threads) {
   return std::make_unique<GpuOverlapSweep<Real>>(threads);
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
-                                                               std::int64_t cells) {
+std::unique_ptr<ResidentKernel<Real>> GpuSide<Real>::resident_kernel(const RunSettings& settings,
+                                                                     std::int64_t cells) {
   return std::make_unique<GpuResidentKernel<Real>>(settings, cells);
 }
 
-template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
-template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
-template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
-template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
-    const RunSettings&, std::int64_t);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&, std::int64_t);
+template struct GpuSide<float>;
+template struct GpuSide<double>;
 
 }  // namespace jacobi3d

@@ -7,7 +7,7 @@
 
 #include "overlap_sweep.hpp"
 #include "owned_sweep.hpp"
-#include "resident_kernel.hpp"
+#include "resident_launch.hpp"
 #include "run_settings.hpp"
 
 namespace jacobi3d {
@@ -17,23 +17,25 @@ namespace jacobi3d {
 // the kernels are loaded before any Exchange starts its kernels. Loads both precisions' kernels.
 void load_gpu_kernels();
 
-// The update of the conventional and stream variants: one kernel launch over the owned box on
-// the sweep's own stream (run() then waits for it). Defined for float and double.
+// The GPU side's parts for fields of Real, float or double (each file that defines the members
+// instantiates the whole for both).
 template <class Real>
-std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int threads);
+struct GpuSide {
+  // The update of the conventional and stream variants: one kernel launch over the owned box on
+  // the sweep's own stream (run() then waits for it).
+  static std::unique_ptr<OwnedSweep<Real>> owned_sweep(int threads);
 
-// The update of the conventional_overlap variant: the boundary layer's kernel on a stream of the
-// highest priority, the interior's on a stream of the lowest. Defined for float and double.
-template <class Real>
-std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int threads);
+  // The update of the conventional_overlap variant: the boundary layer's kernel on a stream of
+  // the highest priority, the interior's on a stream of the lowest.
+  static std::unique_ptr<OverlapSweep<Real>> overlap_sweep(int threads);
 
-// The resident kernel as a cooperative launch of settings.gpu_threads threads per block, checked
-// for co-residency. Blocks: settings.resident_blocks, or when that is 0 as many as the occupancy
-// API says the GPU holds at once (the fewer of the kernel's two forms) divided among the
-// settings.gpu_sharers ranks whose grids share this GPU (under MPS), and no more than the rank's
-// `cells` fill at one per thread. Defined for float and double.
-template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings& settings,
+  // The resident kernel as a cooperative launch of settings.gpu_threads threads per block,
+  // checked for co-residency. Blocks: settings.resident_blocks, or when that is 0 as many as the
+  // occupancy API says the GPU holds at once (the fewer of the kernel's two forms) divided among
+  // the settings.gpu_sharers ranks whose grids share this GPU (under MPS), and no more than the
+  // rank's `cells` fill at one per thread.
+  static std::unique_ptr<ResidentKernel<Real>> resident_kernel(const RunSettings& settings,
                                                                std::int64_t cells);
+};
 
 }  // namespace jacobi3d

@@ -14,27 +14,22 @@ namespace {
 void load_gpu_kernels() { no_gpu_backend(); }
 
 template <class Real>
-std::unique_ptr<OwnedSweep<Real>> make_gpu_owned_sweep(int) {
+std::unique_ptr<OwnedSweep<Real>> GpuSide<Real>::owned_sweep(int) {
   no_gpu_backend();
 }
 
 template <class Real>
-std::unique_ptr<OverlapSweep<Real>> make_gpu_overlap_sweep(int) {
+std::unique_ptr<OverlapSweep<Real>> GpuSide<Real>::overlap_sweep(int) {
   no_gpu_backend();
 }
 
 template <class Real>
-std::unique_ptr<ResidentKernel<Real>> make_gpu_resident_kernel(const RunSettings&, std::int64_t) {
+std::unique_ptr<ResidentKernel<Real>> GpuSide<Real>::resident_kernel(const RunSettings&,
+                                                                     std::int64_t) {
   no_gpu_backend();
 }
 
-template std::unique_ptr<OwnedSweep<float>> make_gpu_owned_sweep<float>(int);
-template std::unique_ptr<OwnedSweep<double>> make_gpu_owned_sweep<double>(int);
-template std::unique_ptr<OverlapSweep<float>> make_gpu_overlap_sweep<float>(int);
-template std::unique_ptr<OverlapSweep<double>> make_gpu_overlap_sweep<double>(int);
-template std::unique_ptr<ResidentKernel<float>> make_gpu_resident_kernel<float>(
-    const RunSettings&, std::int64_t);
-template std::unique_ptr<ResidentKernel<double>> make_gpu_resident_kernel<double>(
-    const RunSettings&, std::int64_t);
+template struct GpuSide<float>;
+template struct GpuSide<double>;
 
 }  // namespace jacobi3d

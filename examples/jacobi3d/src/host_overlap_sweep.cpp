@@ -58,7 +58,7 @@ std::unique_ptr<OverlapSweep<Real>> make_overlap_sweep(haloflag::notify::Backend
   if (backend == haloflag::notify::Backend::host) {
     return std::make_unique<HostOverlapSweep<Real>>();
   }
-  return make_gpu_overlap_sweep<Real>(gpu_threads);
+  return GpuSide<Real>::overlap_sweep(gpu_threads);
 }
 
 template std::unique_ptr<OverlapSweep<float>> make_overlap_sweep<float>(

@@ -60,7 +60,7 @@ template <class Real>
 std::unique_ptr<OwnedSweep<Real>> make_owned_sweep(haloflag::notify::Backend backend,
                                                    int gpu_threads) {
   if (backend == haloflag::notify::Backend::host) return std::make_unique<HostOwnedSweep<Real>>();
-  return make_gpu_owned_sweep<Real>(gpu_threads);
+  return GpuSide<Real>::owned_sweep(gpu_threads);
 }
 
 template std::unique_ptr<OwnedSweep<float>> make_owned_sweep<float>(haloflag::notify::Backend,

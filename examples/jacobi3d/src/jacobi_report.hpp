@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
+#include "haloflag/examples/run_facts.hpp"
 #include "jacobi_options.hpp"
 #include "problem.hpp"
 #include "reference_check.hpp"
@@ -40,9 +39,7 @@ struct VariantResult {
 
 struct JacobiReport {
   JacobiOptions options;
-  std::vector<std::string> command_line;
-  haloflag::bench::BackendChoice backend;
-  haloflag::bench::MachineInfo machine;
+  haloflag::examples::RunFacts run;  // command line, backend, machine
   Problem problem;
   int messages_per_rank = 0;        // sends of rank 0 (every rank has as many)
   std::int64_t halo_bytes_per_rank = 0;  // bytes rank 0 sends per iteration

@@ -12,25 +12,16 @@ std::string_view to_string(VariantKind kind) {
   return "unknown";
 }
 
-StreamVariantsGoFirst::~StreamVariantsGoFirst() {
-  for (auto& variant : variants_) {
-    if (variant && variant->kind() == VariantKind::stream) variant.reset();
-  }
-  variants_.clear();
-}
-
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings) {
-  return with_real(problem.precision, [&]<class Real>() -> std::unique_ptr<JacobiVariant> {
-    switch (kind) {
-      case VariantKind::conventional: return make_conventional<Real>(problem, comm, settings);
-      case VariantKind::conventional_overlap:
-        return make_conventional_overlap<Real>(problem, comm, settings);
-      case VariantKind::resident: return make_resident<Real>(problem, comm, settings);
-      case VariantKind::stream: return make_stream<Real>(problem, comm, settings);
-    }
-    return nullptr;
-  });
+  switch (kind) {
+    case VariantKind::conventional: return make_conventional(problem, comm, settings);
+    case VariantKind::conventional_overlap:
+      return make_conventional_overlap(problem, comm, settings);
+    case VariantKind::resident: return make_resident(problem, comm, settings);
+    case VariantKind::stream: return make_stream(problem, comm, settings);
+  }
+  return nullptr;
 }
 
 }  // namespace jacobi3d

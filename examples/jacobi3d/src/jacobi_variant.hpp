@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "haloflag/examples/stencil_variant.hpp"
 #include "haloflag/halo/host_field.hpp"
 #include "problem.hpp"
 #include "run_settings.hpp"
@@ -31,60 +32,22 @@ constexpr bool is_conventional(VariantKind kind) {
 
 std::string_view to_string(VariantKind kind);
 
-class JacobiVariant {
+class JacobiVariant : public haloflag::examples::StencilVariant<VariantKind> {
  public:
-  virtual ~JacobiVariant() = default;
-  virtual VariantKind kind() const = 0;
-  // Puts the initial field (ghosts included) into both buffers.
-  virtual void reset() = 0;
-  // Runs `iterations` steps from the current field; returns this rank's seconds for the whole
-  // run (the host's steady clock; the resident kernel's run on a GPU measured by GPU events).
-  // Throws on any failure.
-  virtual double run(int iterations) = 0;
-  // The update alone, for the update-rate report: `iterations` steps of this variant's update
-  // kernels as run() launches them, with every exchange left out, timed as run() is (GPU events
-  // on a GPU, the steady clock on the host). The ghost cells are not refreshed, so the field is
-  // no longer the Jacobi solution afterwards: reset() before a run that is checked.
-  virtual double run_updates_only(int iterations) = 0;
   // This rank's local field after the last step (float values widened to double, exactly).
   virtual haloflag::halo::HostField current() const = 0;
-  // Kernel shapes and exchange strategy, for the report.
-  virtual std::string launch_description() const = 0;
 };
 
-// Destroys a program's variants with the stream variant first. Its exchange's kernels stay
-// resident between runs, and freeing another variant's device memory synchronizes the device,
-// which would wait for those kernels until their deadline (docs/embedding.md). Declare it after
-// the vector, so that it runs before the vector's own destructor.
-class StreamVariantsGoFirst {
- public:
-  explicit StreamVariantsGoFirst(std::vector<std::unique_ptr<JacobiVariant>>& variants)
-      : variants_(variants) {}
-  StreamVariantsGoFirst(const StreamVariantsGoFirst&) = delete;
-  StreamVariantsGoFirst& operator=(const StreamVariantsGoFirst&) = delete;
-  ~StreamVariantsGoFirst();
+// Each variant's factory, defined in the variant's own file. All collective over `comm` (they
+// build halo::Exchange objects); the fields are of problem.precision's type.
+using VariantFactory = std::unique_ptr<JacobiVariant>(const Problem& problem, MPI_Comm comm,
+                                                      const RunSettings& settings);
+VariantFactory make_conventional;
+VariantFactory make_conventional_overlap;
+VariantFactory make_resident;
+VariantFactory make_stream;
 
- private:
-  std::vector<std::unique_ptr<JacobiVariant>>& variants_;
-};
-
-// All collective over `comm` (they build halo::Exchange objects). Real, the field's element
-// type, must be problem.precision's; each is defined for float and double.
-template <class Real>
-std::unique_ptr<JacobiVariant> make_conventional(const Problem& problem, MPI_Comm comm,
-                                                 const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_conventional_overlap(const Problem& problem, MPI_Comm comm,
-                                                         const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_resident(const Problem& problem, MPI_Comm comm,
-                                             const RunSettings& settings);
-template <class Real>
-std::unique_ptr<JacobiVariant> make_stream(const Problem& problem, MPI_Comm comm,
-                                           const RunSettings& settings);
-
-// The variant `kind` with fields of problem.precision's type: where a run's precision becomes
-// the element type of everything it runs.
+// The variant `kind`.
 std::unique_ptr<JacobiVariant> make_variant(VariantKind kind, const Problem& problem,
                                             MPI_Comm comm, const RunSettings& settings);
 

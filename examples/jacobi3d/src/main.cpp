@@ -27,14 +27,14 @@
 #include <vector>
 
 #include "gpu_jacobi.hpp"
-#include "haloflag/bench/backend_choice.hpp"
 #include "haloflag/bench/copy_rate.hpp"
-#include "haloflag/bench/machine_info.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
-#include "haloflag/bench/usage_error.hpp"
+#include "haloflag/examples/run_end.hpp"
+#include "haloflag/examples/run_facts.hpp"
+#include "haloflag/examples/run_start.hpp"
+#include "haloflag/examples/stream_variants_go_first.hpp"
 #include "haloflag/halo/exchange_options.hpp"
-#include "haloflag/halo/gpu_binding.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/memory_check.hpp"
 #include "jacobi_options.hpp"
@@ -46,25 +46,9 @@ namespace {
 
 using namespace jacobi3d;
 namespace hb = haloflag::bench;
+namespace hx = haloflag::examples;
 
 constexpr const char* kTool = "haloflag_jacobi3d";
-
-struct World {
-  int rank = 0;
-  int ranks = 1;
-};
-
-World world() {
-  World w;
-  MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &w.ranks);
-  return w;
-}
-
-double slowest(double seconds) {
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return seconds;
-}
 
 // Refuses a problem whose fields do not fit this rank's device memory (the host's on the host
 // backend) before any variant allocates them, naming the size asked for and the bytes needed:
@@ -100,7 +84,7 @@ hb::CopyRate field_copy_rate(const Problem& problem, haloflag::notify::Backend b
   const std::int64_t bytes =
       extent[0] * extent[1] * extent[2] * element_bytes(problem.precision);
   hb::CopyRate rate = hb::measure_copy_rate(backend, bytes);
-  MPI_Allreduce(MPI_IN_PLACE, &rate.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+  rate.seconds = hx::slowest(rate.seconds, comm);
   rate.bytes_per_second = 2.0 * static_cast<double>(bytes) / std::max(rate.seconds, 1e-9);
   return rate;
 }
@@ -133,7 +117,6 @@ class GpuHandover {
 };
 
 int run_jacobi(int argc, char** argv) {
-  const World me = world();
   const MPI_Comm comm = MPI_COMM_WORLD;
 
   CLI::App app{"haloflag_jacobi3d: 7- or 27-point Jacobi on a periodic 3D grid over MPI ranks; "
@@ -141,43 +124,21 @@ int run_jacobi(int argc, char** argv) {
                "the resident kernel and the stream-ordered loop, each against the faster "
                "conventional loop, and each update alone against the device's copy rate."};
   JacobiOptions options;
-  if (const auto exit_code = hb::parse_on_every_rank(app, kTool, me.rank, [&] {
-        options = parse_jacobi_options(app, argc, argv);
-      })) {
-    return *exit_code;
-  }
-  // Rank 0 writes the report at the end: a path it cannot write ends the run now.
-  if (const auto exit_code =
-          hb::agree_on_output_paths(comm, kTool, 0, {{"--json", options.json_path}})) {
-    return *exit_code;
-  }
-
   std::optional<Problem> problem;
-  hb::BackendChoice backend;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        backend = hb::choose_backend(options.backend_name);
-        try {
-          problem.emplace(make_problem(options.stencil, options.size_kind, options.size, me.ranks,
-                                       options.precision));
-        } catch (const ProblemError& error) {
-          throw hb::UsageError(error.what());
-        }
-      })) {
+  hx::RunStart start;
+  if (const auto exit_code = hx::start_run(
+          app, comm, kTool, options, [&] { return parse_jacobi_options(app, argc, argv); },
+          [&] {
+            problem.emplace(make_problem(options.stencil, options.size_kind, options.size,
+                                         start.ranks, options.precision));
+          },
+          load_gpu_kernels, start)) {
     return *exit_code;
   }
-
-  std::optional<haloflag::halo::GpuBinding> binding;
-  if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        if (!backend.emulated()) {
-          binding = haloflag::halo::bind_gpu(comm, options.gpu);
-          load_gpu_kernels();
-        }
-      })) {
-    return *exit_code;
-  }
+  const int rank = start.rank;
   // After binding, so that a GPU's free memory is that of the GPU this rank allocates on.
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-        require_field_memory(options, *problem, me.rank, backend.backend);
+        require_field_memory(options, *problem, rank, start.backend.backend);
       })) {
     return *exit_code;
   }
@@ -185,58 +146,42 @@ int run_jacobi(int argc, char** argv) {
   std::optional<hb::CopyRate> copy_rate;
   if (options.update_rate) {
     if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-          copy_rate = field_copy_rate(*problem, backend.backend, comm, me.rank);
+          copy_rate = field_copy_rate(*problem, start.backend.backend, comm, rank);
         })) {
       return *exit_code;
     }
   }
 
-  JacobiReport report{options,
-                      {argv, argv + argc},
-                      backend,
-                      hb::collect_machine_info(comm, binding ? &*binding : nullptr),
-                      *problem,
-                      0,
-                      0,
-                      {},
-                      copy_rate};
-  report.machine.run.tool = kTool;
+  JacobiReport report{options, hx::collect_run_facts(comm, kTool, argc, argv, start), *problem,
+                      0, 0, {}, copy_rate};
   const auto neighbours = problem->geometry.neighbours(0);
   report.messages_per_rank = static_cast<int>(neighbours.size());
   for (const auto& n : neighbours) report.halo_bytes_per_rank += n.bytes;
-  if (me.rank == 0) print_heading(std::cout, report);
+  if (rank == 0) print_heading(std::cout, report);
 
   RunSettings settings;
-  settings.backend = backend.backend;
-  settings.transport = haloflag::halo::parse_transport(options.transport);
+  hx::set_variant_settings(settings, options, start);
   settings.node_lines_up_to_bytes = options.node_lines_up_to_bytes;
-  settings.timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(options.timeout_seconds));
-  settings.gpu_threads = options.gpu_threads;
-  settings.gpu_sharers = binding ? binding->sharers : 1;
-  settings.resident_blocks = options.resident_blocks;
-  settings.host_team_threads = options.host_team_threads;
-  settings.progress = haloflag::halo::parse_progress(options.progress);
   if (options.conventional_strategy != "auto") {
     settings.conventional_strategy = haloflag::halo::parse_strategy(options.conventional_strategy);
   }
 
   std::vector<std::unique_ptr<JacobiVariant>> variants;
-  const StreamVariantsGoFirst release_order(variants);
-  for (const VariantKind kind : options.variants) {
-    if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
-          variants.push_back(make_variant(kind, *problem, comm, settings));
-        })) {
-      return *exit_code;
-    }
-    VariantResult result;
-    result.kind = kind;
-    result.launch = variants.back()->launch_description();
-    report.variants.push_back(result);
+  const hx::StreamVariantsGoFirst release_order(variants);
+  if (const auto exit_code = hx::set_up_variants(
+          comm, kTool, options.variants, variants,
+          [&](VariantKind kind) { return make_variant(kind, *problem, comm, settings); },
+          [&](const JacobiVariant& variant) {
+            VariantResult result;
+            result.kind = variant.kind();
+            result.launch = variant.launch_description();
+            report.variants.push_back(result);
+          })) {
+    return *exit_code;
   }
 
   bool all_identical = true;
-  GpuHandover handover(!backend.emulated());
+  GpuHandover handover(!start.backend.emulated());
   // Runs variant v's run() (or its update alone) in turn with the others.
   const auto run_variant = [&](std::size_t v, bool updates_only) {
     const VariantKind kind = variants[v]->kind();
@@ -265,7 +210,8 @@ int run_jacobi(int argc, char** argv) {
     for (int repeat = 0; repeat < options.repeats; ++repeat) {
       for (std::size_t v = 0; v < variants.size(); ++v) {
         const double seconds = run_variant(v, false);
-        report.variants[v].per_iteration_us.push_back(slowest(seconds) * 1e6 / options.iterations);
+        report.variants[v].per_iteration_us.push_back(hx::slowest(seconds) * 1e6 /
+                                                      options.iterations);
       }
     }
     // The update alone, after the timed runs (it leaves fields that are no longer the Jacobi
@@ -275,15 +221,15 @@ int run_jacobi(int argc, char** argv) {
       for (int repeat = 0; repeat < options.repeats; ++repeat) {
         for (std::size_t v = 0; v < variants.size(); ++v) {
           const double seconds = run_variant(v, true);
-          report.variants[v].update->per_iteration_us.push_back(slowest(seconds) * 1e6 /
+          report.variants[v].update->per_iteration_us.push_back(hx::slowest(seconds) * 1e6 /
                                                                 options.iterations);
         }
       }
     }
   } catch (const std::exception& error) {
-    hb::abort_run(kTool, me.rank, error.what());
+    hb::abort_run(kTool, rank, error.what());
   }
-  const haloflag::halo::Index3 owned = problem->geometry.subdomain(me.rank).extent;
+  const haloflag::halo::Index3 owned = problem->geometry.subdomain(rank).extent;
   const std::int64_t update_bytes =
       2 * owned[0] * owned[1] * owned[2] * element_bytes(problem->precision);
   for (VariantResult& result : report.variants) {
@@ -302,18 +248,10 @@ int run_jacobi(int argc, char** argv) {
     }
   }
 
-  if (me.rank == 0) {
-    print_table(std::cout, report);
-    if (!options.json_path.empty() &&
-        !hb::write_json_output(options.json_path, report_json(report), kTool)) {
-      return 1;
-    }
-  }
-  if (!all_identical) {
-    if (me.rank == 0) std::cerr << kTool << ": --check: the distributed result differs from the reference\n";
-    return 1;
-  }
-  return 0;
+  return hx::finish_run(
+      kTool, rank, [&] { print_table(std::cout, report); }, options.json_path,
+      [&] { return report_json(report); }, all_identical,
+      "--check: the distributed result differs from the reference");
 }
 
 }  // namespace

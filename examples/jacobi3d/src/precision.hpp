@@ -8,10 +8,6 @@
 
 namespace jacobi3d {
 
-using haloflag::examples::element_bytes;
-using haloflag::examples::Precision;
-using haloflag::examples::precision_from_name;
-using haloflag::examples::to_string;
-using haloflag::examples::with_real;
+using namespace haloflag::examples::field_precision;
 
 }  // namespace jacobi3d

@@ -3,8 +3,7 @@
 // exchange halos).
 #pragma once
 
-#include <stdexcept>
-
+#include "haloflag/examples/problem_error.hpp"
 #include "haloflag/halo/geometry.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "precision.hpp"
@@ -12,11 +11,7 @@
 
 namespace jacobi3d {
 
-// A size or rank count that cannot be decomposed; the message names the option and numbers.
-class ProblemError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+using haloflag::examples::ProblemError;
 
 // How the size was given: the whole grid (strong scaling) or each rank's part (weak scaling).
 enum class SizeKind { global, per_rank };

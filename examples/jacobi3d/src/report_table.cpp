@@ -1,7 +1,7 @@
-#include <cstdio>
 #include <ostream>
 #include <string>
 
+#include "haloflag/examples/format.hpp"
 #include "jacobi_report.hpp"
 
 namespace jacobi3d {
@@ -10,11 +10,7 @@ namespace {
 
 namespace hh = haloflag::halo;
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using haloflag::examples::format;
 
 }  // namespace
 
@@ -45,10 +41,7 @@ void print_heading(std::ostream& out, const JacobiReport& report) {
       << hh::format_triple(sub.extent, 'x') << "\n";
   out << "halo: " << report.messages_per_rank << " messages per rank and iteration, "
       << report.halo_bytes_per_rank << " bytes sent by rank 0\n";
-  out << "backend: " << report.backend.describe() << "\n";
-  out << "MPI: " << report.machine.run.mpi_library << "\n";
-  if (!report.machine.cpu_model.empty()) out << "CPU (rank 0): " << report.machine.cpu_model << "\n";
-  for (const auto& gpu : report.machine.gpus) out << "GPU: " << gpu.description << "\n";
+  haloflag::examples::print_run_facts(out, report.run);
   out << "timing: " << report.options.warmup << " warm-up run(s), then " << report.options.repeats
       << " timed runs of " << report.options.iterations
       << " iterations per variant (alternating); time per iteration = run time / iterations, "

@@ -81,4 +81,16 @@ HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32
   return true;
 }
 
+// resident_iterations() of the launch's form, as a member of the host backend's team runs it
+// (haloflag/examples/host_resident_kernel.hpp).
+struct HostResidentIterations {
+  template <class Real, class Block, class Grid>
+  bool operator()(const Block& block, const Grid& grid, std::uint32_t block_index,
+                  std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
+    return launch.whole_exchange
+               ? resident_iterations<true>(block, grid, block_index, blocks, launch)
+               : resident_iterations<false>(block, grid, block_index, blocks, launch);
+  }
+};
+
 }  // namespace jacobi3d

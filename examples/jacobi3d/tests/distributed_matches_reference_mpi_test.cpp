@@ -19,7 +19,9 @@
 #include <tuple>
 #include <vector>
 
+#include "haloflag/examples/stream_variants_go_first.hpp"
 #include "haloflag/examples/test_backend.hpp"
+#include "haloflag/examples/test_run.hpp"
 #include "haloflag/halo/progress.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "haloflag/notify/backend.hpp"
@@ -30,6 +32,7 @@
 
 namespace {
 
+namespace hx = haloflag::examples;
 using namespace jacobi3d;
 using haloflag::halo::Progress;
 using haloflag::notify::Backend;
@@ -38,8 +41,6 @@ using haloflag::test::world_size;
 
 constexpr int kIterations = 20;
 
-using haloflag::examples::test_backend;
-
 Precision test_precision() {
   const char* name = std::getenv("HALOFLAG_TEST_PRECISION");
   return name == nullptr ? Precision::float64 : precision_from_name(name);
@@ -47,8 +48,8 @@ Precision test_precision() {
 
 // Why this run cannot use its backend ("" when it can), and the ranks sharing its GPU: the
 // binding done once, with the example's kernels loaded (haloflag/examples/test_backend.hpp).
-const haloflag::examples::TestBackendSetup& backend_setup() {
-  return haloflag::examples::test_backend_setup(load_gpu_kernels);
+const hx::TestBackendSetup& backend_setup() {
+  return hx::test_backend_setup(load_gpu_kernels);
 }
 
 const std::string& backend_unavailable() { return backend_setup().unavailable; }
@@ -69,23 +70,15 @@ TEST(Precision, IsTheTestsAndSetsTheElementSize) {
   }
 }
 
-// The stream variant's progress thread calls MPI beside the test's thread: CTest starts this
-// test with HALOFLAG_TEST_MPI_THREAD=multiple, so that MPI is initialised for it.
-bool mpi_thread_multiple() {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  return level >= MPI_THREAD_MULTIPLE;
-}
-
 RunSettings test_settings(int host_team_threads) {
   RunSettings settings;
-  settings.backend = test_backend();
+  settings.backend = hx::test_backend();
   settings.timeout = std::chrono::seconds(60);
   settings.host_team_threads = host_team_threads;
   settings.gpu_threads = 128;
   settings.gpu_sharers = backend_setup().gpu_sharers;
   // Run by hand without MPI_THREAD_MULTIPLE, the run's own thread drives the stream's exchange.
-  settings.progress = mpi_thread_multiple() ? Progress::thread : Progress::caller;
+  settings.progress = hx::mpi_thread_multiple() ? Progress::thread : Progress::caller;
   return settings;
 }
 
@@ -93,16 +86,11 @@ RunSettings test_settings(int host_team_threads) {
 // inside a run ends the job at once (the other ranks would wait for their deadline).
 CheckResult run_and_check(JacobiVariant& variant, const Problem& problem, int earlier,
                           int iterations) {
-  try {
+  hx::run_or_abort(std::string(to_string(variant.kind())), [&] {
     variant.reset();
     if (earlier > 0) variant.run(earlier);
     variant.run(iterations);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank(),
-                 std::string(to_string(variant.kind())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  });
   return check_against_reference(MPI_COMM_WORLD, problem, variant.current(), earlier + iterations);
 }
 
@@ -152,7 +140,7 @@ TEST(AllVariants, LiveSideBySideAndGoWithoutWaitingForADeadline) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const auto begin = std::chrono::steady_clock::now();
-  { const StreamVariantsGoFirst release_order(variants); }
+  { const hx::StreamVariantsGoFirst release_order(variants); }
   const auto tear_down = std::chrono::steady_clock::now() - begin;
   EXPECT_TRUE(variants.empty());
   EXPECT_LT(tear_down, settings.timeout / 4)
@@ -184,14 +172,8 @@ TEST_P(UpdatesOnly, LeaveTheVariantReadyForACheckedRun) {
   const CheckResult before = run_and_check(*variant, problem, 0, 5);
   EXPECT_TRUE(before.identical) << before.message;
   double seconds = 0.0;
-  try {
-    seconds = variant->run_updates_only(7);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "[rank %d] %s updates only: %s\n", world_rank(),
-                 std::string(to_string(GetParam())).c_str(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  hx::run_or_abort(std::string(to_string(GetParam())) + " updates only",
+               [&] { seconds = variant->run_updates_only(7); });
   EXPECT_GT(seconds, 0.0);
   const CheckResult after = run_and_check(*variant, problem, 3, 6);
   EXPECT_TRUE(after.identical) << after.message;
@@ -211,7 +193,9 @@ INSTANTIATE_TEST_SUITE_P(Jacobi3d, UpdatesOnly,
 // blocks with several messages each, on the host team.
 TEST(ResidentTeam, ThreeThreadsMatchReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
-  if (test_backend() != Backend::host) GTEST_SKIP() << "host team size only matters on the host backend";
+  if (hx::test_backend() != Backend::host) {
+    GTEST_SKIP() << "host team size only matters on the host backend";
+  }
   const Problem problem = test_problem(StencilKind::twenty_seven_point);
   auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, test_settings(3));
   const CheckResult result = run_and_check(*variant, problem, 0, 9);
@@ -225,9 +209,8 @@ class StreamOverMpi : public testing::TestWithParam<Progress> {};
 
 TEST_P(StreamOverMpi, MatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
-  if (GetParam() == Progress::thread && !mpi_thread_multiple()) {
-    GTEST_SKIP() << "MPI is not initialised with MPI_THREAD_MULTIPLE "
-                    "(HALOFLAG_TEST_MPI_THREAD=multiple)";
+  if (GetParam() == Progress::thread && !hx::mpi_thread_multiple()) {
+    GTEST_SKIP() << hx::kNoThreadMultiple;
   }
   const Problem problem = test_problem(StencilKind::seven_point);
   RunSettings settings = test_settings(2);

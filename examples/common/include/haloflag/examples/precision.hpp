@@ -1,14 +1,16 @@
 // The field's element type of the stencil examples, float or double (--precision). Everything
 // that touches field values is a template on it, `Real`; with_real() is where the run-time choice
-// becomes the type. Each example brings these names into its own namespace (its precision.hpp);
-// its default precision lives in its options.
+// becomes the type. Each example brings these names into its own namespace with one
+// `using namespace haloflag::examples::field_precision;` (its precision.hpp); its default
+// precision lives in its options.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace haloflag::examples {
+namespace haloflag::examples::field_precision {
 
 enum class Precision { float32, float64 };
 
@@ -36,4 +38,17 @@ decltype(auto) with_real(Precision precision, Body&& body) {
   return body.template operator()<double>();
 }
 
+// A `Variant<Real>` made from `args`, Real as `precision` says, behind its base class `Base`:
+// where a variant's run-time precision becomes the element type of all it runs.
+template <class Base, template <class> class Variant, class... Args>
+std::unique_ptr<Base> make_with_real(Precision precision, const Args&... args) {
+  return with_real(precision, [&]<class Real>() -> std::unique_ptr<Base> {
+    return std::make_unique<Variant<Real>>(args...);
+  });
+}
+
+}  // namespace haloflag::examples::field_precision
+
+namespace haloflag::examples {
+using namespace field_precision;
 }  // namespace haloflag::examples

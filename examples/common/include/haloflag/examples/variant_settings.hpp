@@ -1,0 +1,54 @@
+// How any variant of a stencil example runs: on which backend, with which deadline, launch
+// shapes, transport and progress. Each example's RunSettings adds what only it has (jacobi2d's
+// norm cadence, jacobi3d's choice of conventional strategy).
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+
+#include "haloflag/halo/exchange_options.hpp"
+#include "haloflag/halo/progress.hpp"
+#include "haloflag/halo/strategy.hpp"
+#include "haloflag/halo/transport.hpp"
+#include "haloflag/notify/backend.hpp"
+#include "haloflag/notify/control_block.hpp"
+
+namespace haloflag::examples {
+
+struct VariantSettings {
+  haloflag::notify::Backend backend = haloflag::notify::Backend::host;
+  // Deadline of every wait: the exchanges', the resident kernel's flag waits (and the norms').
+  std::chrono::nanoseconds timeout = haloflag::notify::kDefaultWaitTimeout;
+  int gpu_threads = 256;  // threads per block of the GPU kernels
+  // Blocks of the resident cooperative grid; 0: as many as the occupancy API says fit at once,
+  // shared among the ranks bound to the same GPU.
+  int resident_blocks = 0;
+  // Ranks bound to this rank's GPU (halo::GpuBinding::sharers): under MPS their resident grids
+  // wait on one another through the exchange, so they must all fit at once, each its share.
+  int gpu_sharers = 1;
+  int host_team_threads = 2;  // host backend: CPU threads that play the resident grid
+  // The exchanges' transport (docs/transports.md), and the node peers it sends in lines.
+  haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
+  std::int64_t node_lines_up_to_bytes = haloflag::halo::kDefaultNodeLinesUpToBytes;
+  // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
+  // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
+  haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
+};
+
+// The options every variant's Exchange shares, for `strategy` over `comm`.
+inline haloflag::halo::ExchangeOptions exchange_options(const VariantSettings& settings,
+                                                        MPI_Comm comm,
+                                                        haloflag::halo::Strategy strategy) {
+  haloflag::halo::ExchangeOptions options;
+  options.strategy = strategy;
+  options.backend = settings.backend;
+  options.comm = comm;
+  options.timeout = settings.timeout;
+  options.transport = settings.transport;
+  options.advanced.node_lines_up_to_bytes = settings.node_lines_up_to_bytes;
+  return options;
+}
+
+}  // namespace haloflag::examples
