@@ -42,6 +42,20 @@ step_call() {
   cards_and_tree
 }
 
+# ranked_call LIMIT: the opening of a call of STEPS on RANKS ranks (2) in ROUNDS rounds (3), within
+# LIMIT seconds: Open MPI without CMA, $o packed into $OUT/npRANKS_STEPS.tar.gz, $build the
+# folder build-gpu, and `shared` the MPS prefix where the machine has fewer GPUs than ranks.
+# shellcheck disable=SC2034  # ranks, rounds and build are the caller's
+ranked_call() {
+  single_copy_none
+  call_clock "$1"
+  ranks=${RANKS:-2}
+  rounds=${ROUNDS:-3}
+  work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
+  build=$root/build-gpu
+  mps_when_shared "$ranks"
+}
+
 # cards FILE: the GPUs (index, name, driver, memory) into FILE.
 cards() {
   nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$1" 2>&1 || true

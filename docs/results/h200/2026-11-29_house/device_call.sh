@@ -14,13 +14,7 @@
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
-single_copy_none
-call_clock 580
-ranks=${RANKS:-2}
-rounds=${ROUNDS:-3}
-work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
-build=$root/build-gpu
-mps_when_shared "$ranks"
+ranked_call 580
 cards_and_tree
 
 # halo_bench_pair TREE PROGRAM CUBE ROUND: one run of that tree's halo_bench into

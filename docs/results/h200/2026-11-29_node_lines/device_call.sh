@@ -21,13 +21,7 @@
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
-single_copy_none
-call_clock 580
-ranks=${RANKS:-2}
-rounds=${ROUNDS:-3}
-work_folder w "np${ranks}_${STEPS// /_}.tar.gz"
-build=$root/build-gpu
-mps_when_shared "$ranks"
+ranked_call 580
 nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
 # halo_bench_run PROGRAM DIR NAME CUBE STRATEGY [OPTIONS...]: one run of 1000 verified exchanges over
 # node into DIR/NAME.{json,txt}; its strategy's row on stdout.
