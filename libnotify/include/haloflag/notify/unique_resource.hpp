@@ -17,7 +17,9 @@ class UniqueResource {
   /// Takes over what `state` holds.
   explicit UniqueResource(const State& state) noexcept : state_(state) {}
   ~UniqueResource() { state_.release(); }
+  /// Takes over what `other` held; `other` holds nothing after.
   UniqueResource(UniqueResource&& other) noexcept : state_(std::exchange(other.state_, State{})) {}
+  /// Frees what this held, then takes over what `other` held.
   UniqueResource& operator=(UniqueResource&& other) noexcept {
     if (this != &other) {
       state_.release();
