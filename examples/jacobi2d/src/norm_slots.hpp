@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/system_atomics.hpp"
@@ -19,8 +18,10 @@ struct NormSlots {
 
 // Check `check`'s partial sum `value` is published (one thread calls it).
 HF_HD inline void publish_norm(const NormSlots& slots, std::uint64_t check, double value) {
+  // __builtin_memcpy, which the device compilers of CUDA and HIP both take (std::memcpy is a host
+  // function to HIP's).
   std::uint64_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
+  __builtin_memcpy(&bits, &value, sizeof bits);
   haloflag::notify::store_relaxed_system(&slots.values[check], bits);
   haloflag::notify::store_release_system(slots.published, check + 1);
 }
