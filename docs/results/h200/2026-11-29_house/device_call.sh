@@ -10,6 +10,8 @@
 #            200 and 800, 1000 verified exchanges each
 #   jacobi   scripts/ab/ab_jacobi_trees.sh before=.ab/before after=. (Jacobi3D 32^3 per rank,
 #            7 and 27 points, every variant, JACOBI_ROUNDS rounds (3))
+#   stencils the stencil examples and their GPU tests alone, built fresh (after jacobi2d's norm
+#            took its bits through __builtin_memcpy for HIP's sake), and one timed jacobi2d run
 # RANKS: ranks (2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
@@ -64,6 +66,17 @@ for step in $STEPS; do
       python3 scripts/ab/ab_halo_bench_summary.py "$o/benchab" >"$o/benchab/summary.txt" 2>&1
       cat "$o/benchab/summary.txt"
       echo "benchab: $(left) s left"
+      ;;
+    stencils)
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_or_errors 16 haloflag_jacobi2d jacobi2d_reference_mpi_test haloflag_jacobi3d \
+        jacobi3d_reference_mpi_test
+      b=$build
+      gpu_tests_of "jacobi" $(($(left) - 60)) 20
+      timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/examples/jacobi2d/haloflag_jacobi2d" \
+        -nx 4096 -ny 4096 -niter 1000 -nccheck 100 --json "$o/jacobi2d_4096.json" \
+        >"$o/jacobi2d_4096.txt" 2>&1 || echo "jacobi2d run failed"
+      tail -12 "$o/jacobi2d_4096.txt"
       ;;
     jacobi)
       jacobi_ab_within "${JACOBI_ROUNDS:-3}" 7a9524f 15
