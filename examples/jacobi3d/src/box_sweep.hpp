@@ -63,9 +63,35 @@ inline constexpr std::uint32_t kTileX = 32;
 inline constexpr std::uint32_t kTileY = 8;
 inline constexpr std::uint32_t kTileCells = kTileX * kTileY;
 
-// sweep_box, a tile per kTileCells members: member m takes the cell at (m % 32, m / 32 % 8) of
-// tiles m / 256, m / 256 + members / 256, ... (x, then y, then z). Members in any other number
-// than a multiple of kTileCells (the host team, a small GPU block) sweep as sweep_box does.
+// Most planes a member walks up a column (update_column).
+inline constexpr std::uint32_t kMaxColumnRun = 16;
+
+// The planes per column run when `groups` groups of members (or blocks held at once) share
+// `tiles` x-y tiles of `planes` planes: of 1, 2, 4, 8 and 16, the one of the fewest rounds of
+// runs times the planes a run loads (its own and the two it starts from). Long runs load less
+// per cell; a run length that leaves some groups a round more than the rest costs that round.
+HF_HD inline std::uint32_t column_run(std::uint32_t tiles, std::uint32_t planes,
+                                      std::uint32_t groups) {
+  // 32-bit throughout (a rank's part holds far fewer than 2^32 cells): a GPU divides 64-bit
+  // numbers in software, and the resident kernel sizes its runs on every sweep.
+  std::uint32_t best = 1;
+  std::uint32_t best_cost = ~std::uint32_t{0};
+  for (std::uint32_t run = 1; run <= kMaxColumnRun; run *= 2) {
+    const std::uint32_t items = tiles * ((planes + run - 1) / run);
+    const std::uint32_t rounds = (items + groups - 1) / groups;
+    const std::uint32_t cost = rounds * ((run < planes ? run : planes) + 2);
+    if (cost < best_cost) {
+      best = run;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+// sweep_box in columns of tiles: member m takes the cell at (m % 32, m / 32 % 8) of column runs
+// m / 256, m / 256 + members / 256, ... (tiles in x, then in y, then runs up z), and walks up
+// its run (update_column). Members in any other number than a multiple of kTileCells (the host
+// team, a small GPU block) sweep as sweep_box does.
 template <class Real>
 HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& fields,
                                      const haloflag::kernels::Box& box, std::int64_t member,
@@ -78,22 +104,43 @@ HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& 
   const auto ny = static_cast<std::uint32_t>(box.extent[1]);
   const auto nz = static_cast<std::uint32_t>(box.extent[2]);
   const std::uint32_t tiles_x = (nx + kTileX - 1) / kTileX;
-  const std::uint32_t tiles_plane = tiles_x * ((ny + kTileY - 1) / kTileY);
-  const std::uint32_t tiles = tiles_plane * nz;
+  const std::uint32_t tiles_y = (ny + kTileY - 1) / kTileY;
+  const auto groups = static_cast<std::uint32_t>(members / kTileCells);
+  const std::uint32_t run = column_run(tiles_x * tiles_y, nz, groups);
+  const std::uint32_t runs_z = (nz + run - 1) / run;
+  const auto first = static_cast<std::uint32_t>(member / kTileCells);
+  if (first >= tiles_x * tiles_y * runs_z) return;
+  // The first column and the step to the next split into (x, y, z) once, then stepped with a
+  // carry per axis, as sweep_box does: no division per column.
+  std::uint32_t run_z = first / (tiles_x * tiles_y);
+  std::uint32_t tile_y = (first - run_z * tiles_x * tiles_y) / tiles_x;
+  std::uint32_t tile_x = first - run_z * tiles_x * tiles_y - tile_y * tiles_x;
+  const std::uint32_t step_z = groups / (tiles_x * tiles_y);
+  const std::uint32_t step_y = (groups - step_z * tiles_x * tiles_y) / tiles_x;
+  const std::uint32_t step_x = groups - step_z * tiles_x * tiles_y - step_y * tiles_x;
   const auto lane = static_cast<std::uint32_t>(member % kTileCells);
   const std::uint32_t lane_x = lane % kTileX;
   const std::uint32_t lane_y = lane / kTileX;
-  const auto step = static_cast<std::uint32_t>(members / kTileCells);
-  for (auto tile = static_cast<std::uint32_t>(member / kTileCells); tile < tiles; tile += step) {
-    const std::uint32_t z = tile / tiles_plane;
-    const std::uint32_t in_plane = tile - z * tiles_plane;
-    const std::uint32_t tile_y = in_plane / tiles_x;
-    const std::uint32_t x = (in_plane - tile_y * tiles_x) * kTileX + lane_x;
+  while (run_z < runs_z) {
+    const std::uint32_t x = tile_x * kTileX + lane_x;
     const std::uint32_t y = tile_y * kTileY + lane_y;
+    const std::uint32_t z = run_z * run;
     if (x < nx && y < ny) {
-      update_cell(kind, fields,
-                  (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
-                      box.begin[0] + x);
+      update_column(kind, fields,
+                    (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
+                        box.begin[0] + x,
+                    nz - z < run ? nz - z : run);
+    }
+    tile_x += step_x;
+    tile_y += step_y;
+    run_z += step_z;
+    if (tile_x >= tiles_x) {
+      tile_x -= tiles_x;
+      ++tile_y;
+    }
+    if (tile_y >= tiles_y) {
+      tile_y -= tiles_y;
+      ++run_z;
     }
   }
 }

@@ -21,34 +21,58 @@ struct SweepFields {
   std::int64_t stride_z;  // elements between (x, y, z) and (x, y, z+1)
 };
 
-// out = (c + x- + x+ + y- + y+ + z- + z+) / 7, summed in that order.
+// out = (c + x- + x+ + y- + y+ + z- + z+) / 7, summed in that order; `center`, `below` (z-) and
+// `above` (z+) come from the caller, which may hold them from the plane before (update_column).
 template <class Real>
-HF_HD inline Real seven_point_average(const Real* in, std::int64_t cell, std::int64_t sy,
-                                      std::int64_t sz) {
-  Real sum = in[cell];
+HF_HD inline Real seven_point_mean(Real center, Real below, Real above, const Real* in,
+                                   std::int64_t cell, std::int64_t sy) {
+  Real sum = center;
   sum += in[cell - 1];
   sum += in[cell + 1];
   sum += in[cell - sy];
   sum += in[cell + sy];
-  sum += in[cell - sz];
-  sum += in[cell + sz];
+  sum += below;
+  sum += above;
   return sum * (Real(1) / Real(7));
 }
 
-// out = sum of the 27 cells of the 3x3x3 cube / 27, z slowest, x fastest.
+template <class Real>
+HF_HD inline Real seven_point_average(const Real* in, std::int64_t cell, std::int64_t sy,
+                                      std::int64_t sz) {
+  return seven_point_mean(in[cell], in[cell - sz], in[cell + sz], in, cell, sy);
+}
+
+// The sum of the 3 x 3 cells of one x-y plane around `cell`, y slowest, x fastest.
+template <class Real>
+HF_HD inline Real plane_sum(const Real* in, std::int64_t cell, std::int64_t sy) {
+  const Real* row = in + cell - sy;
+  Real sum = row[-1];
+  sum += row[0];
+  sum += row[1];
+  for (int dy = 0; dy < 2; ++dy) {
+    row += sy;
+    sum += row[-1];
+    sum += row[0];
+    sum += row[1];
+  }
+  return sum;
+}
+
+// out = (P(z-1) + P(z) + P(z+1)) / 27, P the plane sums: summed plane by plane, so that a walk
+// up a column computes each plane's sum once and uses it for three cells (update_column).
+template <class Real>
+HF_HD inline Real mean_of_planes(Real below, Real center, Real above) {
+  Real sum = below;
+  sum += center;
+  sum += above;
+  return sum * (Real(1) / Real(27));
+}
+
 template <class Real>
 HF_HD inline Real twenty_seven_point_average(const Real* in, std::int64_t cell,
                                              std::int64_t sy, std::int64_t sz) {
-  Real sum = Real(0);
-  for (int dz = -1; dz <= 1; ++dz) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      const Real* row = in + cell + dz * sz + dy * sy;
-      sum += row[-1];
-      sum += row[0];
-      sum += row[1];
-    }
-  }
-  return sum * (Real(1) / Real(27));
+  return mean_of_planes(plane_sum(in, cell - sz, sy), plane_sum(in, cell, sy),
+                        plane_sum(in, cell + sz, sy));
 }
 
 template <class Real>
@@ -58,6 +82,47 @@ HF_HD inline void update_cell(StencilKind kind, const SweepFields<Real>& fields,
                          ? seven_point_average(fields.in, cell, fields.stride_y, fields.stride_z)
                          : twenty_seven_point_average(fields.in, cell, fields.stride_y,
                                                       fields.stride_z);
+}
+
+// update_cell for `planes` (>= 1) cells up the z axis from `cell`, with the same values: each
+// plane's centre (7 points) or plane sum (27 points) is loaded or summed once and kept for the
+// cells above, so a cell costs 5 loads instead of 7, or 9 instead of 27. The first cell's three
+// planes are all loaded before its first use, so a run of one plane waits for memory once, as
+// update_cell does.
+template <class Real>
+HF_HD inline void update_column(StencilKind kind, const SweepFields<Real>& fields,
+                                std::int64_t cell, std::int64_t planes) {
+  // The two fields never overlap: saying so lets a compiler load the next plane before it
+  // stores this one.
+  const Real* __restrict__ in = fields.in;
+  Real* __restrict__ out = fields.out;
+  const std::int64_t sy = fields.stride_y;
+  const std::int64_t sz = fields.stride_z;
+  const std::int64_t last = cell + (planes - 1) * sz;
+  if (kind == StencilKind::seven_point) {
+    Real below = in[cell - sz];
+    Real center = in[cell];
+    Real above = in[cell + sz];
+    for (;;) {
+      out[cell] = seven_point_mean(center, below, above, in, cell, sy);
+      if (cell == last) return;
+      cell += sz;
+      below = center;
+      center = above;
+      above = in[cell + sz];
+    }
+  }
+  Real below = plane_sum(in, cell - sz, sy);
+  Real center = plane_sum(in, cell, sy);
+  Real above = plane_sum(in, cell + sz, sy);
+  for (;;) {
+    out[cell] = mean_of_planes(below, center, above);
+    if (cell == last) return;
+    cell += sz;
+    below = center;
+    center = above;
+    above = plane_sum(in, cell + sz, sy);
+  }
 }
 
 }  // namespace jacobi3d

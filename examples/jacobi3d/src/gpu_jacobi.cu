@@ -32,19 +32,21 @@ using haloflag::examples::kMaxGpuThreads;
 // whose 64-lane wavefronts then span two rows) covers a contiguous run of a row.
 constexpr int kRowRun = 32;
 
-// Every cell of `box`, one per thread: blocks of kRowRun x (threads / kRowRun) cells of one x-y
-// plane, the grid's z one plane each. Each warp reads and writes a contiguous run of a row
-// (coalesced), and no thread divides to find its cell.
+// Every cell of `box`: blocks of kRowRun x (threads / kRowRun) columns of one x-y tile, each
+// thread walking up `run` planes of its column (update_column), the grid's z one run each. Each
+// warp reads and writes a contiguous run of a row (coalesced), and no thread divides to find its
+// cell.
 template <class Real>
 __global__ void __launch_bounds__(kMaxGpuThreads)
-    box_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box box) {
+    box_kernel(StencilKind stencil, SweepFields<Real> fields, hk::Box box, std::uint32_t run) {
   const std::int64_t x = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t y = static_cast<std::int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
   if (x >= box.extent[0] || y >= box.extent[1]) return;
-  const std::int64_t z = blockIdx.z;
-  update_cell(stencil, fields,
-              (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
-                  box.begin[0] + x);
+  const std::int64_t z = static_cast<std::int64_t>(blockIdx.z) * run;
+  update_column(stencil, fields,
+                (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
+                    box.begin[0] + x,
+                std::min<std::int64_t>(run, box.extent[2] - z));
 }
 
 // The boundary layer's slabs as one sweep over a 1-D grid (sweep_boxes): most slabs are thin,
@@ -66,8 +68,10 @@ __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated, and load_gpu_kernels() only takes its address (the link found none).
-template __global__ void box_kernel<float>(StencilKind, SweepFields<float>, hk::Box);
-template __global__ void box_kernel<double>(StencilKind, SweepFields<double>, hk::Box);
+template __global__ void box_kernel<float>(StencilKind, SweepFields<float>, hk::Box,
+                                           std::uint32_t);
+template __global__ void box_kernel<double>(StencilKind, SweepFields<double>, hk::Box,
+                                            std::uint32_t);
 template __global__ void boundary_kernel<float>(StencilKind, SweepFields<float>, BoundaryLayer);
 template __global__ void boundary_kernel<double>(StencilKind, SweepFields<double>,
                                                  BoundaryLayer);
@@ -122,19 +126,23 @@ double elapsed_seconds(const Event& begin, const Event& end) {
   return static_cast<double>(milliseconds) * 1e-3;
 }
 
-// box_kernel's launch shape for `box`: one thread per cell.
+// box_kernel's launch shape for `box`: one thread per column run.
 struct BoxLaunch {
   dim3 grid;
   dim3 block;
+  std::uint32_t run = 1;  // planes per thread
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
   std::string describe() const {
     return "grid " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" +
            std::to_string(grid.z) + " of " + std::to_string(block.x) + "x" +
-           std::to_string(block.y) + " threads, one cell each";
+           std::to_string(block.y) + " threads, a column of " + std::to_string(run) +
+           (run == 1 ? " plane" : " planes") + " each";
   }
 };
 
-BoxLaunch box_launch(const hk::Box& box, int threads) {
+// `held`: the blocks of box_kernel the GPU holds at once (occupancy API), which the column runs
+// are sized for (column_run).
+BoxLaunch box_launch(const hk::Box& box, int threads, int held) {
   const int rows = threads / kRowRun;
   // The grid's y and z hold at most 65535 blocks.
   if ((box.extent[1] + rows - 1) / rows > 65535 || box.extent[2] > 65535) {
@@ -143,18 +151,30 @@ BoxLaunch box_launch(const hk::Box& box, int threads) {
                                 std::to_string(box.extent[1]) + " and " +
                                 std::to_string(box.extent[2]));
   }
-  return {dim3(static_cast<unsigned>((box.extent[0] + kRowRun - 1) / kRowRun),
-               static_cast<unsigned>((box.extent[1] + rows - 1) / rows),
-               static_cast<unsigned>(box.extent[2])),
-          dim3(kRowRun, static_cast<unsigned>(rows))};
+  const auto tiles_x = static_cast<unsigned>((box.extent[0] + kRowRun - 1) / kRowRun);
+  const auto tiles_y = static_cast<unsigned>((box.extent[1] + rows - 1) / rows);
+  const auto planes = static_cast<std::uint32_t>(box.extent[2]);
+  const std::uint32_t run =
+      column_run(tiles_x * tiles_y, planes, static_cast<std::uint32_t>(std::max(held, 1)));
+  return {dim3(tiles_x, tiles_y, (planes + run - 1) / run),
+          dim3(kRowRun, static_cast<unsigned>(rows)), run};
+}
+
+// The blocks of box_kernel<Real> of `threads` that the GPU holds at once.
+template <class Real>
+int box_blocks_held(int threads, int sms) {
+  int per_sm = 0;
+  HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, reinterpret_cast<const void*>(box_kernel<Real>), threads, 0));
+  return std::max(per_sm, 1) * sms;
 }
 
 template <class Real>
 void launch_box(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& box,
-                int threads, cudaStream_t stream) {
-  const BoxLaunch shape = box_launch(box, threads);
+                int threads, int held, cudaStream_t stream) {
+  const BoxLaunch shape = box_launch(box, threads, held);
   if (shape.empty()) return;
-  box_kernel<Real><<<shape.grid, shape.block, 0, stream>>>(stencil, fields, box);
+  box_kernel<Real><<<shape.grid, shape.block, 0, stream>>>(stencil, fields, box, shape.run);
   HF_GPU_CHECK(cudaGetLastError());
 }
 
@@ -179,9 +199,10 @@ void launch_boundary(StencilKind stencil, const SweepFields<Real>& fields,
 template <class Real>
 class GpuOwnedSweep final : public OwnedSweep<Real> {
  public:
-  explicit GpuOwnedSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
-    checked_gpu_threads(threads);
-  }
+  explicit GpuOwnedSweep(int threads)
+      : threads_(checked_gpu_threads(threads)),
+        sms_(multiprocessors()),
+        held_(box_blocks_held<Real>(threads_, sms_)) {}
 
   void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     enqueue(stencil, fields, owned);
@@ -190,7 +211,7 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
 
   void enqueue(StencilKind stencil, const SweepFields<Real>& fields,
                const hk::Box& owned) override {
-    launch_box(stencil, fields, owned, threads_, stream_.get());
+    launch_box(stencil, fields, owned, threads_, held_, stream_.get());
   }
 
   void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
@@ -222,12 +243,13 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
   }
 
   std::string describe(const hk::Box& owned) const override {
-    return "update: " + box_launch(owned, threads_).describe() + " per iteration";
+    return "update: " + box_launch(owned, threads_, held_).describe() + " per iteration";
   }
 
  private:
   int threads_;
   int sms_;
+  int held_;  // box_kernel's blocks the GPU holds at once
   Event begin_;
   Event end_;
   haloflag::notify::GpuStream stream_;  // destroyed first: it waits for its work
@@ -245,9 +267,10 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
 template <class Real>
 class GpuOverlapSweep final : public OverlapSweep<Real> {
  public:
-  explicit GpuOverlapSweep(int threads) : threads_(threads), sms_(multiprocessors()) {
-    checked_gpu_threads(threads);
-  }
+  explicit GpuOverlapSweep(int threads)
+      : threads_(checked_gpu_threads(threads)),
+        sms_(multiprocessors()),
+        held_(box_blocks_held<Real>(threads_, sms_)) {}
 
   void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
                         const BoundaryLayer& boundary) override {
@@ -260,7 +283,7 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
   void enqueue_interior(StencilKind stencil, const SweepFields<Real>& fields,
                         const hk::Box& interior) override {
     stream_wait(interior_stream_.get(), step_begin_);
-    launch_box(stencil, fields, interior, threads_, interior_stream_.get());
+    launch_box(stencil, fields, interior, threads_, held_, interior_stream_.get());
     HF_GPU_CHECK(cudaEventRecord(interior_done_.get(), interior_stream_.get()));
   }
 
@@ -286,12 +309,13 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
            std::to_string(boundary_blocks(regions.boundary, threads_, sms_)) +
            " blocks x " + std::to_string(threads_) +
            " threads on a high-priority stream, interior " +
-           box_launch(regions.interior, threads_).describe() + " on a low-priority stream";
+           box_launch(regions.interior, threads_, held_).describe() + " on a low-priority stream";
   }
 
  private:
   int threads_;
   int sms_;
+  int held_;  // box_kernel's blocks the GPU holds at once
   Event step_begin_;  // a step's boundary stream once both parts of the step before are done
   Event boundary_done_;
   Event interior_done_;
@@ -307,13 +331,13 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
 //
 // By default the grid is as large as fits, or as the owned cells fill at one per thread where
 // they are fewer: the sweeps are memory-bound and want every thread the GPU holds (one block per
-// multiprocessor left most of it idle), and a block with no cell only lengthens the barriers. Nothing else of this program
-// needs a place beside it while it runs: the conventional variants' exchange kernels end with
-// each exchange, and the stream variant's resident exchange kernels, which would hold
-// multiprocessors that a full grid needs, leave the GPU once idle for
+// multiprocessor left most of it idle), and a block with no cell only lengthens the barriers.
+// Nothing else of this program needs a place beside it while it runs: the conventional
+// variants' exchange kernels end with each exchange, and the stream variant's resident exchange
+// kernels, which would hold multiprocessors that a full grid needs, leave the GPU once idle for
 // ExchangeOptions::idle_exit (2 ms). A cooperative launch waits until its whole grid fits, so a
-// resident run right after a stream run would wait that long: main() lets the window pass before
-// it (untimed), and no margin is taken off the grid for them.
+// resident run right after a stream run would wait that long: main() lets the window pass
+// before it (untimed), and no margin is taken off the grid for them.
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:

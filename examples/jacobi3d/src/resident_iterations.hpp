@@ -31,9 +31,12 @@ namespace jacobi3d {
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
 // kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), a compile-time
 // choice so that a GPU kernel holds the registers of one form only.
+// Always inlined: called, it would take the kernel's launch by reference, and the kernel would
+// copy the launch (kilobytes) into every thread's stack first.
 template <bool kWholeExchange, class Real, class Block, class Grid>
-HF_HD bool resident_iterations(const Block& block, const Grid& grid, std::uint32_t block_index,
-                               std::uint32_t blocks, const ResidentLaunch<Real>& launch) {
+HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& grid,
+                                              std::uint32_t block_index, std::uint32_t blocks,
+                                              const ResidentLaunch<Real>& launch) {
   namespace hk = haloflag::kernels;
   for (int i = 0; i < launch.iterations; ++i) {
     const int in = (launch.first_in + i) & 1;

@@ -5,6 +5,7 @@
 // reference.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -120,6 +121,65 @@ TEST(BoxSweep, EveryMemberCountCoversEachCellOnce) {
       }
     }
   }
+}
+
+// A field of distinct, irregular values, so that any other order of the sums rounds differently.
+template <class Real>
+std::vector<Real> irregular_field(const Index3& field) {
+  std::vector<Real> values(static_cast<std::size_t>(field[0] * field[1] * field[2]));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto at = static_cast<double>(i);
+    values[i] = static_cast<Real>(std::sin(0.37 * at) * 1e3 + 1.0 / (1.0 + at));
+  }
+  return values;
+}
+
+// The column walks (update_column, and sweep_box_in_tiles over a GPU-sized grid of members, whose
+// runs go up to kMaxColumnRun planes) compute every cell bit for bit as update_cell does.
+template <class Real>
+void expect_columns_match_cells() {
+  const Index3 owned{37, 11, 40};
+  const Index3 field{owned[0] + 2, owned[1] + 2, owned[2] + 2};
+  const std::vector<Real> in = irregular_field<Real>(field);
+  const haloflag::kernels::Box box{{1, 1, 1}, {owned[0], owned[1], owned[2]}};
+  for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
+    std::vector<Real> by_cell(in.size(), Real(0));
+    const SweepFields<Real> cells{in.data(), by_cell.data(), field[0], field[0] * field[1]};
+    sweep_box(stencil, cells, box, 0, 1);
+    for (const std::int64_t members : {256, 512, 2048}) {
+      std::vector<Real> by_column(in.size(), Real(0));
+      const SweepFields<Real> columns{in.data(), by_column.data(), field[0], field[0] * field[1]};
+      for (std::int64_t m = 0; m < members; ++m) {
+        sweep_box_in_tiles(stencil, columns, box, m, members);
+      }
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        ASSERT_EQ(by_column[i], by_cell[i]) << members << " members, element " << i;
+      }
+    }
+    std::vector<Real> walked(in.size(), Real(0));
+    const SweepFields<Real> walk{in.data(), walked.data(), field[0], field[0] * field[1]};
+    for (std::int64_t y = 1; y <= owned[1]; ++y) {
+      for (std::int64_t x = 1; x <= owned[0]; ++x) {
+        update_column(stencil, walk, field[0] * field[1] + y * field[0] + x, owned[2]);
+      }
+    }
+    EXPECT_EQ(walked, by_cell);
+  }
+}
+
+TEST(BoxSweep, ColumnWalksMatchTheCellUpdateBitForBit) {
+  expect_columns_match_cells<double>();
+  expect_columns_match_cells<float>();
+}
+
+// The column runs: one plane where that leaves no group idle and longer runs would not, the
+// longest where the planes are many, and never a run that leaves some groups a round more.
+TEST(BoxSweep, ColumnRunFitsTheGroups) {
+  EXPECT_EQ(column_run(64, 126, 528), 16u);   // 126^3 over 528 groups: one round of 16 planes
+  EXPECT_EQ(column_run(64, 256, 64), 16u);    // many rounds either way: the longest run
+  EXPECT_EQ(column_run(1, 3, 1), 4u);         // one group: one run covers the column
+  EXPECT_EQ(column_run(1000, 4, 4000), 1u);   // a plane each fills every group in one round
+  EXPECT_EQ(column_run(4, 30, 106), 2u);      // 30^3 over 106 groups: 2 planes, one round
 }
 
 std::string problem_error(SizeKind kind, const Index3& size, int ranks) {
