@@ -29,10 +29,13 @@ namespace jacobi2d {
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
 // NormAdd adds a member's sum to an accumulator; every member of the grid calls it at the same
 // point.
+// Always inlined: called, it would take the kernel's launch by reference, and the kernel would
+// copy the launch into every thread's stack first.
 template <class Real, class Block, class Grid, class NormAdd>
-HF_HD bool resident_steps(const Block& block, const Grid& grid, std::uint32_t block_index,
-                          std::uint32_t blocks, const ResidentLaunch<Real>& launch,
-                          const NormAdd& add_to_norm) {
+HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
+                                         std::uint32_t block_index, std::uint32_t blocks,
+                                         const ResidentLaunch<Real>& launch,
+                                         const NormAdd& add_to_norm) {
   namespace hk = haloflag::kernels;
   const RowSet boundary = boundary_rows(launch.rows);
   const RowSet interior = interior_rows(launch.rows);

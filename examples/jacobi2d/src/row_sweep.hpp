@@ -58,13 +58,13 @@ HF_HD inline void add_change(double& sum, Real value, Real old) {
   sum += static_cast<double>(change) * static_cast<double>(change);
 }
 
-// Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is cut into
-// items of one column and a run of up to kMaxRowRun contiguous rows, as long as every member
-// still gets an item; member m takes items m, m + members, ... (a column fastest), so consecutive
-// members read consecutive cells. Walking down a column keeps the row above and the cell itself
-// in registers: each cell then loads the row below and its two neighbours in its row (cached),
-// and every byte of the plane comes from memory about once. Returns the member's sum of squared
-// changes when `norm` is set (else 0).
+// Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is
+// cut into items of one column and a run of up to kMaxRowRun contiguous rows, as long as every
+// member still gets an item; member m takes items m, m + members, ... (a column fastest), so
+// consecutive members read consecutive cells. Walking down a column keeps the row above and the
+// cell itself in registers: each cell then loads the row below and its two neighbours in its row
+// (cached), and every byte of the plane comes from memory about once. Returns the member's sum
+// of squared changes when `norm` is set (else 0).
 template <class Real>
 HF_HD inline double sweep_rows_by_cell(const PlaneStep<Real>& step, const RowSet& set,
                                        std::int64_t member, std::int64_t members, bool norm) {
@@ -159,15 +159,17 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
       Lanes<Real> next;
       HF_UNROLL
       for (int j = 0; j < kWidth; ++j) {
-        if (column + j == 0 || column + j == nx - 1) {
-          next.v[j] = center.v[j];
-          continue;
-        }
         const Real right = j + 1 < kWidth ? center.v[j + 1] : after;
         const Real left = j > 0 ? center.v[j - 1] : before;
-        const Real value = four_point_mean(right, left, down.v[j], up.v[j]);
-        next.v[j] = value;
-        if (norm) add_change(sum, value, center.v[j]);
+        next.v[j] = four_point_mean(right, left, down.v[j], up.v[j]);
+      }
+      // A fixed column keeps its value (its mean above read a made-up neighbour); its change is
+      // then exactly 0, and adding 0 leaves the norm's sum as it was. No branch per cell.
+      if (group == 0) next.v[0] = center.v[0];
+      if (group + 1 == groups) next.v[kWidth - 1] = center.v[kWidth - 1];
+      if (norm) {
+        HF_UNROLL
+        for (int j = 0; j < kWidth; ++j) add_change(sum, next.v[j], center.v[j]);
       }
       *reinterpret_cast<Lanes<Real>*>(out + cell) = next;
       up = center;  // a run longer than one row has gap 1
