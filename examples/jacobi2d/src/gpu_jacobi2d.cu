@@ -97,18 +97,15 @@ const void* resident_kernel_of() {
   return reinterpret_cast<const void*>(resident_kernel<Real>);
 }
 
-using haloflag::examples::multiprocessors;
+using haloflag::examples::blocks_held;
 using haloflag::examples::PriorityStream;
 
 template <class Real>
 class GpuRowSweeps final : public RowSweeps<Real> {
  public:
-  explicit GpuRowSweeps(int threads) : threads_(checked_gpu_threads(threads)) {
-    int per_sm = 0;
-    HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, reinterpret_cast<const void*>(rows_kernel<Real>), threads_, 0));
-    wave_ = std::max(per_sm, 1) * multiprocessors();
-  }
+  explicit GpuRowSweeps(int threads)
+      : threads_(checked_gpu_threads(threads)),
+        wave_(blocks_held(reinterpret_cast<const void*>(rows_kernel<Real>), threads_)) {}
 
   void enqueue(Lane lane, const PlaneStep<Real>& step, const RowSet& rows,
                double* norm) override {
@@ -152,7 +149,7 @@ class GpuRowSweeps final : public RowSweeps<Real> {
   }
 
   int threads_;
-  int wave_ = 1;  // blocks of threads_ resident at once
+  int wave_;  // blocks of threads_ resident at once
   PriorityStream boundary_{PriorityStream::Priority::highest};
   PriorityStream interior_{PriorityStream::Priority::lowest};
 };

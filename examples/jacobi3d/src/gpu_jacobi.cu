@@ -106,6 +106,7 @@ namespace {
 
 using Event = haloflag::notify::GpuEvent;
 
+using haloflag::examples::blocks_held;
 using haloflag::examples::multiprocessors;
 using haloflag::examples::PriorityStream;
 
@@ -160,15 +161,6 @@ BoxLaunch box_launch(const hk::Box& box, int threads, int held) {
           dim3(kRowRun, static_cast<unsigned>(rows)), run};
 }
 
-// The blocks of box_kernel<Real> of `threads` that the GPU holds at once.
-template <class Real>
-int box_blocks_held(int threads, int sms) {
-  int per_sm = 0;
-  HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, reinterpret_cast<const void*>(box_kernel<Real>), threads, 0));
-  return std::max(per_sm, 1) * sms;
-}
-
 template <class Real>
 void launch_box(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& box,
                 int threads, int held, cudaStream_t stream) {
@@ -202,7 +194,7 @@ class GpuOwnedSweep final : public OwnedSweep<Real> {
   explicit GpuOwnedSweep(int threads)
       : threads_(checked_gpu_threads(threads)),
         sms_(multiprocessors()),
-        held_(box_blocks_held<Real>(threads_, sms_)) {}
+        held_(blocks_held(reinterpret_cast<const void*>(box_kernel<Real>), threads_)) {}
 
   void run(StencilKind stencil, const SweepFields<Real>& fields, const hk::Box& owned) override {
     enqueue(stencil, fields, owned);
@@ -270,7 +262,7 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
   explicit GpuOverlapSweep(int threads)
       : threads_(checked_gpu_threads(threads)),
         sms_(multiprocessors()),
-        held_(box_blocks_held<Real>(threads_, sms_)) {}
+        held_(blocks_held(reinterpret_cast<const void*>(box_kernel<Real>), threads_)) {}
 
   void enqueue_boundary(StencilKind stencil, const SweepFields<Real>& fields,
                         const BoundaryLayer& boundary) override {

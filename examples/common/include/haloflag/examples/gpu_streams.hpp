@@ -1,7 +1,10 @@
 // GPU helpers the examples' kernels files share (CUDA or HIP through notify/gpu_runtime.hpp;
-// include from GPU sources only): the current GPU's multiprocessor count, and a stream of the
-// highest or lowest priority, for a loop whose boundary must overtake its interior.
+// include from GPU sources only): the current GPU's multiprocessor count, the blocks of a kernel
+// it holds at once, and a stream of the highest or lowest priority, for a loop whose boundary
+// must overtake its interior.
 #pragma once
+
+#include <algorithm>
 
 #include "haloflag/notify/gpu_runtime.hpp"
 
@@ -13,6 +16,14 @@ inline int multiprocessors() {
   HF_GPU_CHECK(cudaGetDevice(&device));
   HF_GPU_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
+}
+
+// The blocks of `kernel`, `threads` each, that the current GPU holds at once (the occupancy
+// API's), and at least one per multiprocessor.
+inline int blocks_held(const void* kernel, int threads) {
+  int per_sm = 0;
+  HF_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  return std::max(per_sm, 1) * multiprocessors();
 }
 
 // A non-blocking stream of the given priority (notify::GpuStream has the default, the lowest).
