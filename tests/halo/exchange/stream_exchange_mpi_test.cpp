@@ -241,8 +241,7 @@ TEST_P(OverEachTransport, StartReturnsAHandleThatWaitsTestsAndOutlivesAMoveButNo
       if (i % 2 == 0) {
         handle.wait();
       } else {
-        while (!handle.test()) {
-        }
+        while (!handle.test()) std::this_thread::yield();
       }
       EXPECT_TRUE(handle.test());
       buffer.device.download(buffer.host);
