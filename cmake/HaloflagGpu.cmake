@@ -51,6 +51,8 @@ endif()
 
 # Marks the listed *.cu sources of <target> for the GPU backend in use and links its runtime.
 function(haloflag_gpu_sources target visibility)
+  # Listed for the haloflag_gpu_targets target (the top-level CMakeLists.txt).
+  set_property(GLOBAL APPEND PROPERTY HALOFLAG_GPU_TARGETS ${target})
   if(HALOFLAG_GPU_BACKEND STREQUAL "cuda")
     target_sources(${target} PRIVATE ${ARGN})
     target_compile_definitions(${target} ${visibility} HALOFLAG_HAVE_CUDA=1 HALOFLAG_HAVE_GPU=1)

@@ -49,6 +49,9 @@ function(haloflag_stencil_example name)
   target_link_libraries(haloflag_${name} PRIVATE
     ${core} haloflag_bench_common nlohmann_json::nlohmann_json CLI11::CLI11)
   haloflag_set_warnings(haloflag_${name})
+  if(NOT HALOFLAG_GPU_BACKEND STREQUAL "none")  # the program links the GPU core
+    set_property(GLOBAL APPEND PROPERTY HALOFLAG_GPU_TARGETS haloflag_${name})
+  endif()
 
   if(stencil_example_in_tree AND HALOFLAG_BUILD_TESTS AND COMMAND haloflag_add_mpi_test)
     add_subdirectory(tests)
