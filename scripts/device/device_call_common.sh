@@ -56,6 +56,32 @@ ranked_call() {
   mps_when_shared "$ranks"
 }
 
+# before_after_call: the opening of a call that sets the tree before (.ab/before, built into
+# build-before) against this tree (build-gpu), both outside what is carried so that a warm machine
+# keeps them: Open MPI without CMA, a 580 s clock, $o packed into $OUT/STEPS.tar.gz, rounds
+# (ROUNDS, 2) and builds[before|after]; jacobi3d TREE and jacobi2d TREE print a tree's program.
+# shellcheck disable=SC2034  # rounds is the caller's
+before_after_call() {
+  single_copy_none
+  call_clock 580
+  work_folder w "${STEPS// /_}.tar.gz"
+  rounds=${ROUNDS:-2}
+  declare -gA builds=([before]=$root/build-before [after]=$root/build-gpu)
+}
+jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
+jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
+
+# build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
+# its targets built in the background, the logs in $o; `wait` for it.
+build_before_in_background() {
+  local jobs=$1
+  shift
+  echo "before: $(cat .ab/before/TREE 2>/dev/null || echo '(named in the README)')"
+  configure_cuda .ab/before "${builds[before]}" "$o/configure_before.log" \
+    -DHALOFLAG_BUILD_TESTS=OFF || { tail -30 "$o/configure_before.log"; exit 1; }
+  cmake --build "${builds[before]}" -j "$jobs" --target "$@" >"$o/build_before.log" 2>&1 &
+}
+
 # cards FILE: the GPUs (index, name, driver, memory) into FILE.
 cards() {
   nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$1" 2>&1 || true

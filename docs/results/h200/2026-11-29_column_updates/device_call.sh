@@ -17,13 +17,7 @@
 set -uo pipefail
 # shellcheck shell=bash source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
-single_copy_none
-call_clock 580
-work_folder w "${STEPS// /_}.tar.gz"
-rounds=${ROUNDS:-2}
-declare -A builds=([before]=$root/build-before [after]=$root/build-gpu)
-jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
-jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
+before_after_call
 # rate3d DIR NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D, every variant, into
 # DIR/NAME.{json,txt}; each variant's update alone on stdout.
 rate3d() {
@@ -37,12 +31,12 @@ rate3d() {
 # rates3d DIR ROUND: rate3d of both trees in turn at 128^3 and 256^3, 7 and 27 points; stops when
 # less than 30 s are left.
 rates3d() {
-  local shape local stencil iterations tree
+  local shape cells stencil iterations tree
   for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
-    read -r local stencil iterations <<<"$shape"
+    read -r cells stencil iterations <<<"$shape"
     for tree in before after; do
       (($(left) > 30)) || return 0
-      rate3d "$1" "jacobi3d_${local}_${stencil}_${tree}_r$2" "$tree" "$local" "$stencil" \
+      rate3d "$1" "jacobi3d_${cells}_${stencil}_${tree}_r$2" "$tree" "$cells" "$stencil" \
         "$iterations"
     done
   done

@@ -13,12 +13,7 @@
 set -uo pipefail
 # shellcheck shell=bash source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
-single_copy_none
-call_clock 580
-work_folder w "${STEPS// /_}.tar.gz"
-rounds=${ROUNDS:-2}
-declare -A builds=([before]=$root/build-before [after]=$root/build-gpu)
-jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
+before_after_call
 # run3d DIR NAME TREE ITERATIONS LAUNCHER... -- ARGS...: Jacobi3D of TREE, every variant, into
 # DIR/NAME.{json,txt}.
 run3d() {
@@ -31,11 +26,7 @@ for step in $STEPS; do
   case $step in
     build)
       cards_and_tree
-      echo "before: $(cat .ab/before/TREE 2>/dev/null || echo '(named in the README)')"
-      configure_cuda .ab/before "${builds[before]}" "$o/configure_before.log" \
-        -DHALOFLAG_BUILD_TESTS=OFF || { tail -30 "$o/configure_before.log"; exit 1; }
-      cmake --build "${builds[before]}" -j 4 --target haloflag_jacobi3d \
-        >"$o/build_before.log" 2>&1 &
+      build_before_in_background 4 haloflag_jacobi3d
       b=${builds[after]}
       build_everything "$b" "$o/configure.log" "$o/build.log" 30
       wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
@@ -44,11 +35,7 @@ for step in $STEPS; do
       ;;
     build3d)
       cards_and_tree
-      echo "before: $(cat .ab/before/TREE 2>/dev/null || echo '(named in the README)')"
-      configure_cuda .ab/before "${builds[before]}" "$o/configure_before.log" \
-        -DHALOFLAG_BUILD_TESTS=OFF || { tail -30 "$o/configure_before.log"; exit 1; }
-      cmake --build "${builds[before]}" -j 6 --target haloflag_jacobi3d \
-        >"$o/build_before.log" 2>&1 &
+      build_before_in_background 6 haloflag_jacobi3d
       configure_cuda . "${builds[after]}" "$o/configure.log" -DHALOFLAG_BUILD_TESTS=ON ||
         { tail -30 "$o/configure.log"; exit 1; }
       cmake --build "${builds[after]}" -j 10 --target haloflag_jacobi3d \
