@@ -6,6 +6,7 @@
 #   build  this tree, every target with its tests, and Jacobi3D of the tree before; every GPU test
 #          of this tree (ctest -L gpu)
 #   build3d  Jacobi3D alone of both trees (this tree's with its tests) and Jacobi3D's GPU tests
+#   faults   this tree's fault-injection targets (tests on) and their GPU tests (ctest -L gpu)
 #   rates  one rank on one GPU, both trees in turn over ROUNDS rounds (2): Jacobi3D at 128^3 and
 #          256^3 cells, 7 and 27 points, every variant with its update alone against the copy rate
 #   mps    both trees, two ranks sharing the one GPU under MPS (a proxy for two GPUs): Jacobi3D at
@@ -45,6 +46,16 @@ for step in $STEPS; do
       echo "built: $(left) s left"
       b=${builds[after]}
       gpu_tests_of jacobi3d 60 10
+      ;;
+    faults)
+      cards_and_tree
+      b=${builds[after]}
+      configure_cuda . "$b" "$o/configure.log" -DHALOFLAG_BUILD_TESTS=ON ||
+        { tail -30 "$o/configure.log"; exit 1; }
+      cmake --build "$b" -j 16 --target halo_fault_injection_mpi_test \
+        halo_fault_injection_process_test halo_fault_injection_driver >"$o/build.log" 2>&1 ||
+        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      gpu_tests_of fault_injection 200 25
       ;;
     rates)
       cards_and_tree
