@@ -72,7 +72,7 @@ jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
 jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
 
 # build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
-# its targets built in the background, the logs in $o; `wait` for it.
+# its targets built in the background, the logs in $o; wait_for_before waits for it.
 build_before_in_background() {
   local jobs=$1
   shift
@@ -80,6 +80,9 @@ build_before_in_background() {
   configure_cuda .ab/before "${builds[before]}" "$o/configure_before.log" \
     -DHALOFLAG_BUILD_TESTS=OFF || { tail -30 "$o/configure_before.log"; exit 1; }
   cmake --build "${builds[before]}" -j "$jobs" --target "$@" >"$o/build_before.log" 2>&1 &
+}
+wait_for_before() {
+  wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
 }
 
 # cards FILE: the GPUs (index, name, driver, memory) into FILE.

@@ -30,31 +30,26 @@ for step in $STEPS; do
       build_before_in_background 4 haloflag_jacobi3d
       b=${builds[after]}
       build_everything "$b" "$o/configure.log" "$o/build.log" 30
-      wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
+      wait_for_before
       echo "built: $(left) s left"
       gpu_tests_of . $(($(left) - 15)) 80
       ;;
     build3d)
       cards_and_tree
       build_before_in_background 6 haloflag_jacobi3d
-      configure_cuda . "${builds[after]}" "$o/configure.log" -DHALOFLAG_BUILD_TESTS=ON ||
-        { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "${builds[after]}" -j 10 --target haloflag_jacobi3d \
-        jacobi3d_reference_mpi_test jacobi3d_decomposition_test >"$o/build.log" 2>&1 ||
-        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
-      wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
+      build=${builds[after]} b=${builds[after]}
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_or_errors 10 haloflag_jacobi3d jacobi3d_reference_mpi_test jacobi3d_decomposition_test
+      wait_for_before
       echo "built: $(left) s left"
-      b=${builds[after]}
       gpu_tests_of jacobi3d 60 10
       ;;
     faults)
       cards_and_tree
-      b=${builds[after]}
-      configure_cuda . "$b" "$o/configure.log" -DHALOFLAG_BUILD_TESTS=ON ||
-        { tail -30 "$o/configure.log"; exit 1; }
-      cmake --build "$b" -j 16 --target halo_fault_injection_mpi_test \
-        halo_fault_injection_process_test halo_fault_injection_driver >"$o/build.log" 2>&1 ||
-        { grep -B2 -A8 "error:" "$o/build.log" | head -60; exit 1; }
+      build=${builds[after]} b=${builds[after]}
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_or_errors 16 halo_fault_injection_mpi_test halo_fault_injection_process_test \
+        halo_fault_injection_driver
       gpu_tests_of fault_injection 200 25
       ;;
     rates)
