@@ -53,8 +53,11 @@ __global__ void __launch_bounds__(kMaxBlockThreads) notify_unpack_kernel(Exchang
   unpack_receive(ThreadBlockGroup{}, plan, unpack_role(plan, blockIdx.x), epoch, blockIdx.x);
 }
 
+// The kernels that move pieces come in two builds, with and without the lines' code (LinesCode):
+// the runner launches the one its plan needs.
+template <LinesCode Lines>
 __global__ void __launch_bounds__(kMaxBlockThreads) stacked_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  stacked_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
+  stacked_exchange<Lines>(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
 // The resident kernels run their block's epochs, `step(epoch)` each, until one ends it
@@ -83,17 +86,36 @@ __global__ void __launch_bounds__(kMaxBlockThreads) resident_unpack_kernel(Excha
   });
 }
 
+template <LinesCode Lines>
 __global__ void __launch_bounds__(kMaxBlockThreads) piece_grid_kernel(ExchangePlan plan, std::uint64_t epoch) {
-  piece_grid_exchange(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
+  piece_grid_exchange<Lines>(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, epoch);
 }
 
+template <LinesCode Lines>
 __global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(ExchangePlan plan, std::uint64_t first_epoch, std::uint64_t generation) {
   const ResidentLaunch launch{ResidentGrid::pieces, generation};
   if (blockIdx.x == 0 && threadIdx.x == 0) say_launched(plan, launch, first_epoch);
   run_resident_epochs(plan, first_epoch, [&](std::uint64_t epoch) {
-    return resident_piece_grid_step(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x, launch,
-                                    epoch);
+    return resident_piece_grid_step<Lines>(ThreadBlockGroup{}, plan, blockIdx.x, gridDim.x,
+                                           launch, epoch);
   });
+}
+
+// The build of each piece-moving kernel that `plan` needs (lines_code).
+template <class Kernel>
+Kernel build_for(const ExchangePlan& plan, Kernel absent, Kernel present) {
+  return lines_code(plan) == LinesCode::present ? present : absent;
+}
+auto stacked_kernel_for(const ExchangePlan& plan) {
+  return build_for(plan, stacked_kernel<LinesCode::absent>, stacked_kernel<LinesCode::present>);
+}
+auto piece_grid_kernel_for(const ExchangePlan& plan) {
+  return build_for(plan, piece_grid_kernel<LinesCode::absent>,
+                   piece_grid_kernel<LinesCode::present>);
+}
+auto resident_piece_grid_kernel_for(const ExchangePlan& plan) {
+  return build_for(plan, resident_piece_grid_kernel<LinesCode::absent>,
+                   resident_piece_grid_kernel<LinesCode::present>);
 }
 
 void check_launch(KernelOp op) {
@@ -126,9 +148,12 @@ void load_every_kernel() {
          {kernel_address(fused_pack_kernel), kernel_address(fused_unpack_kernel),
           kernel_address(pack_kernel), kernel_address(unpack_kernel),
           kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
-          kernel_address(stacked_kernel), kernel_address(resident_pack_kernel),
-          kernel_address(resident_unpack_kernel), kernel_address(piece_grid_kernel),
-          kernel_address(resident_piece_grid_kernel)}) {
+          kernel_address(stacked_kernel<LinesCode::absent>),
+          kernel_address(stacked_kernel<LinesCode::present>), kernel_address(resident_pack_kernel),
+          kernel_address(resident_unpack_kernel), kernel_address(piece_grid_kernel<LinesCode::absent>),
+          kernel_address(piece_grid_kernel<LinesCode::present>),
+          kernel_address(resident_piece_grid_kernel<LinesCode::absent>),
+          kernel_address(resident_piece_grid_kernel<LinesCode::present>)}) {
       cudaFuncAttributes attributes{};
       HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     }
@@ -222,7 +247,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::piece_grid:
         require_stream_residency(StreamKernels::notify);
         if (node_blocks() > 0) {
-          piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
+          piece_grid_kernel_for(plan_)<<<node_blocks(), node_threads(), 0, stream>>>(plan_, epoch);
         }
         break;
       case KernelOp::resident_piece_grid:
@@ -245,7 +270,7 @@ class GpuKernelRunner final : public KernelRunner {
       case KernelOp::stacked: {
         const int blocks = stacked_blocks();
         void* arguments[] = {&plan_, &epoch};
-        HF_GPU_CHECK(cudaLaunchCooperativeKernel(kernel_address(stacked_kernel),
+        HF_GPU_CHECK(cudaLaunchCooperativeKernel(kernel_address(stacked_kernel_for(plan_)),
                                                  dim3(static_cast<unsigned>(blocks)),
                                                  dim3(static_cast<unsigned>(settings_.stacked_threads)),
                                                  arguments, 0, stream));
@@ -272,7 +297,7 @@ class GpuKernelRunner final : public KernelRunner {
         break;
       case KernelOp::resident_piece_grid:
         if (node_blocks() == 0) return;
-        resident_piece_grid_kernel<<<node_blocks(), node_threads(), 0, stream>>>(
+        resident_piece_grid_kernel_for(plan_)<<<node_blocks(), node_threads(), 0, stream>>>(
             plan_, first_epoch, generation);
         break;
       default:
@@ -429,7 +454,8 @@ class GpuKernelRunner final : public KernelRunner {
         std::max(plan_.pieces.send_pieces, plan_.pieces.recv_pieces);
     if (pieces > 0) {
       const int node_per_sm = blocks_per_multiprocessor(
-          resident ? kernel_address(resident_piece_grid_kernel) : kernel_address(piece_grid_kernel),
+          resident ? kernel_address(resident_piece_grid_kernel_for(plan_))
+                   : kernel_address(piece_grid_kernel_for(plan_)),
           settings_.node_threads);
       const std::int64_t node_fit = std::int64_t{node_per_sm} * multiprocessors_ / sharers();
       // What the per-message kernels leave, in node blocks. Resident kernels stay on the GPU
@@ -461,7 +487,7 @@ class GpuKernelRunner final : public KernelRunner {
       throw CoResidencyError("stacked_notify needs cooperative launches; GPU " +
                              std::to_string(device_) + " does not support them");
     }
-    const int per_sm = blocks_per_multiprocessor(kernel_address(stacked_kernel),
+    const int per_sm = blocks_per_multiprocessor(kernel_address(stacked_kernel_for(plan_)),
                                                  settings_.stacked_threads);
     const int fit = per_sm * multiprocessors_ / sharers();
     const int asked = settings_.stacked_blocks > 0 ? settings_.stacked_blocks : fit;

@@ -119,6 +119,7 @@ class HostKernelRunner final : public KernelRunner {
     };
   }
 
+  template <LinesCode Lines>
   static HostLane::Job resident_piece_grid_job(const ExchangePlan& plan,
                                                const HostThreadGroup block, std::uint64_t epoch,
                                                std::uint64_t generation) {
@@ -127,8 +128,8 @@ class HostKernelRunner final : public KernelRunner {
       if (thread == 0) say_launched(plan, launch, epoch);
       for (std::uint64_t e = epoch;; ++e) {
         const BlockStatus status =
-            resident_piece_grid_step(block, plan, static_cast<std::uint32_t>(thread),
-                                     static_cast<std::uint32_t>(threads), launch, e);
+            resident_piece_grid_step<Lines>(block, plan, static_cast<std::uint32_t>(thread),
+                                            static_cast<std::uint32_t>(threads), launch, e);
         if (status != BlockStatus::ok) return end_resident_block(plan, status);
       }
     };
@@ -202,8 +203,14 @@ class HostKernelRunner final : public KernelRunner {
             }
           });
         };
+      // The piece-moving programs in the build the GPU runs (LinesCode), so that CI runs both.
       case KernelOp::stacked:
-        return one_block_per_thread_job<stacked_exchange<HostThreadGroup>>(plan, block, epoch);
+        if (lines_code(plan) == LinesCode::present) {
+          return one_block_per_thread_job<stacked_exchange<LinesCode::present, HostThreadGroup>>(
+              plan, block, epoch);
+        }
+        return one_block_per_thread_job<stacked_exchange<LinesCode::absent, HostThreadGroup>>(
+            plan, block, epoch);
       case KernelOp::resident_pack:
         return resident_pack_job(plan, block, epoch, generation);
       case KernelOp::resident_unpack:
@@ -211,9 +218,17 @@ class HostKernelRunner final : public KernelRunner {
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
       case KernelOp::piece_grid:
-        return one_block_per_thread_job<piece_grid_exchange<HostThreadGroup>>(plan, block, epoch);
+        if (lines_code(plan) == LinesCode::present) {
+          return one_block_per_thread_job<
+              piece_grid_exchange<LinesCode::present, HostThreadGroup>>(plan, block, epoch);
+        }
+        return one_block_per_thread_job<piece_grid_exchange<LinesCode::absent, HostThreadGroup>>(
+            plan, block, epoch);
       case KernelOp::resident_piece_grid:
-        return resident_piece_grid_job(plan, block, epoch, generation);
+        if (lines_code(plan) == LinesCode::present) {
+          return resident_piece_grid_job<LinesCode::present>(plan, block, epoch, generation);
+        }
+        return resident_piece_grid_job<LinesCode::absent>(plan, block, epoch, generation);
     }
     throw KernelError("unknown kernel op");
   }

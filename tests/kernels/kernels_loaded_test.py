@@ -5,7 +5,8 @@ CUDA loads a kernel at its first launch (lazy loading), and that load may wait u
 kernel running on the GPU has ended. Another Exchange's resident kernels end only at their
 deadline, so a kernel missing from load_every_kernel() in gpu_kernel_runner.cu hangs its first
 launch beside them; the host backend cannot show it. This checks the list against every
-__global__ function of the library's GPU sources.
+__global__ function of the library's GPU sources, and a kernel template over LinesCode in both
+its builds.
 
     kernels_loaded_test.py REPOSITORY_ROOT
 """
@@ -13,8 +14,10 @@ import pathlib
 import re
 import sys
 
-GLOBAL = re.compile(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\(")
-LOADED = re.compile(r"kernel_address\((\w+)\)")
+GLOBAL = re.compile(r"(template\s*<LinesCode\s+\w+>\s*)?"
+                    r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+)?(\w+)\s*\(")
+LOADED = re.compile(r"kernel_address\((\w+(?:<[\w:]+>)?)\)")
+BUILDS = ("LinesCode::absent", "LinesCode::present")
 
 
 def loaded_kernels(runner):
@@ -29,9 +32,9 @@ def main(root):
     loaded = loaded_kernels(root / "persistent_kernels" / "src" / "gpu_kernel_runner.cu")
     missing = []
     for source in sources:
-        for name in GLOBAL.findall(source.read_text()):
-            if name not in loaded:
-                missing.append(f"{source.relative_to(root)}: {name}")
+        for template, name in GLOBAL.findall(source.read_text()):
+            names = [f"{name}<{build}>" for build in BUILDS] if template else [name]
+            missing += [f"{source.relative_to(root)}: {n}" for n in names if n not in loaded]
     if missing:
         print("kernels not loaded by load_every_kernel() (their first launch beside resident "
               "kernels waits for those to end):")

@@ -15,6 +15,9 @@
 #   benchab  scripts/ab/ab_halo_bench_trees.sh on the builds already made: every flag and bulk
 #            strategy over node and mpi, and nccl, the tree before against this one, ROUNDS rounds
 #   jab      scripts/ab/ab_jacobi_trees.sh, the tree before against this one, ROUNDS rounds
+#   pieces   after the piece-moving kernels' build without the lines' code: halo_bench, the tree
+#            before's too, and the GPU tests of the node transport and of the strategies that
+#            move pieces, run (then benchab, with HALOFLAG_AB_TRANSPORTS=node, measures them)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
@@ -57,6 +60,21 @@ for step in $STEPS; do
       in_build "$build" "$o/ctest_gpu.txt" timeout 240 ctest -L gpu --timeout 200 \
         --output-on-failure -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda|node_lines_cuda"
       grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu.txt" | tail -12
+      echo "tested: $(left) s left"
+      ;;
+    pieces)
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON
+      build_before_in_background 4 halo_bench
+      build_or_errors 28 halo_bench halo_node_lines_mpi_test halo_node_placement_mpi_test \
+        halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
+        halo_exchange_strategies_mpi_test halo_stream_exchange_mpi_test kernels_node_lines_test \
+        halo_resident_coexistence_mpi_test
+      wait_for_before
+      echo "built: $(left) s left"
+      in_build "$build" "$o/ctest_gpu_pieces.txt" timeout $(($(left) - 200)) ctest -L gpu \
+        --timeout 120 --output-on-failure \
+        -R "node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange|resident_coexistence"
+      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_pieces.txt" | tail -30
       echo "tested: $(left) s left"
       ;;
     bench2d)

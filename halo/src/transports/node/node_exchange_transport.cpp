@@ -32,6 +32,7 @@ class NodeExchangeTransport final : public ExchangeTransport {
     s.gpu_sharers = node_->gpu_sharers();
     if (!node_->any()) return;
     resources.plan.routes.node = node_->route_table();
+    resources.plan.routes.node_lines = node_->any_lines();
     resources.add_to_piece_grid(node_->send_pieces(), node_->recv_pieces());
   }
   bool carries_send(std::size_t m) const override { return node_->node_send(m); }

@@ -5,6 +5,7 @@
 // Peers that disagree (on the transport, a tag, a count of elements) are a problem, kept.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,11 @@ class NodeRoutes {
   bool node_send(std::size_t m) const { return sends_[m].peer != kernels::kNoNodePeer; }
   bool node_recv(std::size_t r) const { return recvs_[r].peer != kernels::kNoNodePeer; }
   bool any() const { return node_sends_ + node_recvs_ > 0; }
+  bool any_lines() const {
+    return std::any_of(peer_routes_.begin(), peer_routes_.end(), [](const auto& route) {
+      return route.lines_in != 0 || route.lines_out != 0;
+    });
+  }
 
   const std::vector<kernels::NodePeerRoute>& peer_routes() const { return peer_routes_; }
   const std::vector<kernels::NodeSendRoute>& sends() const { return sends_; }

@@ -67,6 +67,8 @@ class NodeTransport {
   bool node_send(std::size_t m) const { return routes_.node_send(m); }
   bool node_recv(std::size_t r) const { return routes_.node_recv(r); }
   bool any() const { return routes_.any(); }
+  // Whether some node peer sends or takes this rank's messages in lines.
+  bool any_lines() const { return routes_.any_lines(); }
 
   // The device half's route table, in device-readable memory; null when no peer is on the node.
   const kernels::NodePlan* route_table() const { return plan_.route_table(); }

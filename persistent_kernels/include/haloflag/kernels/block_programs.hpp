@@ -417,7 +417,7 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
 /// wait has the plan's deadline. A block whose wait failed (recorded in the control block)
 /// leaves; a group leader then stores kStopEpoch into its remaining copies so the other blocks
 /// leave at once instead of at their own deadline.
-template <class Block>
+template <LinesCode Lines, class Block>
 HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint32_t block_index, std::uint32_t blocks,
                             std::uint64_t epoch) {
@@ -430,7 +430,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     if (!failed) count_short_send(block, plan, epoch);
   }
   if (!failed) {
-    failed = piece_grid_sends(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
+    failed = piece_grid_sends<Lines>(block, plan, block_index, blocks, epoch) != BlockStatus::ok;
   }
   if (!failed) failed = wait_for_short_sends(block, plan, epoch, block_index) != BlockStatus::ok;
   if (!failed) {
@@ -450,7 +450,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
     failed = unpack_long_by_team(block, plan, r, block_index - group.first, group.blocks, epoch,
                                  block_index, failed) != BlockStatus::ok;
   }
-  if (!failed) (void)piece_grid_receives(block, plan, block_index, blocks, epoch);
+  if (!failed) (void)piece_grid_receives<Lines>(block, plan, block_index, blocks, epoch);
 }
 
 }  // namespace haloflag::kernels

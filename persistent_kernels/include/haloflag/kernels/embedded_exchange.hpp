@@ -160,7 +160,8 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     return BlockStatus::failed;
   }
   // The caller's plan has no field bank (DevicePlan): its own fields are plan.fields().
-  return piece_grid_sends<SelfIntoPlanFields>(group, internal, block, blocks, epoch) ==
+  return piece_grid_sends<LinesCode::present, SelfIntoPlanFields>(group, internal, block, blocks,
+                                                                  epoch) ==
                  BlockStatus::ok
              ? BlockStatus::ok
              : BlockStatus::failed;
@@ -174,7 +175,8 @@ HF_HD BlockStatus embedded_exchange_finish(const Group& group, const DevicePlan&
                                            std::uint32_t block, std::uint32_t blocks,
                                            std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (piece_grid_receives(group, internal, block, blocks, epoch) != BlockStatus::ok) {
+  if (piece_grid_receives<LinesCode::present>(group, internal, block, blocks, epoch) !=
+      BlockStatus::ok) {
     return BlockStatus::failed;
   }
   return detail::mpi_receives_of_block(group, internal, block, blocks, epoch);

@@ -36,6 +36,9 @@ struct SelfPlan;  // the self transport's (transports/self/self_route.hpp)
 struct RouteTables {
   const NodePlan* node = nullptr;  ///< node peers: pieces straight into the peer's memory
   const SelfPlan* self = nullptr;  ///< the rank itself: its cells into its own ghost cells
+  /// Some node peer sends or takes lines: the launched grids then run their build with the
+  /// lines' code (transports/node/node_lines.hpp, LinesCode).
+  bool node_lines = false;
 };
 
 /// The piece grid: the grid that moves, in pieces and with no CPU step, the messages of every

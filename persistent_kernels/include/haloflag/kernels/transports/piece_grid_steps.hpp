@@ -40,13 +40,13 @@ struct SelfIntoPlanFields {};
 namespace detail {
 
 /// The group moves `piece` where its transport said, with the traces' stamps.
-template <ExchangeGroup Group>
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const SendPiece& piece,
                            std::uint64_t epoch) {
   if (group.thread() == 0 && piece.first == 0) {
     stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
   }
-  if (piece.lines != nullptr) {
+  if (Lines == LinesCode::present && piece.lines != nullptr) {
     put_lines(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
               piece.lines, epoch);
   } else {
@@ -64,8 +64,9 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
 /// the node's first, and block b takes pieces b, b + blocks, ... (the launched grid has a block
 /// per send piece). Each transport says where its piece goes and counts it once moved; the move
 /// itself is written once here (with SelfIntoPlanFields the self pieces take the embedded
-/// API's copy), so that the launched kernels hold the registers of one mover.
-template <class SelfTarget = SelfIntoBank, ExchangeGroup Group>
+/// API's copy), so that the launched kernels hold the registers of one mover. `Lines`: whether
+/// this build moves pieces in lines (node_lines.hpp); it must be present where a peer takes them.
+template <LinesCode Lines, class SelfTarget = SelfIntoBank, ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
                                    std::uint64_t epoch) {
@@ -78,7 +79,7 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
   for (std::uint32_t i = block; i < pieces; i += blocks) {
     detail::SendPiece piece;
     if (i < node_pieces) {
-      const BlockStatus status = node_send_piece(group, plan, i, block, epoch, piece);
+      const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
       if (status != BlockStatus::ok) return status;
     } else if constexpr (std::is_same_v<SelfTarget, SelfIntoPlanFields>) {
       const SelfPiece self = plan.routes.self->pieces[i - node_pieces];
@@ -89,7 +90,7 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
     } else {
       piece = self_send_piece(plan, i - node_pieces, detail::banked_fields(plan));
     }
-    detail::move_send_piece(group, plan, piece, epoch);
+    detail::move_send_piece<Lines>(group, plan, piece, epoch);
     if (group.thread() == 0) {
       if (i < node_pieces) {
         node_send_piece_moved(plan, piece, epoch);
@@ -102,11 +103,11 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
 }
 
 /// Step 4.
-template <ExchangeGroup Group>
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
                                       std::uint64_t epoch) {
-  return node_receive_pieces(group, plan, block, blocks, epoch);
+  return node_receive_pieces<Lines>(group, plan, block, blocks, epoch);
 }
 
 /// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's
@@ -131,25 +132,27 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
 }
 
 /// One epoch of a launched piece grid (stream_notify): the launch is the start.
-template <ExchangeGroup Group>
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD void piece_grid_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                                std::uint32_t blocks, std::uint64_t epoch) {
   if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
-  if (piece_grid_sends(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
-  (void)piece_grid_receives(group, plan, block, blocks, epoch);
+  if (piece_grid_sends<Lines>(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
+  (void)piece_grid_receives<Lines>(group, plan, block, blocks, epoch);
 }
 
 /// One epoch of the resident piece grid; anything but ok ends the kernel. A block whose wait
 /// failed (deadline or abort) stores kStopEpoch into the start relay: blocks already waiting
 /// there for the next exchange leave at once instead of at their deadline.
-template <ExchangeGroup Group>
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus resident_piece_grid_step(const Group& group, const ExchangePlan& plan,
                                            std::uint32_t block, std::uint32_t blocks,
                                            ResidentLaunch launch, std::uint64_t epoch) {
   BlockStatus status = piece_grid_start(group, plan, block, launch, epoch);
   if (status != BlockStatus::ok) return status;
-  status = piece_grid_sends(group, plan, block, blocks, epoch);
-  if (status == BlockStatus::ok) status = piece_grid_receives(group, plan, block, blocks, epoch);
+  status = piece_grid_sends<Lines>(group, plan, block, blocks, epoch);
+  if (status == BlockStatus::ok) {
+    status = piece_grid_receives<Lines>(group, plan, block, blocks, epoch);
+  }
   if (status == BlockStatus::failed && group.thread() == 0) {
     notify::store_release_system(plan.pieces.start_relay, kStopEpoch);
   }

@@ -30,6 +30,16 @@
 
 namespace haloflag::kernels {
 
+/// Whether a piece grid's build holds the lines' code. Where no node peer takes lines the
+/// launched grids run the build without it: its registers would otherwise push the counted
+/// route's kernels into spills (docs/design.md, "Lines").
+enum class LinesCode { absent, present };
+
+/// The build that `plan` needs.
+HF_HD inline LinesCode lines_code(const ExchangePlan& plan) {
+  return plan.routes.node_lines ? LinesCode::present : LinesCode::absent;
+}
+
 /// Flagged words of one set for a message of `bytes` bytes: one per 4 bytes, rounded up to a
 /// pair so that every set starts 16-byte aligned.
 HF_HD constexpr std::int64_t line_words(std::int64_t bytes) {

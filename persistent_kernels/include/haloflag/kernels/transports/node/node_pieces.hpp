@@ -329,8 +329,9 @@ HF_HD BlockStatus relay_ghosts_free(const Group& group, const ExchangePlan& plan
 }
 
 /// Step 2 for node send piece `i`: waits until its receiver's ghosts are free for the epoch,
-/// then says where the piece goes (the receiver's ghost cells, or its buffer).
-template <ExchangeGroup Group>
+/// then says where the piece goes (the receiver's ghost cells, its buffer, or with `Lines`
+/// present its set of flagged words).
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, std::uint32_t i,
                                   std::uint32_t waiter, std::uint64_t epoch,
                                   detail::SendPiece& out) {
@@ -343,7 +344,7 @@ HF_HD BlockStatus node_send_piece(const Group& group, const ExchangePlan& plan, 
   const NodeSendRoute& route = node.sends[piece.message];
   out = {piece.message, piece.first, piece.first + piece.count, &route.target,
          route.through_buffer != 0 ? nullptr : free.direct, route.target_buffer,
-         node.peers[piece.peer].lines_out != 0
+         Lines == LinesCode::present && node.peers[piece.peer].lines_out != 0
              ? lines_of_epoch(route.target_buffer, route.target, epoch)
              : nullptr};
   return BlockStatus::ok;
@@ -359,8 +360,9 @@ HF_HD inline void node_send_piece_moved(const ExchangePlan& plan, const detail::
 
 /// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
 /// directly leaves nothing to unpack but the receives this rank takes through its buffer
-/// (through_buffer): the block of its first other piece alone waits, for all of those.
-template <ExchangeGroup Group>
+/// (through_buffer): the block of its first other piece alone waits, for all of those. Peers in
+/// lines are taken first, where `Lines` is present.
+template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
                                       std::uint64_t epoch) {
@@ -375,12 +377,14 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     const int ok = group.thread() == 0 ? relay_host_words(plan, epoch, true) : 1;
     if (group.from_leader(ok) == 0) return BlockStatus::failed;
   }
-  for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
-    const NodePiece piece = node.recv_pieces[j];
-    if (node.peers[piece.peer].lines_in == 0) continue;
-    const BlockStatus status = detail::take_lines_of(
-        group, plan, piece.message, piece.first, piece.first + piece.count, 1, epoch, block);
-    if (status != BlockStatus::ok) return status;
+  if constexpr (Lines == LinesCode::present) {
+    for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
+      const NodePiece piece = node.recv_pieces[j];
+      if (node.peers[piece.peer].lines_in == 0) continue;
+      const BlockStatus status = detail::take_lines_of(
+          group, plan, piece.message, piece.first, piece.first + piece.count, 1, epoch, block);
+      if (status != BlockStatus::ok) return status;
+    }
   }
   for (std::uint32_t j = block; j < node.recv_piece_count; j += blocks) {
     const NodePiece piece = node.recv_pieces[j];
