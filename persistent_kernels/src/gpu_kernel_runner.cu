@@ -150,7 +150,8 @@ void load_every_kernel() {
           kernel_address(notify_pack_kernel), kernel_address(notify_unpack_kernel),
           kernel_address(stacked_kernel<LinesCode::absent>),
           kernel_address(stacked_kernel<LinesCode::present>), kernel_address(resident_pack_kernel),
-          kernel_address(resident_unpack_kernel), kernel_address(piece_grid_kernel<LinesCode::absent>),
+          kernel_address(resident_unpack_kernel),
+          kernel_address(piece_grid_kernel<LinesCode::absent>),
           kernel_address(piece_grid_kernel<LinesCode::present>),
           kernel_address(resident_piece_grid_kernel<LinesCode::absent>),
           kernel_address(resident_piece_grid_kernel<LinesCode::present>)}) {

@@ -3,9 +3,11 @@
 # copy of a tree with a measurement-only patch (never merged) runs on 2 ranks over the node
 # transport (one GPU per rank; on a one-GPU machine both ranks on it under MPS, a proxy:
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank, at 7 and 27 points, in rounds, once per
-# setting (HALOFLAG_EXP, which the patch reads). Three patches, each with its settings:
-#  - docs/results/h200/2026-11-29_node_lines/stamps.patch (the default; fits trees with the node
-#    transport's lines) and docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
+# setting (HALOFLAG_EXP, which the patch reads). Four patches, each with its settings:
+#  - docs/results/h200x2/2026-11-29_two_gpus/stamps.patch (the default; fits the trees whose
+#    piece-moving kernels come in two builds, from 0af27d0),
+#    docs/results/h200/2026-11-29_node_lines/stamps.patch (the trees with the node transport's
+#    lines, to 4e241a4) and docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
 #    (fits the trees from examples/common's CooperativeGrid to before the lines, ecf0090; its
 #    version in commit d909832 fits 5253634): thread 0 of chosen blocks stamps %globaltimer at 15
 #    points of each epoch (the announce, the wait for the peer's ghosts free, piece 0's move and
@@ -37,7 +39,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 }
 out=$1
 source_dir=$(cd "${2:-$root}" && pwd)
-patch_file=${3:-$root/docs/results/h200/2026-11-29_node_lines/stamps.patch}
+patch_file=${3:-$root/docs/results/h200x2/2026-11-29_two_gpus/stamps.patch}
 rounds=${HALOFLAG_BREAKDOWN_ROUNDS:-2}
 settings=${HALOFLAG_BREAKDOWN_SETTINGS:-0 6}
 label=${HALOFLAG_BREAKDOWN_LABEL:-tree}

@@ -85,6 +85,73 @@ wait_for_before() {
   wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
 }
 
+# links_table BEFORE_SOURCE AFTER_PATCH ROUTES: the table of links (scripts/bench/
+# jacobi_resident_breakdown.sh, setting 0) of the tree in BEFORE_SOURCE with the 2026-11-28
+# stamps.patch (it fits the trees to ecf0090), and of this tree with AFTER_PATCH once per route of
+# ROUTES (HALOFLAG_BREAKDOWN_ROUTES); both copies built first, then run one after the other,
+# LINK_ROUNDS rounds (2); the table into $o/links.md and on stdout.
+links_table() {
+  local before_source=$1 after_patch=$2 routes=$3
+  local old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
+  local breakdown=scripts/bench/jacobi_resident_breakdown.sh
+  export HALOFLAG_BREAKDOWN_SETTINGS=0 HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2}
+  HALOFLAG_BREAKDOWN_BUILD_ONLY=1 HALOFLAG_BREAKDOWN_LABEL=before \
+    "$breakdown" "$o/links_before" "$before_source" "$old_patch" &
+  HALOFLAG_BREAKDOWN_BUILD_ONLY=1 "$breakdown" "$o/links_after" "$root" "$after_patch" &
+  wait
+  echo "links built: $(left) s left"
+  HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=before timeout $(($(left) / 3)) \
+    "$breakdown" "$o/links_before" "$before_source" "$old_patch"
+  HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=after HALOFLAG_BREAKDOWN_ROUTES=$routes \
+    timeout $(($(left) - 10)) "$breakdown" "$o/links_after" "$root" "$after_patch"
+  scripts/tables/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" |
+    tee "$o/links.md"
+  rm -rf "$o/links_before/tree" "$o/links_after/tree"
+  echo "links: $(left) s left"
+}
+
+# shellcheck disable=SC2154  # peer is the caller's
+# stencils_of 2d|3d: scripts/bench/bench_stencils.sh on $ranks ranks from $build, within the
+# call's time: jacobi2d beside its peer ($peer) into $o/stencils2d, or Jacobi3D alone (SIZES_3D,
+# every size by default) into $o/stencils3d.
+stencils_of() {
+  if [[ $1 == 2d ]]; then
+    SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
+      timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/stencils2d"
+  else
+    SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=120 \
+      timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/stencils3d"
+  fi
+  echo "bench$1: $(left) s left"
+}
+
+# halo_bench_node PROGRAM DIR NAME CUBE STRATEGY [OPTIONS...]: one run of halo_bench PROGRAM,
+# 1000 verified exchanges over node of the 2-rank config of CUBE on $ranks ranks, into
+# DIR/NAME.{json,txt}; its strategy's row on stdout.
+halo_bench_node() {
+  local program=$1 dir=$2 name=$3 cube=$4 strategy=$5
+  shift 5
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
+    --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
+    --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 "$@" \
+    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+  echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
+}
+
+# jacobi32_lines DIR POINTS LINES ROUND: Jacobi3D of $build at 32^3 cells per rank over node,
+# conventional_overlap and resident, checked, the node peers in lines up to LINES bytes (0:
+# none), into DIR/j32_POINTSpt_linesLINES_rROUND.{json,txt}; its two rows on stdout.
+jacobi32_lines() {
+  local dir=$1 points=$2 lines=$3
+  local name=j32_${points}pt_lines${lines}_r$4
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/examples/jacobi3d/haloflag_jacobi3d" \
+    --variant conventional_overlap,resident --stencil "$points" --local 32,32,32 \
+    --transport node --iterations 200 --repeats 5 --check --no-update-rate \
+    --node-lines-up-to-bytes "$lines" --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+  echo "$name:"
+  grep -E "^ *(conventional_overlap|resident) " "$dir/$name.txt" | head -2
+}
+
 # cards FILE: the GPUs (index, name, driver, memory) into FILE.
 cards() {
   nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv >"$1" 2>&1 || true

@@ -23,17 +23,6 @@ set -uo pipefail
 source scripts/device/device_call_common.sh
 ranked_call 580
 nvidia-smi -L > "$o/gpus.txt"; git log -1 --format=%H > "$o/tree.txt" 2>/dev/null
-# halo_bench_run PROGRAM DIR NAME CUBE STRATEGY [OPTIONS...]: one run of 1000 verified exchanges over
-# node into DIR/NAME.{json,txt}; its strategy's row on stdout.
-halo_bench_run() {
-  local program=$1 dir=$2 name=$3 cube=$4 strategy=$5
-  shift 5
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$program" \
-    --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
-    --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 "$@" \
-    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
-  echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
-}
 for step in $STEPS; do
   case $step in
     build)
@@ -63,8 +52,9 @@ for step in $STEPS; do
           for strategy in resident stream_notify; do
             for lines in 1048576 0; do
               (( $(left) > 30 )) || break 4
-              halo_bench_run "$build/bench/halo_bench" "$o/bench" "${strategy}_${cube}_lines${lines}_r$round" \
-                "$cube" "$strategy" --node-lines-up-to-bytes "$lines"
+              halo_bench_node "$build/bench/halo_bench" "$o/bench" \
+                "${strategy}_${cube}_lines${lines}_r$round" "$cube" "$strategy" \
+                --node-lines-up-to-bytes "$lines"
             done
           done
         done
@@ -77,13 +67,7 @@ for step in $STEPS; do
         for points in 7 27; do
           for lines in 1048576 0; do
             (( $(left) > 30 )) || break 3
-            name=j32_${points}pt_lines${lines}_r$round
-            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/examples/jacobi3d/haloflag_jacobi3d" \
-              --variant conventional_overlap,resident --stencil "$points" --local 32,32,32 \
-              --transport node --iterations 200 --repeats 5 --check --no-update-rate \
-              --node-lines-up-to-bytes "$lines" --json "$o/jacobi/$name.json" \
-              >"$o/jacobi/$name.txt" 2>&1
-            echo "$name:"; grep -E "^ *(conventional_overlap|resident) " "$o/jacobi/$name.txt" | head -2
+            jacobi32_lines "$o/jacobi" "$points" "$lines" "$round"
           done
         done
       done
@@ -99,29 +83,15 @@ for step in $STEPS; do
             (( $(left) > 30 )) || break 3
             program=$build/bench/halo_bench
             [[ $tree == before ]] && program=$root/build-before/bench/halo_bench
-            halo_bench_run "$program" "$o/benchab" "${tree}_${cube}_r$round" "$cube" resident
+            halo_bench_node "$program" "$o/benchab" "${tree}_${cube}_r$round" "$cube" resident
           done
         done
       done
       echo "benchab: $(left) s left"
       ;;
     links)
-      old_patch=$root/docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
-      export HALOFLAG_BREAKDOWN_SETTINGS=0 HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2}
-      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 HALOFLAG_BREAKDOWN_LABEL=before \
-        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch" &
-      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 scripts/bench/jacobi_resident_breakdown.sh "$o/links_after" &
-      wait
-      echo "links built: $(left) s left"
-      HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=before timeout $(( $(left) / 3 )) \
-        scripts/bench/jacobi_resident_breakdown.sh "$o/links_before" "$root/.ab/before" "$old_patch"
-      HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_LABEL=after \
-        HALOFLAG_BREAKDOWN_ROUTES="lines=;counted=--node-lines-up-to-bytes 0" \
-        timeout $(( $(left) - 10 )) scripts/bench/jacobi_resident_breakdown.sh "$o/links_after"
-      scripts/tables/resident_links_table.py "$o/links_before/runs.txt" "$o/links_after/runs.txt" \
-        | tee "$o/links.md"
-      rm -rf "$o/links_before/tree" "$o/links_after/tree"
-      echo "links: $(left) s left"
+      links_table "$root/.ab/before" "$root/docs/results/h200/2026-11-29_node_lines/stamps.patch" \
+        "lines=;counted=--node-lines-up-to-bytes 0"
       ;;
     ab)
       HALOFLAG_AB_ROUNDS=${AB_ROUNDS:-2} HALOFLAG_AB_LABELS="before=ecf0090" \

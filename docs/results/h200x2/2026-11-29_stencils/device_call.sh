@@ -41,15 +41,8 @@ for step in $STEPS; do
       grep -E "tests passed|\*\*\*|Failed|Passed|Total Test" "$o/ctest_gpu.txt" | tail -12
       echo "tested: $(left) s left"
       ;;
-    bench2d)
-      SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils2d"
-      echo "bench2d: $(left) s left"
-      ;;
-    bench3d)
-      SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(( $(left) - 10 )) scripts/bench/bench_stencils.sh "$o/stencils3d"
-      echo "bench3d: $(left) s left"
+    bench2d | bench3d)
+      stencils_of "${step#bench}"
       ;;
     verify)
       configure_or_stop -DHALOFLAG_BUILD_TESTS=ON

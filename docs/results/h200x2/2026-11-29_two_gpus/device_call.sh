@@ -18,6 +18,10 @@
 #   pieces   after the piece-moving kernels' build without the lines' code: halo_bench, the tree
 #            before's too, and the GPU tests of the node transport and of the strategies that
 #            move pieces, run (then benchab, with HALOFLAG_AB_TRANSPORTS=node, measures them)
+#   links    the table of links on two GPUs (scripts/bench/jacobi_resident_breakdown.sh, setting
+#            0): the tree before (its 2026-11-28 stamps.patch) and this tree (this folder's
+#            stamps.patch) with its peers in lines and not, both copies built first, LINK_ROUNDS
+#            rounds (2); not yet run
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
@@ -32,17 +36,6 @@ cards_and_tree
 [[ -d $before_source ]] || cp -r .ab/before "$before_source"
 HALOFLAG_AB_LABELS="before=$(cat .ab/before/TREE)"
 export HALOFLAG_AB_LABELS
-# halo_bench_run DIR NAME CUBE STRATEGY [OPTIONS...]: one run of 1000 verified exchanges over
-# node into DIR/NAME.{json,txt}; its strategy's row on stdout.
-halo_bench_run() {
-  local dir=$1 name=$2 cube=$3 strategy=$4
-  shift 4
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
-    --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --strategy "$strategy" \
-    --transport node --tuning fixed --rounds 1 --iterations 1000 --progress 0 "$@" \
-    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
-  echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
-}
 for step in $STEPS; do
   case $step in
     build)
@@ -71,21 +64,19 @@ for step in $STEPS; do
         halo_resident_coexistence_mpi_test
       wait_for_before
       echo "built: $(left) s left"
+      pieces_tests="node_lines|node_placement|node_transport|embedded_whole|strategies"
       in_build "$build" "$o/ctest_gpu_pieces.txt" timeout $(($(left) - 200)) ctest -L gpu \
-        --timeout 120 --output-on-failure \
-        -R "node_lines|node_placement|node_transport|embedded_whole|strategies|stream_exchange|resident_coexistence"
-      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_pieces.txt" | tail -30
+        --timeout 120 --output-on-failure -R "$pieces_tests|stream_exchange|resident_coexistence"
+      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_pieces.txt" |
+        tail -30
       echo "tested: $(left) s left"
       ;;
-    bench2d)
-      SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD=$peer RANKS=$ranks RUN_LIMIT=100 \
-        timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/stencils2d"
-      echo "bench2d: $(left) s left"
+    links)
+      links_table "$before_source" "$root/docs/results/h200x2/2026-11-29_two_gpus/stamps.patch" \
+        "lines=--node-lines-up-to-bytes 1048576;counted="
       ;;
-    bench3d)
-      SIZES_2D=" " HALOFLAG_BUILD_DIR=$build RANKS=$ranks RUN_LIMIT=120 \
-        timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/stencils3d"
-      echo "bench3d: $(left) s left"
+    bench2d | bench3d)
+      stencils_of "${step#bench}"
       ;;
     lines)
       mkdir -p "$o/lines"
@@ -94,21 +85,16 @@ for step in $STEPS; do
           for strategy in resident stream_notify; do
             for lines in 1048576 0; do
               (($(left) > 40)) || break 4
-              halo_bench_run "$o/lines" "${strategy}_${cube}_lines${lines}_r$round" "$cube" \
-                "$strategy" --node-lines-up-to-bytes "$lines"
+              halo_bench_node "$build/bench/halo_bench" "$o/lines" \
+                "${strategy}_${cube}_lines${lines}_r$round" "$cube" "$strategy" \
+                --node-lines-up-to-bytes "$lines"
             done
           done
         done
         for points in 7 27; do
           for lines in 1048576 0; do
             (($(left) > 40)) || break 3
-            name=j32_${points}pt_lines${lines}_r$round
-            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$build/examples/jacobi3d/haloflag_jacobi3d" \
-              --variant conventional_overlap,resident --stencil "$points" --local 32,32,32 \
-              --transport node --iterations 200 --repeats 5 --check --no-update-rate \
-              --node-lines-up-to-bytes "$lines" --json "$o/lines/$name.json" \
-              >"$o/lines/$name.txt" 2>&1
-            echo "$name:"; grep -E "^ *(conventional_overlap|resident) " "$o/lines/$name.txt" | head -2
+            jacobi32_lines "$o/lines" "$points" "$lines" "$round"
           done
         done
       done
@@ -117,7 +103,8 @@ for step in $STEPS; do
     benchab)
       HALOFLAG_PREBUILT=1 HALOFLAG_BUILD_DIR=$build HALOFLAG_BASELINE_SRC=$before_source \
         HALOFLAG_BASELINE_BUILD=${builds[before]} HALOFLAG_ROUNDS=$rounds \
-        timeout $(($(left) - 10)) scripts/ab/ab_halo_bench_trees.sh "$o" >"$o/benchab_log.txt" 2>&1 ||
+        timeout $(($(left) - 10)) scripts/ab/ab_halo_bench_trees.sh "$o" \
+        >"$o/benchab_log.txt" 2>&1 ||
         { echo "benchab failed or cut"; tail -20 "$o/benchab_log.txt"; }
       tail -40 "$o/benchab_log.txt"
       echo "benchab: $(left) s left"
