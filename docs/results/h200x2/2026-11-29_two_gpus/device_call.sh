@@ -17,7 +17,8 @@
 #   jab      scripts/ab/ab_jacobi_trees.sh, the tree before against this one, ROUNDS rounds
 #   pieces   after the piece-moving kernels' build without the lines' code: halo_bench, the tree
 #            before's too, and the GPU tests of the node transport and of the strategies that
-#            move pieces, run (then benchab, with HALOFLAG_AB_TRANSPORTS=node, measures them)
+#            move pieces, run (then benchab, with HALOFLAG_AB_TRANSPORTS=node, measures them;
+#            the tests leave it 200 s)
 #   links    the table of links on two GPUs (scripts/bench/jacobi_resident_breakdown.sh, setting
 #            0): the tree before (its 2026-11-28 stamps.patch) and this tree (this folder's
 #            stamps.patch) with its peers in lines and not, both copies built first, LINK_ROUNDS
@@ -65,7 +66,9 @@ for step in $STEPS; do
       wait_for_before
       echo "built: $(left) s left"
       pieces_tests="node_lines|node_placement|node_transport|embedded_whole|strategies"
-      in_build "$build" "$o/ctest_gpu_pieces.txt" timeout $(($(left) - 200)) ctest -L gpu \
+      spare=20  # the time benchab needs, when it follows
+      [[ " $STEPS " == *" benchab "* ]] && spare=200
+      in_build "$build" "$o/ctest_gpu_pieces.txt" timeout $(($(left) - spare)) ctest -L gpu \
         --timeout 120 --output-on-failure -R "$pieces_tests|stream_exchange|resident_coexistence"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Total Test" "$o/ctest_gpu_pieces.txt" |
         tail -30
