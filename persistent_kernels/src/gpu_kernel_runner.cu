@@ -101,21 +101,17 @@ __global__ void __launch_bounds__(kMaxBlockThreads) resident_piece_grid_kernel(E
   });
 }
 
-// The build of each piece-moving kernel that `plan` needs (lines_code).
-template <class Kernel>
-Kernel build_for(const ExchangePlan& plan, Kernel absent, Kernel present) {
-  return lines_code(plan) == LinesCode::present ? present : absent;
-}
+// The build of each piece-moving kernel that `plan` needs (in_lines_build).
 auto stacked_kernel_for(const ExchangePlan& plan) {
-  return build_for(plan, stacked_kernel<LinesCode::absent>, stacked_kernel<LinesCode::present>);
+  return in_lines_build(plan, [](auto build) { return stacked_kernel<decltype(build)::value>; });
 }
 auto piece_grid_kernel_for(const ExchangePlan& plan) {
-  return build_for(plan, piece_grid_kernel<LinesCode::absent>,
-                   piece_grid_kernel<LinesCode::present>);
+  return in_lines_build(plan,
+                        [](auto build) { return piece_grid_kernel<decltype(build)::value>; });
 }
 auto resident_piece_grid_kernel_for(const ExchangePlan& plan) {
-  return build_for(plan, resident_piece_grid_kernel<LinesCode::absent>,
-                   resident_piece_grid_kernel<LinesCode::present>);
+  return in_lines_build(
+      plan, [](auto build) { return resident_piece_grid_kernel<decltype(build)::value>; });
 }
 
 void check_launch(KernelOp op) {

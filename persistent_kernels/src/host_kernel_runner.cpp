@@ -205,12 +205,11 @@ class HostKernelRunner final : public KernelRunner {
         };
       // The piece-moving programs in the build the GPU runs (LinesCode), so that CI runs both.
       case KernelOp::stacked:
-        if (lines_code(plan) == LinesCode::present) {
-          return one_block_per_thread_job<stacked_exchange<LinesCode::present, HostThreadGroup>>(
-              plan, block, epoch);
-        }
-        return one_block_per_thread_job<stacked_exchange<LinesCode::absent, HostThreadGroup>>(
-            plan, block, epoch);
+        return in_lines_build(plan, [&](auto build) {
+          constexpr LinesCode lines = decltype(build)::value;
+          return one_block_per_thread_job<stacked_exchange<lines, HostThreadGroup>>(plan, block,
+                                                                                    epoch);
+        });
       case KernelOp::resident_pack:
         return resident_pack_job(plan, block, epoch, generation);
       case KernelOp::resident_unpack:
@@ -218,17 +217,15 @@ class HostKernelRunner final : public KernelRunner {
       // Thread t is node block t of the lane's threads: all its send pieces, then its receive
       // pieces, so no thread waits for a piece that it would itself move later.
       case KernelOp::piece_grid:
-        if (lines_code(plan) == LinesCode::present) {
-          return one_block_per_thread_job<
-              piece_grid_exchange<LinesCode::present, HostThreadGroup>>(plan, block, epoch);
-        }
-        return one_block_per_thread_job<piece_grid_exchange<LinesCode::absent, HostThreadGroup>>(
-            plan, block, epoch);
+        return in_lines_build(plan, [&](auto build) {
+          constexpr LinesCode lines = decltype(build)::value;
+          return one_block_per_thread_job<piece_grid_exchange<lines, HostThreadGroup>>(plan, block,
+                                                                                       epoch);
+        });
       case KernelOp::resident_piece_grid:
-        if (lines_code(plan) == LinesCode::present) {
-          return resident_piece_grid_job<LinesCode::present>(plan, block, epoch, generation);
-        }
-        return resident_piece_grid_job<LinesCode::absent>(plan, block, epoch, generation);
+        return in_lines_build(plan, [&](auto build) {
+          return resident_piece_grid_job<decltype(build)::value>(plan, block, epoch, generation);
+        });
     }
     throw KernelError("unknown kernel op");
   }

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/field_set.hpp"
@@ -35,9 +36,12 @@ namespace haloflag::kernels {
 /// route's kernels into spills (docs/design.md, "Lines").
 enum class LinesCode { absent, present };
 
-/// The build that `plan` needs.
-HF_HD inline LinesCode lines_code(const ExchangePlan& plan) {
-  return plan.routes.node_lines ? LinesCode::present : LinesCode::absent;
+/// `body(build)` with the build that `plan` needs, a std::integral_constant of LinesCode (the
+/// runners' one choice of a kernel's build).
+template <class Body>
+decltype(auto) in_lines_build(const ExchangePlan& plan, Body body) {
+  if (plan.routes.node_lines) return body(std::integral_constant<LinesCode, LinesCode::present>{});
+  return body(std::integral_constant<LinesCode, LinesCode::absent>{});
 }
 
 /// Flagged words of one set for a message of `bytes` bytes: one per 4 bytes, rounded up to a
