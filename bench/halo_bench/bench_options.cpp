@@ -227,7 +227,8 @@ BenchOptions parse_bench_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(32, 1024))
       ->capture_default_str();
   add_count(app, "--node-blocks", launch.node_blocks,
-                 "node transport: blocks of the node grid; 0: one per piece, as many as fit", 0);
+                 "node transport: blocks of the node grid; 0: one per piece, as many as fit "
+                 "(resident: in half the room; a count may take all of it)", 0);
   add_count(app, "--piece-bytes", launch.node_piece_bytes,
                  "node transport: bytes of a piece, the node grid's unit of work", 8);
   add_count(app, "--host-threads", launch.host_threads,

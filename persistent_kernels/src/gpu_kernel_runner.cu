@@ -426,7 +426,7 @@ class GpuKernelRunner final : public KernelRunner {
   // The pack and unpack kernels of one exchange and the piece grid run side by side and wait on
   // each other through MPI and the peers: every block of all three must be resident at once.
   // The piece grid takes one block per piece (or LaunchSettings::node_blocks) of the room the
-  // per-message kernels leave (resident kernels, half of it).
+  // per-message kernels leave (resident kernels, half of it unless node_blocks is set).
   void require_stream_residency(StreamKernels kernels) {
     if (stream_residency_checked_) return;
     const bool resident = kernels == StreamKernels::resident;
@@ -458,9 +458,11 @@ class GpuKernelRunner final : public KernelRunner {
       // What the per-message kernels leave, in node blocks. Resident kernels stay on the GPU
       // between exchanges, while the caller's kernels run, some of them (in stream order) before
       // the start the grid waits for: a grid on every free block slot would leave those kernels
-      // none, and the start would never come. So a resident piece grid takes half the room.
-      std::int64_t room = fit == 0 ? 0 : node_fit * (fit - asked) / fit;
-      if (resident) room /= 2;
+      // none, and the start would never come. So by default a resident piece grid takes half
+      // the room; a count the caller sets (node_blocks) may take all of it.
+      const std::int64_t whole_room = fit == 0 ? 0 : node_fit * (fit - asked) / fit;
+      const std::int64_t room =
+          settings_.node_blocks > 0 || !resident ? whole_room : whole_room / 2;
       const std::int64_t wanted = settings_.node_blocks > 0 ? settings_.node_blocks : pieces;
       if (room < 1 || (settings_.node_blocks > 0 && wanted > room)) {
         throw CoResidencyError(strategy + "'s piece grid needs " +

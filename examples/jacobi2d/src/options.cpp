@@ -73,6 +73,9 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   add_count(app, "--resident-blocks", options.resident_blocks,
                  "blocks of the resident cooperative grid; 0: as many as fit at once", 0);
+  add_count(app, "--node-blocks", options.node_blocks,
+            "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
+            "resident grid: half the room the exchange's other kernels leave)", 0);
   haloflag::examples::add_transport_option(
       app, options.transport,
       "path of each peer's ghost rows: auto (node for peers on this rank's node, mpi for the "

@@ -30,6 +30,7 @@ struct Options {
   double timeout_seconds = 60.0;
   int gpu_threads = 256;
   int resident_blocks = 0;
+  int node_blocks = 0;  // the node transport's piece grid; 0: its default
   int host_team_threads = 2;
   std::string transport = "auto";
   std::string progress = "thread";

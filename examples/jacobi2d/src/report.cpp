@@ -34,6 +34,7 @@ json parameters_json(const Options& options) {
           {"timeout_s", options.timeout_seconds},
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
+          {"node_blocks", options.node_blocks},
           {"host_threads", options.host_team_threads},
           {"transport", options.transport},
           {"progress", options.progress},

@@ -103,6 +103,9 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "blocks of the resident cooperative grid; 0: as many as fit at once (the "
                  "occupancy API's blocks per multiprocessor x multiprocessors, shared among the "
                  "ranks bound to one GPU)", 0);
+  add_count(app, "--node-blocks", options.node_blocks,
+            "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
+            "resident grid: half the room the exchange's other kernels leave)", 0);
   hx::add_transport_option(
       app, options.transport,
       "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "

@@ -32,6 +32,7 @@ struct JacobiOptions {
   double timeout_seconds = 30.0;
   int gpu_threads = 256;
   int resident_blocks = 0;
+  int node_blocks = 0;  // the node transport's piece grid; 0: its default
   int host_team_threads = 2;
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;

@@ -35,6 +35,7 @@ json parameters_json(const JacobiOptions& options) {
           {"timeout_s", options.timeout_seconds},
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
+          {"node_blocks", options.node_blocks},
           {"host_threads", options.host_team_threads},
           {"conventional_strategy", options.conventional_strategy},
           {"update_rate", options.update_rate}};

@@ -23,8 +23,9 @@ struct LaunchSettings {
   int long_send_blocks = 1;
   /// The node transport's grid: threads per block, blocks (0: one per piece, as many as fit
   /// beside the exchange's other kernels; a resident grid, half as many, so that the caller's
-  /// kernels keep room between exchanges), and the bytes of a piece, its unit of work. Pieces of
-  /// a few KiB spread a face over many multiprocessors, and a block's threads move a piece in
+  /// kernels keep room between exchanges; a count set here may take the whole room, for callers
+  /// that run nothing else on the GPU meanwhile), and the bytes of a piece, its unit of work.
+  /// Pieces of a few KiB spread a face over many multiprocessors, and a block's threads move a piece in
   /// one or two rounds of loads.
   int node_threads = 256;
   int node_blocks = 0;  ///< node grid blocks (0: one per piece, as many as fit)

@@ -32,6 +32,9 @@ struct VariantSettings {
   // The exchanges' transport (docs/transports.md), and the node peers it sends in lines.
   haloflag::halo::Transport transport = haloflag::halo::Transport::automatic;
   std::int64_t node_lines_up_to_bytes = haloflag::halo::kDefaultNodeLinesUpToBytes;
+  // Blocks of the node transport's piece grid (kernels::LaunchSettings::node_blocks); 0: its
+  // default.
+  int node_blocks = 0;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
@@ -48,6 +51,7 @@ inline haloflag::halo::ExchangeOptions exchange_options(const VariantSettings& s
   options.timeout = settings.timeout;
   options.transport = settings.transport;
   options.advanced.node_lines_up_to_bytes = settings.node_lines_up_to_bytes;
+  options.advanced.launch.node_blocks = settings.node_blocks;
   return options;
 }
 
