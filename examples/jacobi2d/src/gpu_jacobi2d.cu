@@ -110,8 +110,7 @@ class GpuRowSweeps final : public RowSweeps<Real> {
   void enqueue(Lane lane, const PlaneStep<Real>& step, const RowSet& rows,
                double* norm) override {
     if (rows.count <= 0) return;
-    rows_kernel<Real><<<blocks_for((step.nx - 2) * rows.count), threads_, 0, get(lane)>>>(
-        step, rows, norm);
+    rows_kernel<Real><<<blocks_for(step, rows), threads_, 0, get(lane)>>>(step, rows, norm);
     HF_GPU_CHECK(cudaGetLastError());
   }
   void enqueue_publish(Lane lane, double* norm, const NormSlots& slots,
@@ -133,19 +132,25 @@ class GpuRowSweeps final : public RowSweeps<Real> {
     return value;
   }
   std::string describe() const override {
-    return "update: up to " + std::to_string(wave_) + " blocks x " +
-           std::to_string(threads_) + " threads per launch, boundary rows on a high-priority stream";
+    return "update: a wave of " + std::to_string(wave_) + " blocks x " +
+           std::to_string(threads_) +
+           " threads per launch, more where each thread then walks " +
+           std::to_string(kMaxRowRun) + " rows; boundary rows on a high-priority stream";
   }
 
  private:
   cudaStream_t get(Lane lane) const {
     return lane == Lane::boundary ? boundary_.get() : interior_.get();
   }
-  // One cell per thread, at most the blocks the GPU holds at once: the sweep strides over the
-  // rest, and the fewer members there are, the more rows each walks down (sweep_rows).
-  unsigned blocks_for(std::int64_t cells) const {
-    const std::int64_t wanted = (cells + threads_ - 1) / threads_;
-    return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, wave_));
+  // One wave of the blocks the GPU holds at once, so that each member walks down several rows
+  // (sweep_rows), and more once every member has a run of the longest: then the runs stay as
+  // long, and small blocks let the scheduler fill the slots the exchange's own kernels hold (one
+  // wave would leave its last blocks a second round on a few multiprocessors).
+  unsigned blocks_for(const PlaneStep<Real>& step, const RowSet& rows) const {
+    const std::int64_t cells = (step.nx - 2) * rows.count;
+    const std::int64_t one_wave = std::min<std::int64_t>((cells + threads_ - 1) / threads_, wave_);
+    const std::int64_t longest = (items_at_longest_run(step, rows) + threads_ - 1) / threads_;
+    return static_cast<unsigned>(std::max<std::int64_t>({one_wave, longest, 1}));
   }
 
   int threads_;

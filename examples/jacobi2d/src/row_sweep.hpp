@@ -180,6 +180,15 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
   return sum;
 }
 
+// The items of `set` when each walks the longest run (kMaxRowRun rows, or 1 where the rows are
+// apart): members beyond this many would only shorten the runs.
+template <class Real>
+HF_HD inline std::int64_t items_at_longest_run(const PlaneStep<Real>& step, const RowSet& set) {
+  const std::int64_t units = rows_in_groups(step) ? step.nx / kLanes<Real> : step.nx - 2;
+  const std::int64_t run = set.gap == 1 ? kMaxRowRun : 1;
+  return units * ((set.count + run - 1) / run);
+}
+
 // The update of `set`'s rows, in 16-byte groups where the rows allow it, else cell by cell:
 // the same values either way.
 template <class Real>
