@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -32,9 +33,9 @@ ExchangeOptions resident_over_node(int node_blocks) {
   options.backend = haloflag::test::test_backend();
   options.timeout = std::chrono::seconds(60);
   options.transport = Transport::node;
-  // Pieces of 8 bytes: far more pieces than any GPU has block slots, so that the default grid is
-  // bounded by its room, not by the pieces.
-  options.advanced.launch.node_piece_bytes = 8;
+  // The smallest pieces (a double per thread of a block), so that over a cube of 256 the default
+  // grid is bounded by its room, not by the pieces.
+  options.advanced.launch.node_piece_bytes = 2048;
   options.advanced.launch.node_blocks = node_blocks;
   return options;
 }
@@ -61,7 +62,7 @@ GeometrySpec periodic_cube(int cells, const haloflag::test::TypedLayout& layout)
 TEST(NodePieceGridRoom, AResidentGridTakesHalfTheRoomAndACountMayTakeAllOfIt) {
   SKIP_UNLESS_GPU_BACKEND("the piece grid's room in block slots");
   const haloflag::test::TypedLayout layout = haloflag::test::node_layouts()[2];  // double
-  const Geometry geometry(periodic_cube(64, layout));
+  const Geometry geometry(periodic_cube(256, layout));
   const ExchangeVerifier verifier(geometry, world_rank());
   TypedField field(haloflag::test::test_backend(), verifier.field_extent(), layout);
   const std::string rank = "rank " + std::to_string(world_rank()) + ": ";
@@ -81,10 +82,11 @@ TEST(NodePieceGridRoom, AResidentGridTakesHalfTheRoomAndACountMayTakeAllOfIt) {
   {
     Exchange by_default(geometry, field.view(), resident_over_node(0));
     const std::string launch = by_default.launch_description();
-    // "piece grid B blocks x T threads (S send and R receive pieces)"
-    const long send_pieces = number_after(launch, "threads (");
-    ASSERT_GT(send_pieces, whole_room) << rank << "pieces of 8 bytes should outnumber the room: "
-                                       << launch;
+    // "piece grid B blocks x T threads (S send and R receive pieces)": one block per piece of
+    // the more numerous side, as many as half the room holds.
+    const std::string grid = launch.substr(launch.find("piece grid "));
+    const long pieces = std::max(number_after(grid, "threads ("), number_after(grid, "and "));
+    ASSERT_GT(pieces, whole_room / 2) << rank << "too few pieces to fill half the room: " << launch;
     EXPECT_EQ(number_after(launch, "piece grid "), whole_room / 2) << rank << launch;
     EXPECT_EQ(haloflag::test::run_typed_verified(by_default, field, verifier, kExchanges), "")
         << rank << launch;
