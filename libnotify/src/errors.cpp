@@ -13,6 +13,12 @@ std::string WaitFailure::describe() const {
   text += array_name + "[" + std::to_string(index) + "] ";
   const std::string who =
       std::string(" (") + (on_device ? "block " : "waiter ") + std::to_string(waiter) + ")";
+  if (outcome == WaitOutcome::wrong_build) {
+    return text + "refused at once for epoch " + std::to_string(expected_epoch) +
+           ": the kernel was built without the node transport's lines (LinesCode::absent) and "
+           "a node peer of its plan sends or takes lines; launch the build "
+           "with_embedded_lines_build names" + who;
+  }
   if (outcome == WaitOutcome::out_of_order) {
     return text + "refused at once: epoch " + std::to_string(expected_epoch) +
            " asked for while the flag shows " + std::to_string(last_seen) +

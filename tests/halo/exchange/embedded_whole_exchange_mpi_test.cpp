@@ -263,6 +263,48 @@ TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
   }
 }
 
+// The caller's kernel may be compiled without the node transport's lines: with_embedded_lines_build
+// names that build where no node peer takes lines, and the build refuses a plan with lines at
+// once, recorded, and the host's finish reports it.
+TEST(EmbeddedWholeExchange, ABuildWithoutLinesRefusesAPlanWithLinesAtOnce) {
+  SKIP_UNLESS_HOST_BACKEND();
+  if (world_size() < 2) GTEST_SKIP() << "needs a node peer";
+  using haloflag::kernels::LinesCode;
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  const auto build_of = [](const DevicePlan& plan) {
+    return haloflag::kernels::with_embedded_lines_build(
+        plan, [](auto build) { return decltype(build)::value; });
+  };
+  ExchangeOptions counted = embedded_options();
+  counted.advanced.node_lines_up_to_bytes = 0;
+  EXPECT_EQ(build_of(Exchange(geometry, fields.device[0].view(), counted).device_plan()),
+            LinesCode::absent);
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  ExchangeOptions in_lines = embedded_options();
+  in_lines.advanced.node_lines_up_to_bytes = std::int64_t{1} << 20;
+  Exchange exchange(geometry, fields.device[0].view(), in_lines);
+  const DevicePlan plan = exchange.device_plan();
+  ASSERT_EQ(build_of(plan), LinesCode::present) << describe(exchange.peer_transports());
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(haloflag::kernels::embedded_exchange_start<LinesCode::absent>(HostThreadGroup{}, plan,
+                                                                           0, 1, 1),
+            BlockStatus::failed);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            1.0);
+  const auto failure = failure_of([&] {
+    exchange.started_on_device(1);
+    exchange.finish();
+  });
+  ASSERT_TRUE(failure.thrown);
+  EXPECT_TRUE(contains(failure.message, "refused at once for epoch 1: the kernel was built "
+                                        "without the node transport's lines"))
+      << failure.message;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // The backend of the GPU jobs (HALOFLAG_TEST_BACKEND), or the host backend.
 ExchangeOptions embedded_options_on(Backend backend) {
   ExchangeOptions options = embedded_options();

@@ -15,12 +15,16 @@ enum class Side : std::uint32_t { device = 0, host = 1 };
 /// out_of_order: the epoch asked for is one the flag can never show in turn (a caller's kernel
 /// behind or ahead of the host's exchanges); refused at once instead of waited for.
 /// idle: the waiter's idle check said leave (wait_word_or_leave); nothing is recorded.
+/// wrong_build: the caller's kernel was compiled without code its plan needs (the embedded
+/// API's build without the node transport's lines, for a plan with a peer in lines); refused
+/// at once.
 enum class WaitOutcome : std::uint32_t {
   ready = 0,
   timed_out = 1,
   aborted = 2,
   out_of_order = 3,
-  idle = 4
+  idle = 4,
+  wrong_build = 5
 };
 
 /// The first failed wait of one side. Each side writes only its own record (rule 1):

@@ -81,6 +81,25 @@ HF_HD BlockStatus host_abort_seen(const Group& group, const ExchangePlan& plan,
   return static_cast<BlockStatus>(group.from_leader(status));
 }
 
+/// A kernel built without the node transport's lines (Lines == absent) cannot serve a plan with
+/// a peer in lines: every block refuses the exchange at once, and block 0 records why. The plan's
+/// flag is one word every thread reads alike, so every member returns the same.
+template <LinesCode Lines>
+HF_HD BlockStatus build_serves(const ExchangePlan& plan, std::uint32_t block, std::uint32_t thread,
+                               std::uint64_t epoch) {
+  if constexpr (Lines == LinesCode::present) {
+    return BlockStatus::ok;
+  } else {
+    if (!plan.routes.node_lines) return BlockStatus::ok;
+    if (block == 0 && thread == 0) {
+      notify::record_wait_failure(plan.control, notify::Side::device,
+                                  notify::WaitOutcome::wrong_build, plan.device_epoch_id, 0,
+                                  epoch, 0, 0, block);
+    }
+    return BlockStatus::failed;
+  }
+}
+
 /// The block of `blocks` that takes the `k`-th message over MPI of a kind: counted from the
 /// grid's last block down, so that they fall on other blocks than the first node and self pieces.
 HF_HD inline bool takes_mpi_message(std::uint32_t k, std::uint32_t block, std::uint32_t blocks) {
@@ -136,15 +155,19 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 
 /// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
 /// device epoch and tells every node peer that has not heard of the epoch yet that this rank's
-/// ghost cells (the plan's slot) or buffers are free; then packs the block's sends over MPI and moves its
-/// send pieces (node peers' after their ghosts are free; the rank's own at once).
+/// ghost cells (the plan's slot) or buffers are free; then packs the block's sends over MPI and
+/// moves its send pieces (node peers' after their ghosts are free; the rank's own at once).
 /// Returns BlockStatus::ok, or BlockStatus::failed (recorded; every member returns the same).
-template <ExchangeGroup Group>
+/// `Lines`: LinesCode::present (the default) serves every plan; a kernel compiled with
+/// LinesCode::absent in both calls holds fewer registers, serves only plans without a node
+/// peer in lines and refuses any other at once (with_embedded_lines_build picks).
+template <LinesCode Lines = LinesCode::present, ExchangeGroup Group>
 HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& plan,
                                           std::uint32_t block, std::uint32_t blocks,
                                           std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok ||
+  if (detail::build_serves<Lines>(internal, block, group.thread(), epoch) != BlockStatus::ok ||
+      detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok ||
       detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
@@ -160,26 +183,34 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     return BlockStatus::failed;
   }
   // The caller's plan has no field bank (DevicePlan): its own fields are plan.fields().
-  return piece_grid_sends<LinesCode::present, SelfIntoPlanFields>(group, internal, block, blocks,
-                                                                  epoch) ==
+  return piece_grid_sends<Lines, SelfIntoPlanFields>(group, internal, block, blocks, epoch) ==
                  BlockStatus::ok
              ? BlockStatus::ok
              : BlockStatus::failed;
 }
 
 /// Completes this block's share of exchange `epoch`: waits for each of its receive pieces'
-/// peers and unpacks the pieces that came through the buffer, then its receives over MPI. Every ghost cell is in once every
-/// block has returned (the caller's grid barrier).
-template <ExchangeGroup Group>
+/// peers and unpacks the pieces that came through the buffer, then its receives over MPI. Every
+/// ghost cell is in once every block has returned (the caller's grid barrier). `Lines`: as in
+/// embedded_exchange_start.
+template <LinesCode Lines = LinesCode::present, ExchangeGroup Group>
 HF_HD BlockStatus embedded_exchange_finish(const Group& group, const DevicePlan& plan,
                                            std::uint32_t block, std::uint32_t blocks,
                                            std::uint64_t epoch) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (piece_grid_receives<LinesCode::present>(group, internal, block, blocks, epoch) !=
+  if (piece_grid_receives<Lines>(group, internal, block, blocks, epoch) !=
       BlockStatus::ok) {
     return BlockStatus::failed;
   }
   return detail::mpi_receives_of_block(group, internal, block, blocks, epoch);
+}
+
+/// Calls `body(build)` with the build of the two calls above that `plan` needs, a
+/// std::integral_constant of LinesCode: present only where a node peer sends or takes lines. A
+/// caller that compiles its kernel in both builds launches the one named here (host code).
+template <class Body>
+decltype(auto) with_embedded_lines_build(const DevicePlan& plan, Body body) {
+  return in_lines_build(detail::plan_of(plan), body);
 }
 
 }  // namespace haloflag::kernels
