@@ -79,22 +79,28 @@ __global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t chec
   publish_norm(slots, check, take_norm(norm));
 }
 
-template <class Real>
+// kLines: the embedded API's build (resident_steps).
+template <class Real, hk::LinesCode kLines>
 __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_steps(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x,
-                       launch, BlockNormAdd{});
+  (void)resident_steps<kLines>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x,
+                               gridDim.x, launch, BlockNormAdd{});
 }
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated.
 template __global__ void rows_kernel<float>(PlaneStep<float>, RowSet, double*);
 template __global__ void rows_kernel<double>(PlaneStep<double>, RowSet, double*);
-template __global__ void resident_kernel<float>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double>(ResidentLaunch<double>);
+using hk::LinesCode;
+template __global__ void resident_kernel<float, LinesCode::present>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, LinesCode::present>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, LinesCode::absent>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, LinesCode::absent>(ResidentLaunch<double>);
 
 template <class Real>
-const void* resident_kernel_of() {
-  return reinterpret_cast<const void*>(resident_kernel<Real>);
+const void* resident_kernel_of(LinesCode lines) {
+  return lines == LinesCode::present
+             ? reinterpret_cast<const void*>(resident_kernel<Real, LinesCode::present>)
+             : reinterpret_cast<const void*>(resident_kernel<Real, LinesCode::absent>);
 }
 
 using haloflag::examples::blocks_held;
@@ -165,13 +171,18 @@ template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(int threads, int blocks, int sharers, std::int64_t cells)
-      : grid_({resident_kernel_of<Real>()}, checked_gpu_threads(threads), blocks, sharers,
+      : grid_({resident_kernel_of<Real>(LinesCode::present),
+               resident_kernel_of<Real>(LinesCode::absent)},
+              checked_gpu_threads(threads), blocks, sharers,
               cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
-    grid_.launch(resident_kernel_of<Real>(), arguments);
+    // Without the lines' code unless a node peer takes lines: fewer registers.
+    const LinesCode lines = hk::with_embedded_lines_build(
+        launch.plans[0], [](auto build) { return decltype(build)::value; });
+    grid_.launch(resident_kernel_of<Real>(lines), arguments);
   }
 
   haloflag::examples::ResidentOutcome wait() override { return {grid_.wait(), true}; }
@@ -194,7 +205,10 @@ void load_gpu_kernels() {
   for (const void* kernel : {reinterpret_cast<const void*>(rows_kernel<float>),
                              reinterpret_cast<const void*>(rows_kernel<double>),
                              reinterpret_cast<const void*>(publish_kernel),
-                             resident_kernel_of<float>(), resident_kernel_of<double>()}) {
+                             resident_kernel_of<float>(LinesCode::present),
+                             resident_kernel_of<float>(LinesCode::absent),
+                             resident_kernel_of<double>(LinesCode::present),
+                             resident_kernel_of<double>(LinesCode::absent)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }

@@ -29,9 +29,10 @@ namespace jacobi2d {
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
 // NormAdd adds a member's sum to an accumulator; every member of the grid calls it at the same
 // point.
+// kLines: the embedded API's build, with the node transport's lines or without (fewer registers).
 // Always inlined: called, it would take the kernel's launch by reference, and the kernel would
 // copy the launch into every thread's stack first.
-template <class Real, class Block, class Grid, class NormAdd>
+template <haloflag::kernels::LinesCode kLines, class Real, class Block, class Grid, class NormAdd>
 HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
                                          std::uint32_t block_index, std::uint32_t blocks,
                                          const ResidentLaunch<Real>& launch,
@@ -55,14 +56,14 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
     if (launch.exchange) {
-      failed = hk::embedded_exchange_start(block, plan, block_index, blocks, epoch) !=
+      failed = hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch) !=
                hk::BlockStatus::ok;
     }
     sum += sweep_rows(step, interior, grid.thread(), grid.size(), check);
     if (check) add_to_norm(norm, sum);
     if (launch.exchange) {
       if (!failed) {
-        failed = hk::embedded_exchange_finish(block, plan, block_index, blocks, epoch) !=
+        failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch) !=
                  hk::BlockStatus::ok;
       }
       if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts complete
@@ -76,13 +77,16 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
   return true;
 }
 
-// resident_steps() as a member of the host backend's team runs it
+// resident_steps() in the build its plans need, as a member of the host backend's team runs it
 // (haloflag/examples/host_resident_kernel.hpp), adding its norm with a host atomic.
 struct HostResidentSteps {
   template <class Real, class Block, class Grid>
   bool operator()(const Block& block, const Grid& grid, std::uint32_t block_index,
                   std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
-    return resident_steps(block, grid, block_index, blocks, launch, HostNormAdd{});
+    return haloflag::kernels::with_embedded_lines_build(launch.plans[0], [&](auto build) {
+      return resident_steps<decltype(build)::value>(block, grid, block_index, blocks, launch,
+                                                    HostNormAdd{});
+    });
   }
 };
 

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -138,6 +139,18 @@ INSTANTIATE_TEST_SUITE_P(
                     MpiCase{VariantKind::resident, Progress::caller},
                     MpiCase{VariantKind::conventional_overlap, Progress::caller}),
     mpi_case_name);
+
+// The resident kernel comes in two builds of the whole exchange: without the node transport's
+// lines (every other case here) and with them, launched where a node peer takes lines.
+TEST(ResidentLines, NodePeersInLinesMatchReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(Precision::float64);
+  RunSettings settings = test_settings(3);
+  settings.node_lines_up_to_bytes = std::int64_t{1} << 20;
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, settings);
+  EXPECT_TRUE(result.identical) << result.message;
+}
 
 // A problem that cannot be split names the option and the numbers.
 TEST(Problem, RefusesMoreRanksThanRows) {

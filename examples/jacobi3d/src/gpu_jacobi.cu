@@ -59,11 +59,12 @@ __global__ void __launch_bounds__(kMaxGpuThreads)
               static_cast<std::int64_t>(gridDim.x) * blockDim.x);
 }
 
-// kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form (resident_iterations).
-template <class Real, bool kWholeExchange>
+// kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form; kLines: the embedded
+// API's build, two for the whole exchange (resident_iterations).
+template <class Real, bool kWholeExchange, hk::LinesCode kLines>
 __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_iterations<kWholeExchange>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{},
-                                            blockIdx.x, gridDim.x, launch);
+  (void)resident_iterations<kWholeExchange, kLines>(
+      hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x, launch);
 }
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
@@ -75,16 +76,24 @@ template __global__ void box_kernel<double>(StencilKind, SweepFields<double>, hk
 template __global__ void boundary_kernel<float>(StencilKind, SweepFields<float>, BoundaryLayer);
 template __global__ void boundary_kernel<double>(StencilKind, SweepFields<double>,
                                                  BoundaryLayer);
-template __global__ void resident_kernel<float, false>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, false>(ResidentLaunch<double>);
-template __global__ void resident_kernel<float, true>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, true>(ResidentLaunch<double>);
+using hk::LinesCode;
+template __global__ void resident_kernel<float, false, LinesCode::present>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, false, LinesCode::present>(
+    ResidentLaunch<double>);
+template __global__ void resident_kernel<float, true, LinesCode::present>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, true, LinesCode::present>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, true, LinesCode::absent>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, true, LinesCode::absent>(ResidentLaunch<double>);
 
-// The resident kernel of `whole_exchange`'s form.
+// The resident kernel of `whole_exchange`'s form and, for the whole exchange, of `lines`' build.
 template <class Real>
-const void* resident_kernel_of(bool whole_exchange) {
-  return whole_exchange ? reinterpret_cast<const void*>(resident_kernel<Real, true>)
-                        : reinterpret_cast<const void*>(resident_kernel<Real, false>);
+const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode::present) {
+  if (!whole_exchange) {
+    return reinterpret_cast<const void*>(resident_kernel<Real, false, LinesCode::present>);
+  }
+  return lines == LinesCode::present
+             ? reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::present>)
+             : reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent>);
 }
 
 }  // namespace
@@ -94,9 +103,11 @@ void load_gpu_kernels() {
                              reinterpret_cast<const void*>(box_kernel<double>),
                              reinterpret_cast<const void*>(boundary_kernel<float>),
                              reinterpret_cast<const void*>(boundary_kernel<double>),
-                             resident_kernel_of<float>(false), resident_kernel_of<float>(true),
-                             resident_kernel_of<double>(false),
-                             resident_kernel_of<double>(true)}) {
+                             resident_kernel_of<float>(false), resident_kernel_of<double>(false),
+                             resident_kernel_of<float>(true, LinesCode::present),
+                             resident_kernel_of<float>(true, LinesCode::absent),
+                             resident_kernel_of<double>(true, LinesCode::present),
+                             resident_kernel_of<double>(true, LinesCode::absent)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }
@@ -334,14 +345,20 @@ template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(const RunSettings& settings, std::int64_t cells)
-      : grid_({resident_kernel_of<Real>(false), resident_kernel_of<Real>(true)},
+      : grid_({resident_kernel_of<Real>(false),
+               resident_kernel_of<Real>(true, LinesCode::present),
+               resident_kernel_of<Real>(true, LinesCode::absent)},
               checked_gpu_threads(settings.gpu_threads), settings.resident_blocks,
               settings.gpu_sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
-    grid_.launch(resident_kernel_of<Real>(launch.whole_exchange), arguments);
+    // The whole exchange without the lines' code unless a node peer takes lines: fewer
+    // registers (docs/design.md, "Lines").
+    const LinesCode lines = hk::with_embedded_lines_build(
+        launch.plans[0], [](auto build) { return decltype(build)::value; });
+    grid_.launch(resident_kernel_of<Real>(launch.whole_exchange, lines), arguments);
   }
 
   haloflag::examples::ResidentOutcome wait() override {

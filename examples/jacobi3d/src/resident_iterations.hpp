@@ -29,11 +29,13 @@
 namespace jacobi3d {
 
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
-// kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), a compile-time
-// choice so that a GPU kernel holds the registers of one form only.
+// kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), and kLines: the
+// embedded API's build (with the node transport's lines or without), compile-time choices so
+// that a GPU kernel holds the registers of one form and one build only.
 // Always inlined: called, it would take the kernel's launch by reference, and the kernel would
 // copy the launch (kilobytes) into every thread's stack first.
-template <bool kWholeExchange, class Real, class Block, class Grid>
+template <bool kWholeExchange, haloflag::kernels::LinesCode kLines, class Real, class Block,
+          class Grid>
 HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& grid,
                                               std::uint32_t block_index, std::uint32_t blocks,
                                               const ResidentLaunch<Real>& launch) {
@@ -61,12 +63,12 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
     if constexpr (kWholeExchange) {
-      failed = hk::embedded_exchange_start(block, plan, block_index, blocks, epoch) !=
+      failed = hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch) !=
                hk::BlockStatus::ok;
       sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
                          grid.size());
       if (!failed) {
-        failed = hk::embedded_exchange_finish(block, plan, block_index, blocks, epoch) !=
+        failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch) !=
                  hk::BlockStatus::ok;
       }
     } else {
@@ -84,15 +86,21 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
   return true;
 }
 
-// resident_iterations() of the launch's form, as a member of the host backend's team runs it
-// (haloflag/examples/host_resident_kernel.hpp).
+// resident_iterations() of the launch's form and of the build its plans need, as a member of the
+// host backend's team runs it (haloflag/examples/host_resident_kernel.hpp).
 struct HostResidentIterations {
   template <class Real, class Block, class Grid>
   bool operator()(const Block& block, const Grid& grid, std::uint32_t block_index,
                   std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
-    return launch.whole_exchange
-               ? resident_iterations<true>(block, grid, block_index, blocks, launch)
-               : resident_iterations<false>(block, grid, block_index, blocks, launch);
+    namespace hk = haloflag::kernels;
+    if (!launch.whole_exchange) {
+      return resident_iterations<false, hk::LinesCode::present>(block, grid, block_index, blocks,
+                                                                launch);
+    }
+    return hk::with_embedded_lines_build(launch.plans[0], [&](auto build) {
+      return resident_iterations<true, decltype(build)::value>(block, grid, block_index, blocks,
+                                                               launch);
+    });
   }
 };
 

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -188,6 +189,19 @@ INSTANTIATE_TEST_SUITE_P(Jacobi3d, UpdatesOnly,
                                          VariantKind::conventional_overlap, VariantKind::resident,
                                          VariantKind::stream),
                          kind_name);
+
+// The resident kernel comes in two builds of the whole exchange: without the node transport's
+// lines (every other case here) and with them, launched where a node peer takes lines. Both
+// match the reference.
+TEST(ResidentLines, NodePeersInLinesMatchReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(StencilKind::twenty_seven_point);
+  RunSettings settings = test_settings(2);
+  settings.node_lines_up_to_bytes = std::int64_t{1} << 20;
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
 
 // More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
 // blocks with several messages each, on the host team.
