@@ -7,7 +7,13 @@
 #           below
 #   tests   the GPU tests of the node transport, of the strategies that move pieces, of the
 #           stream-ordered exchange and the resident kernels' coexistence, of the piece grid's
-#           room, and of both examples against their references
+#           room, of faults with the peers in lines, and of both examples against their
+#           references
+#   jabbuild  both trees of the A/B below built in the background (while the tests run)
+#   jab     scripts/ab/ab_jacobi_trees.sh: Jacobi3D of .ab/before (ecf0090) against this tree,
+#           ROUNDS rounds (2)
+#   small2d jacobi2d at 1024^2 and 4096^2, every variant, scripts/bench/bench_stencils.sh
+#           without the peer
 #   room    halo_bench resident over node at cubes 200 and 800: the piece grid by default (half
 #           the room the resident pack and unpack grids leave) and with --node-blocks set to the
 #           whole room (the count a refused --node-blocks names), in turn, ROUNDS rounds (2)
@@ -20,6 +26,7 @@
 #           0): .ab/before with its 2026-11-28 stamps.patch and this tree with the two_gpus
 #           stamps.patch, its peers in lines and not; LINK_ROUNDS rounds (2)
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
+# GPU_TESTS: the tests step's ctest regex (default: the list below).
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
@@ -30,6 +37,12 @@ mps_when_shared "$ranks"
 cards_and_tree
 gpu_tests="node_lines|node_placement|node_transport|node_piece_grid_room|embedded_whole"
 gpu_tests+="|strategies|stream_exchange|resident_coexistence|jacobi2d_reference|jacobi3d_reference"
+gpu_tests=${GPU_TESTS:-$gpu_tests}
+before_copy=$root/build-source-before  # a copy of .ab/before, so that the A/B keeps its build
+ab_jacobi() {  # the A/B script on both trees, its output into $o/jab and $o/jab_log.txt
+  HALOFLAG_AB_ROUNDS=$rounds HALOFLAG_AB_LABELS="before=$(cat .ab/before/TREE)" \
+    scripts/ab/ab_jacobi_trees.sh "$o/jab" before="$before_copy" after="$root"
+}
 for step in $STEPS; do
   case $step in
     build)
@@ -38,7 +51,8 @@ for step in $STEPS; do
         jacobi3d_reference_mpi_test halo_node_lines_mpi_test halo_node_placement_mpi_test \
         halo_node_transport_mpi_test halo_node_piece_grid_room_mpi_test \
         halo_embedded_whole_exchange_mpi_test halo_exchange_strategies_mpi_test \
-        halo_stream_exchange_mpi_test kernels_node_lines_test halo_resident_coexistence_mpi_test
+        halo_stream_exchange_mpi_test kernels_node_lines_test halo_resident_coexistence_mpi_test \
+        halo_fault_injection_mpi_test
       echo "built: $(left) s left"
       ;;
     tests)
@@ -64,6 +78,24 @@ for step in $STEPS; do
         done
       done
       echo "room: $(left) s left"
+      ;;
+    jabbuild)
+      [[ -d $before_copy ]] || cp -r .ab/before "$before_copy"
+      HALOFLAG_AB_BUILD_ONLY=1 ab_jacobi >"$o/jab_build_log.txt" 2>&1 &
+      ;;
+    jab)
+      [[ -d $before_copy ]] || cp -r .ab/before "$before_copy"
+      wait  # for jabbuild's builds, when it ran
+      o=$o rounds=$rounds before_copy=$before_copy root=$root timeout $(($(left) - 10)) \
+        bash -c "$(declare -f ab_jacobi); ab_jacobi" \
+        >"$o/jab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jab_log.txt"; }
+      cat "$o/jab/summary.md" 2>/dev/null
+      echo "jab: $(left) s left"
+      ;;
+    small2d)
+      SIZES_2D="1024 4096" SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
+        RUN_LIMIT=100 timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/small2d"
+      echo "small2d: $(left) s left"
       ;;
     wave)
       SIZES_2D=16384 SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
