@@ -11,7 +11,10 @@
 #           references
 #   jabbuild  both trees of the A/B below built in the background (while the tests run)
 #   jab     scripts/ab/ab_jacobi_trees.sh: Jacobi3D of .ab/before (ecf0090) against this tree,
-#           ROUNDS rounds (2)
+#           ROUNDS rounds (2); skipped, saying so, when jabbuild's builds are not done a minute
+#           before the call's end (in call 5 they were not: the A/B ran as jab32)
+#   jab32   Jacobi3D at 32^3 per rank, conventional and resident, 7 and 27 points: the before
+#           tree's program (jabbuild's) and this tree's (build) in turn, ROUNDS rounds
 #   small2d jacobi2d at 1024^2 and 4096^2, every variant, scripts/bench/bench_stencils.sh
 #           without the peer
 #   room    halo_bench resident over node at cubes 200 and 800: the piece grid by default (half
@@ -43,6 +46,7 @@ ab_jacobi() {  # the A/B script on both trees, its output into $o/jab and $o/jab
   HALOFLAG_AB_ROUNDS=$rounds HALOFLAG_AB_LABELS="before=$(cat .ab/before/TREE)" \
     scripts/ab/ab_jacobi_trees.sh "$o/jab" before="$before_copy" after="$root"
 }
+declare -A programs
 for step in $STEPS; do
   case $step in
     build)
@@ -85,12 +89,33 @@ for step in $STEPS; do
       ;;
     jab)
       [[ -d $before_copy ]] || cp -r .ab/before "$before_copy"
-      wait  # for jabbuild's builds, when it ran
+      while [[ -n $(jobs -r) ]]; do  # jabbuild's builds, when it ran
+        (($(left) > 60)) || { echo "jab: the builds are not done; skipped"; continue 2; }
+        sleep 5
+      done
       o=$o rounds=$rounds before_copy=$before_copy root=$root timeout $(($(left) - 10)) \
         bash -c "$(declare -f ab_jacobi); ab_jacobi" \
         >"$o/jab_log.txt" 2>&1 || { echo "A/B failed or cut"; tail -20 "$o/jab_log.txt"; }
       cat "$o/jab/summary.md" 2>/dev/null
       echo "jab: $(left) s left"
+      ;;
+    jab32)
+      mkdir -p "$o/jab32"
+      programs=([before]=$before_copy/build-ab-before/examples/jacobi3d/haloflag_jacobi3d
+        [after]=$build/examples/jacobi3d/haloflag_jacobi3d)
+      for round in $(seq 1 "$rounds"); do
+        for points in 7 27; do
+          for tree in before after; do
+            name=${tree}_${points}_r$round
+            timeout 30 "${shared[@]}" mpiexec -n "$ranks" "${programs[$tree]}" --local 32 \
+              --stencil "$points" --variant conventional,resident --transport node \
+              --iterations 200 --repeats 10 --no-update-rate --json "$o/jab32/$name.json" \
+              >"$o/jab32/$name.txt" 2>&1
+            echo "$name: $(grep -E '^ *(conventional|resident) ' "$o/jab32/$name.txt" |
+              awk '{printf "%s %s  ", $1, $2}')"
+          done
+        done
+      done
       ;;
     small2d)
       SIZES_2D="1024 4096" SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
