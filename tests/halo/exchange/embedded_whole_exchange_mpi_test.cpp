@@ -13,6 +13,7 @@
 #include <barrier>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -235,6 +236,21 @@ TEST(EmbeddedWholeExchange, MapFieldsRefusesWhatItCannotKeep) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Runs `start` (a block's embedded_exchange_start that must fail) and expects it back within a
+// second; then tells `exchange` the kernel went to epoch 1 and returns what finish() throws ("":
+// nothing).
+std::string refused_at_once(Exchange& exchange, const std::function<BlockStatus()>& start) {
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(start(), BlockStatus::failed);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            1.0);
+  const auto failure = failure_of([&] {
+    exchange.started_on_device(1);
+    exchange.finish();
+  });
+  return failure.thrown ? failure.message : std::string();
+}
+
 // An epoch out of turn (one skipped, or 0) is refused at once by every block, recorded as
 // device_epoch[0], and the host's finish reports it.
 TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
@@ -245,20 +261,12 @@ TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
   for (const std::uint64_t wrong : {std::uint64_t{2}, std::uint64_t{0}}) {
     Exchange exchange(geometry, fields.device[0].view(), embedded_options());
     const DevicePlan plan = exchange.device_plan();
-    const auto started = std::chrono::steady_clock::now();
-    EXPECT_EQ(haloflag::kernels::embedded_exchange_start(HostThreadGroup{}, plan, 0, 1, wrong),
-              BlockStatus::failed);
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-              1.0);
-    const auto failure = failure_of([&] {
-      exchange.started_on_device(1);
-      exchange.finish();
+    const std::string message = refused_at_once(exchange, [&] {
+      return haloflag::kernels::embedded_exchange_start(HostThreadGroup{}, plan, 0, 1, wrong);
     });
-    ASSERT_TRUE(failure.thrown);
-    EXPECT_TRUE(contains(failure.message, "device-side wait on device_epoch[0] refused at once: "
-                                          "epoch " + std::to_string(wrong) +
-                                              " asked for while the flag shows 0"))
-        << failure.message;
+    EXPECT_TRUE(contains(message, "device-side wait on device_epoch[0] refused at once: epoch " +
+                                      std::to_string(wrong) + " asked for while the flag shows 0"))
+        << message;
     MPI_Barrier(MPI_COMM_WORLD);
   }
 }
@@ -288,20 +296,13 @@ TEST(EmbeddedWholeExchange, ABuildWithoutLinesRefusesAPlanWithLinesAtOnce) {
   Exchange exchange(geometry, fields.device[0].view(), in_lines);
   const DevicePlan plan = exchange.device_plan();
   ASSERT_EQ(build_of(plan), LinesCode::present) << describe(exchange.peer_transports());
-  const auto started = std::chrono::steady_clock::now();
-  EXPECT_EQ(haloflag::kernels::embedded_exchange_start<LinesCode::absent>(HostThreadGroup{}, plan,
-                                                                           0, 1, 1),
-            BlockStatus::failed);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-            1.0);
-  const auto failure = failure_of([&] {
-    exchange.started_on_device(1);
-    exchange.finish();
+  const std::string message = refused_at_once(exchange, [&] {
+    return haloflag::kernels::embedded_exchange_start<LinesCode::absent>(HostThreadGroup{}, plan,
+                                                                          0, 1, 1);
   });
-  ASSERT_TRUE(failure.thrown);
-  EXPECT_TRUE(contains(failure.message, "refused at once for epoch 1: the kernel was built "
-                                        "without the node transport's lines"))
-      << failure.message;
+  EXPECT_TRUE(contains(message, "refused at once for epoch 1: the kernel was built without the "
+                                "node transport's lines"))
+      << message;
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
