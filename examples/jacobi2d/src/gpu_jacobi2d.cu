@@ -180,8 +180,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
     // Without the lines' code unless a node peer takes lines: fewer registers.
-    const LinesCode lines = hk::with_embedded_lines_build(
-        launch.plans[0], [](auto build) { return decltype(build)::value; });
+    const LinesCode lines = hk::embedded_lines_build(launch.plans[0]);
     grid_.launch(resident_kernel_of<Real>(lines), arguments);
   }
 

@@ -356,8 +356,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     void* arguments[] = {&launch_};
     // The whole exchange without the lines' code unless a node peer takes lines: fewer
     // registers (docs/design.md, "Lines").
-    const LinesCode lines = hk::with_embedded_lines_build(
-        launch.plans[0], [](auto build) { return decltype(build)::value; });
+    const LinesCode lines = hk::embedded_lines_build(launch.plans[0]);
     grid_.launch(resident_kernel_of<Real>(launch.whole_exchange, lines), arguments);
   }
 

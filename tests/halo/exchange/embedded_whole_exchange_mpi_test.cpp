@@ -271,31 +271,30 @@ TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
   }
 }
 
-// The caller's kernel may be compiled without the node transport's lines: with_embedded_lines_build
+// The caller's kernel may be compiled without the node transport's lines: embedded_lines_build
 // names that build where no node peer takes lines, and the build refuses a plan with lines at
 // once, recorded, and the host's finish reports it.
 TEST(EmbeddedWholeExchange, ABuildWithoutLinesRefusesAPlanWithLinesAtOnce) {
   SKIP_UNLESS_HOST_BACKEND();
   if (world_size() < 2) GTEST_SKIP() << "needs a node peer";
+  using haloflag::kernels::embedded_lines_build;
   using haloflag::kernels::LinesCode;
   const Geometry geometry = slab();
   const ExchangeVerifier verifier(geometry, world_rank());
   TwoFields fields(verifier);
-  const auto build_of = [](const DevicePlan& plan) {
-    return haloflag::kernels::with_embedded_lines_build(
-        plan, [](auto build) { return decltype(build)::value; });
-  };
   ExchangeOptions counted = embedded_options();
   counted.advanced.node_lines_up_to_bytes = 0;
-  EXPECT_EQ(build_of(Exchange(geometry, fields.device[0].view(), counted).device_plan()),
-            LinesCode::absent);
+  {
+    const Exchange counted_exchange(geometry, fields.device[0].view(), counted);
+    EXPECT_EQ(embedded_lines_build(counted_exchange.device_plan()), LinesCode::absent);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
 
   ExchangeOptions in_lines = embedded_options();
   in_lines.advanced.node_lines_up_to_bytes = std::int64_t{1} << 20;
   Exchange exchange(geometry, fields.device[0].view(), in_lines);
   const DevicePlan plan = exchange.device_plan();
-  ASSERT_EQ(build_of(plan), LinesCode::present) << describe(exchange.peer_transports());
+  ASSERT_EQ(embedded_lines_build(plan), LinesCode::present) << describe(exchange.peer_transports());
   const std::string message = refused_at_once(exchange, [&] {
     return haloflag::kernels::embedded_exchange_start<LinesCode::absent>(HostThreadGroup{}, plan,
                                                                           0, 1, 1);

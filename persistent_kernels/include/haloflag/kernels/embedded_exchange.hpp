@@ -213,4 +213,9 @@ decltype(auto) with_embedded_lines_build(const DevicePlan& plan, Body body) {
   return in_lines_build(detail::plan_of(plan), body);
 }
 
+/// The build with_embedded_lines_build names, as a value: which of the caller's kernels to launch.
+inline LinesCode embedded_lines_build(const DevicePlan& plan) {
+  return with_embedded_lines_build(plan, [](auto build) { return decltype(build)::value; });
+}
+
 }  // namespace haloflag::kernels
