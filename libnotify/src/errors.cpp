@@ -19,6 +19,13 @@ std::string WaitFailure::describe() const {
            "a node peer of its plan sends or takes lines; launch the build "
            "with_embedded_lines_build names" + who;
   }
+  if (outcome == WaitOutcome::wrong_fields) {
+    return text + "refused for epoch " + std::to_string(expected_epoch) +
+           ": the last exchange's finish said this one takes the fields of slot " +
+           std::to_string(last_seen & 15) +  // a ghosts_free word: epoch << 4 | slot
+           " (NextExchange), so the peer was told to place it there, and its plan takes other "
+           "fields" + who;
+  }
   if (outcome == WaitOutcome::out_of_order) {
     return text + "refused at once: epoch " + std::to_string(expected_epoch) +
            " asked for while the flag shows " + std::to_string(last_seen) +

@@ -68,8 +68,13 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
       sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
                          grid.size());
       if (!failed) {
-        failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch) !=
-                 hk::BlockStatus::ok;
+        // The next iteration's exchange goes into the buffer read now, whose ghost cells no
+        // sweep reads before it completes: its peers may place it there at once.
+        const hk::NextExchange next = i + 1 < launch.iterations
+                                          ? hk::next_exchange_on(launch.plans[in])
+                                          : hk::NextExchange{};
+        failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch,
+                                                      next) != hk::BlockStatus::ok;
       }
     } else {
       for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {

@@ -104,11 +104,16 @@ std::array<DevicePlan, 2> buffered_plans(const DevicePlan& original, TwoFields& 
           original.with_fields(fields.device[1].view())};
 }
 
+// What each finish says of the next exchange (kernels::NextExchange): nothing; the plan of the
+// next epoch's field, except at the run's last epoch; or, wrongly, this epoch's own plan.
+enum class SaysNext { nothing, next_field, same_field };
+
 // The "kernel": kBlocks threads run epochs first .. first + count - 1, each started and finished
 // from inside, with a barrier before start (the fields are written) and after finish (every
 // ghost cell is in); thread 0 then checks every ghost cell.
 GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerifier& verifier,
-                     TwoFields& fields, std::uint64_t first, int count) {
+                     TwoFields& fields, std::uint64_t first, int count,
+                     SaysNext says = SaysNext::nothing) {
   GridOutcome outcome;
   std::barrier<> barrier(kBlocks);
   std::array<int, 2> slots{};
@@ -127,8 +132,14 @@ GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerif
       grid.sync();
       BlockStatus status =
           haloflag::kernels::embedded_exchange_start(block, plan, index, kBlocks, epoch);
+      haloflag::kernels::NextExchange next;
+      if (says != SaysNext::nothing && i + 1 < count) {
+        next = haloflag::kernels::next_exchange_on(
+            plans[says == SaysNext::next_field ? 1 - f : f]);
+      }
       if (status == BlockStatus::ok) {
-        status = haloflag::kernels::embedded_exchange_finish(block, plan, index, kBlocks, epoch);
+        status = haloflag::kernels::embedded_exchange_finish(block, plan, index, kBlocks, epoch,
+                                                             next);
       }
       if (haloflag::kernels::embedded_failed(grid, plan)) {
         if (b == 0) outcome.failed = true;
@@ -178,8 +189,8 @@ TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
 // Fields given to map_fields() take a slot; device_plan(fields) names it in the epochs' ghosts_free
 // words, so that senders that mapped it place straight into the ghost cells (GPU backends) and
 // the others keep to the buffers (the host backend, whose processes cannot map each other's
-// fields). Plans of both kinds alternate run to run, every ghost cell checked; the calls that
-// must be refused are.
+// fields). Plans of both kinds alternate run to run, mapped ones also with each finish saying
+// where the next exchange goes (told to the peers early), every ghost cell checked.
 TEST(EmbeddedWholeExchange, MappedFieldsAreExchangedBySlot) {
   SKIP_UNLESS_HOST_BACKEND();
   const Geometry geometry = slab();
@@ -194,15 +205,21 @@ TEST(EmbeddedWholeExchange, MappedFieldsAreExchangedBySlot) {
                                          exchange.device_plan(fields.device[1].view())};
   const std::array<DevicePlan, 2> buffered = buffered_plans(exchange.device_plan(), fields);
   std::uint64_t first = 1;
-  for (const auto* plans : {&mapped, &buffered, &mapped, &mapped, &buffered}) {
-    const GridOutcome outcome = run_grid(*plans, verifier, fields, first, kEpochs);
+  int run = 0;
+  for (const auto* plans : {&mapped, &buffered, &mapped, &mapped, &buffered, &mapped, &buffered}) {
+    // The fourth and sixth runs (mapped plans, after a mapped and after a buffered run) say
+    // their next fields; a buffered run follows each.
+    const SaysNext says = run == 3 || run == 5 ? SaysNext::next_field : SaysNext::nothing;
+    ++run;
+    const GridOutcome outcome = run_grid(*plans, verifier, fields, first, kEpochs, says);
     first += kEpochs;
     exchange.started_on_device(first - 1);
     exchange.finish();
     EXPECT_FALSE(outcome.failed);
     EXPECT_EQ(outcome.wrong_epochs, 0)
         << "rank " << world_rank() << ", " << (plans == &mapped ? "mapped" : "buffered")
-        << " plans: " << outcome.wrong_epochs << " of " << kEpochs << " epochs wrong; first: "
+        << " plans" << (says == SaysNext::next_field ? ", next said" : "")
+        << ": " << outcome.wrong_epochs << " of " << kEpochs << " epochs wrong; first: "
         << outcome.first_report;
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -302,6 +319,38 @@ TEST(EmbeddedWholeExchange, ABuildWithoutLinesRefusesAPlanWithLinesAtOnce) {
   EXPECT_TRUE(contains(message, "refused at once for epoch 1: the kernel was built without the "
                                 "node transport's lines"))
       << message;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// A finish that says the next exchange takes other fields than the one that follows (here: the
+// same field again) has told its node peers to place there early: the next start records it as
+// node_ghosts_free[peer] (wrong_fields), the grid fails at its barrier, and finish() names the
+// peer and the slot.
+TEST(EmbeddedWholeExchange, ANextExchangeOnOtherFieldsThanSaidFails) {
+  SKIP_UNLESS_HOST_BACKEND();
+  if (world_size() < 2) GTEST_SKIP() << "needs a node peer";
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  ExchangeOptions counted = embedded_options();
+  counted.advanced.node_lines_up_to_bytes = 0;  // lines free their words by parity instead
+  Exchange exchange(geometry, fields.device[0].view(), counted);
+  (void)exchange.map_fields(fields.device[1].view());
+  const std::array<DevicePlan, 2> mapped{exchange.device_plan(fields.device[0].view()),
+                                         exchange.device_plan(fields.device[1].view())};
+  const GridOutcome outcome = run_grid(mapped, verifier, fields, 1, 3, SaysNext::same_field);
+  EXPECT_TRUE(outcome.failed);
+  EXPECT_EQ(outcome.epochs_done, 1);  // epoch 1 completes; epoch 2 took field 0, not field 1
+  const auto failure = failure_of([&] {
+    exchange.started_on_device(2);
+    exchange.finish();
+  });
+  ASSERT_TRUE(failure.thrown);
+  EXPECT_TRUE(contains(failure.message, "node_ghosts_free[")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "refused for epoch 2: the last exchange's finish said "
+                                        "this one takes the fields of slot 1"))
+      << failure.message;
+  EXPECT_TRUE(contains(failure.message, "the peer told early is node peer ")) << failure.message;
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

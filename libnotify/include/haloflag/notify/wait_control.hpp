@@ -18,13 +18,17 @@ enum class Side : std::uint32_t { device = 0, host = 1 };
 /// wrong_build: the caller's kernel was compiled without code its plan needs (the embedded
 /// API's build without the node transport's lines, for a plan with a peer in lines); refused
 /// at once.
+/// wrong_fields: the caller's kernel started an exchange on other fields than the last
+/// exchange's finish said it would (kernels::NextExchange), where a node peer may already have
+/// placed it; fails the caller's grid at its barrier.
 enum class WaitOutcome : std::uint32_t {
   ready = 0,
   timed_out = 1,
   aborted = 2,
   out_of_order = 3,
   idle = 4,
-  wrong_build = 5
+  wrong_build = 5,
+  wrong_fields = 6
 };
 
 /// The first failed wait of one side. Each side writes only its own record (rule 1):

@@ -17,7 +17,9 @@
 /// moves pieces b, b + blocks, ... A node piece goes straight into the receiver's ghost cells
 /// where the receiver's plan names fields its sender mapped (halo::Exchange::device_plan(fields)),
 /// else through the receiver's buffer, which the receiver's blocks unpack and then free for the
-/// next epoch at once (block 0 announces the other epochs at the start). The plan keeps the
+/// next epoch at once. A kernel that double-buffers tells finish where its next exchange goes
+/// (NextExchange), and those ghost cells are freed as soon as the peer's pieces are in; block 0
+/// announces the other epochs at the start. The plan keeps the
 /// epoch in device memory: block 0 advances it; an epoch out of turn is refused at once,
 /// recorded as device_epoch[0]. Every wait has the plan's
 /// deadline and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a
@@ -171,13 +173,18 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
       detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
-  if (block == 0 && group.thread() == 0) {
-    // Only the grid's own epoch checks read it, and it publishes nothing.
-    notify::store_relaxed_same_side(internal.device_epoch, epoch);
-    // Peers whose pieces of the last exchange came through the buffer heard of this one as
-    // this rank unpacked them (node_pieces.hpp, free_buffer_early); the others hear of it now,
-    // with the slot of the plan's fields.
-    announce_ghosts_free_unless_announced(internal, epoch);
+  if (block == 0) {
+    int agreed = 1;
+    if (group.thread() == 0) {
+      // Only the grid's own epoch checks read it, and it publishes nothing.
+      notify::store_relaxed_same_side(internal.device_epoch, epoch);
+      // Peers whose pieces of the last exchange came through the buffer, or told then where
+      // this one goes (NextExchange), heard of it as this rank took those pieces in
+      // (node_pieces.hpp, free_early); the others hear of it now, with the plan's slot. Fields
+      // other than those told are refused: block 0 moves nothing, so the epoch never completes.
+      agreed = announce_ghosts_free_unless_announced(internal, epoch, block) ? 1 : 0;
+    }
+    if (group.from_leader(agreed) == 0) return BlockStatus::failed;
   }
   if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
@@ -189,16 +196,36 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
              : BlockStatus::failed;
 }
 
+/// What a caller's kernel that double-buffers says, at the finish of exchange `epoch`, of its
+/// next one (next_exchange_on): that it takes the FieldSet of that plan, and that from this
+/// exchange's start until that one completes the kernel neither reads nor writes those fields'
+/// ghost cells. As soon as a node peer's pieces of `epoch` are in, the peer is told it may place
+/// exchange `epoch + 1` there (where it mapped them), a whole iteration before that exchange
+/// starts: its sends then wait for nothing. Every block says the same. The default says
+/// nothing, and each exchange announces its fields at its start. A next exchange that takes
+/// other fields than said fails at its start (WaitOutcome::wrong_fields, the peer named).
+struct NextExchange {
+  std::uint32_t fields_slot = kUnregisteredFields;  ///< the next plan's (ExchangePlan::fields_slot)
+};
+
+/// The next exchange of the caller's kernel goes by `next`: its plan, as passed to that
+/// exchange's embedded_exchange_start (halo::Exchange::device_plan(fields) of a mapped FieldSet,
+/// for direct placement). Only where that exchange follows in the same kernel: the last one of
+/// a run says nothing.
+HF_HD inline NextExchange next_exchange_on(const DevicePlan& next) {
+  return {detail::plan_of(next).fields_slot};
+}
+
 /// Completes this block's share of exchange `epoch`: waits for each of its receive pieces'
 /// peers and unpacks the pieces that came through the buffer, then its receives over MPI. Every
 /// ghost cell is in once every block has returned (the caller's grid barrier). `Lines`: as in
-/// embedded_exchange_start.
+/// embedded_exchange_start; `next`: see NextExchange.
 template <LinesCode Lines = LinesCode::present, ExchangeGroup Group>
 HF_HD BlockStatus embedded_exchange_finish(const Group& group, const DevicePlan& plan,
                                            std::uint32_t block, std::uint32_t blocks,
-                                           std::uint64_t epoch) {
+                                           std::uint64_t epoch, NextExchange next = {}) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  if (piece_grid_receives<Lines>(group, internal, block, blocks, epoch) !=
+  if (piece_grid_receives<Lines>(group, internal, block, blocks, epoch, next.fields_slot) !=
       BlockStatus::ok) {
     return BlockStatus::failed;
   }

@@ -102,12 +102,13 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
   return BlockStatus::ok;
 }
 
-/// Step 4.
+/// Step 4. `next_slot`: as node_receive_pieces's.
 template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
-                                      std::uint64_t epoch) {
-  return node_receive_pieces<Lines>(group, plan, block, blocks, epoch);
+                                      std::uint64_t epoch,
+                                      std::uint32_t next_slot = kUnregisteredFields) {
+  return node_receive_pieces<Lines>(group, plan, block, blocks, epoch, next_slot);
 }
 
 /// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's

@@ -64,21 +64,33 @@ HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t e
   }
 }
 
-/// The same to every node sender that has not heard of `epoch` yet (the early free of the
-/// caller's kernel may have announced it, into the buffer): announcing twice could change the
-/// slot under pieces already on their way.
-HF_HD inline void announce_ghosts_free_unless_announced(const ExchangePlan& plan,
-                                                        std::uint64_t epoch) {
-  if (plan.routes.node == nullptr) return;
+/// The same to every node sender that has not heard of `epoch` yet (the caller's kernel may
+/// have told it early: free_early): announcing twice could change the slot under pieces already
+/// on their way. A peer told early of other fields than the plan's (the last exchange's finish
+/// said others: NextExchange) may have placed pieces there already: recorded as
+/// node_ghosts_free[p] (WaitOutcome::wrong_fields); returns false.
+HF_HD inline bool announce_ghosts_free_unless_announced(const ExchangePlan& plan,
+                                                        std::uint64_t epoch,
+                                                        std::uint32_t waiter) {
+  if (plan.routes.node == nullptr) return true;
   const std::uint64_t slot = announced_slot(plan);
+  bool agreed = true;
   for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
     const std::uint64_t* noted = plan.routes.node->peers[p].announced_to;
-    if (noted != nullptr &&
-        (notify::load_relaxed_same_side(noted) >> kGhostsFreeSlotBits) >= epoch) {
+    const std::uint64_t word = noted != nullptr ? notify::load_relaxed_same_side(noted) : 0;
+    if ((word >> kGhostsFreeSlotBits) < epoch) {
+      announce_ghosts_free_to(plan, p, epoch, slot);
       continue;
     }
-    announce_ghosts_free_to(plan, p, epoch, slot);
+    const std::uint64_t early = word & kBufferedSlot;
+    if (early != kBufferedSlot && early != slot) {
+      notify::record_wait_failure(plan.control, notify::Side::device,
+                                  notify::WaitOutcome::wrong_fields,
+                                  plan.routes.node->ghosts_free_id, p, epoch, word, 0, waiter);
+      agreed = false;
+    }
   }
+  return agreed;
 }
 
 /// The slot last announced to `peer` (read after its arrival for the epoch, so that it is the
@@ -197,21 +209,25 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
   }
 }
 
-/// After a block unpacked a piece from peer `p`'s buffer (thread 0). Where the caller's kernel
-/// picks its fields (embedded: every epoch is buffered), the peer writes only into this rank's
-/// buffer, never its ghost cells, so the buffer is free for the next epoch once every piece of
-/// this one is out of it: the block completing the count announces it then, an iteration ahead
-/// of the start, and the peer's next sends find it free instead of waiting a trip for it.
-HF_HD inline void free_buffer_early(const ExchangePlan& plan, std::uint32_t p,
-                                    std::uint64_t epoch) {
+/// After a block took `pieces` of peer `p`'s pieces of `epoch` in (thread 0; `placed`: the
+/// epoch went into the ghost cells). Where the caller's kernel picks its fields (embedded), the
+/// block completing the peer's count tells the peer at once where the next epoch may go, a
+/// whole iteration ahead of the start, so that the peer's next sends wait for nothing:
+///   - into the ghost cells of `next_slot`, the FieldSet of the caller's next exchange
+///     (NextExchange), after any epoch: the caller's kernel said it leaves them alone until
+///     that exchange completes;
+///   - else (next_slot kUnregisteredFields, which is kBufferedSlot) into this rank's buffer,
+///     after an epoch that came through it: the peer wrote only there, and every piece is out.
+/// An epoch placed into the ghost cells with no next fields said counts nothing: the caller's
+/// kernel may read its other ghost cells until its next start, which alone can free them.
+HF_HD inline void free_early(const ExchangePlan& plan, std::uint32_t p, std::uint64_t epoch,
+                             std::uint32_t pieces, bool placed, std::uint32_t next_slot) {
   if (!in_callers_kernel(plan)) return;  // the launched grids announce their slot at the start
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_unpacked == nullptr || peer.lines_in != 0) return;
-  const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked);
-  // Only the buffer is known to be free: the caller's kernel may still read its ghost cells.
-  if ((before + 1) % peer.pieces_in == 0) {
-    announce_ghosts_free_to(plan, p, epoch + 1, kBufferedSlot);
-  }
+  if (placed && next_slot == kUnregisteredFields) return;
+  const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked, pieces);
+  if ((before + pieces) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
 }
 
 /// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (thread
@@ -361,11 +377,13 @@ HF_HD inline void node_send_piece_moved(const ExchangePlan& plan, const detail::
 /// Step 3: block `block` of `blocks` completes its receive pieces. A peer that placed its pieces
 /// directly leaves nothing to unpack but the receives this rank takes through its buffer
 /// (through_buffer): the block of its first other piece alone waits, for all of those. Peers in
-/// lines are taken first, where `Lines` is present.
+/// lines are taken first, where `Lines` is present. `next_slot`: in the caller's kernel, the
+/// FieldSet slot of its next exchange where it said one (detail::free_early).
 template <LinesCode Lines, ExchangeGroup Group>
 HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t block, std::uint32_t blocks,
-                                      std::uint64_t epoch) {
+                                      std::uint64_t epoch,
+                                      std::uint32_t next_slot = kUnregisteredFields) {
   if (plan.routes.node == nullptr) return BlockStatus::ok;
   const NodePlan& node = *plan.routes.node;
   // The launched grids announce their plan's slot at the start; the caller's kernel may have
@@ -410,12 +428,10 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
       group.sync();
     }
     if (group.thread() == 0) {
-      if (!direct) {
-        stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
-        // In an epoch placed directly the ghost cells are the peer's too: no early free.
-        if (!peer_direct) detail::free_buffer_early(plan, piece.peer, epoch);
-      }
-      count_piece_work(plan, epoch, direct ? peer.direct_pieces_in : 1);
+      if (!direct) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
+      const std::uint32_t taken = direct ? peer.direct_pieces_in : 1;
+      detail::free_early(plan, piece.peer, epoch, taken, peer_direct, next_slot);
+      count_piece_work(plan, epoch, taken);
     }
   }
   return BlockStatus::ok;

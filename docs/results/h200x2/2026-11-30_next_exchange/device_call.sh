@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Session 64's device calls on two H200s, one rank per GPU (repository root on the GPU machine;
+# .deps from scripts/stage_offline_deps.sh and .ab carried, .ab/before the tree before the
+# caller's kernel told its peers where the next exchange goes, 21a93c7). STEPS lists the steps
+# of the call; the build folders are ignored, so a warm machine keeps them between calls.
+#   build      this tree with its tests into build-gpu (halo_bench, both examples, the GPU tests
+#              below and the calibration's tools), and the tree before's two examples into
+#              build-before, in the background
+#   tests      the GPU tests of the whole exchange from the kernel, of the node transport, of
+#              faults with the peers in lines, and of both examples against their references
+#   ab         the resident variants, the tree before and this one in turn, ROUNDS rounds (2):
+#              Jacobi3D at 32^3 per rank (7 and 27 points, with conventional beside it) and
+#              jacobi2d at 1024^2 (the norm every iteration and every 100)
+#   calibrate  scripts/calibrate_machine.sh with the tools of build: the model's parameter file,
+#              its node grid term from this tree's default piece grid
+#   check      halo_bench over node, the strategies with a node grid, cubes 200, 400 and 800, one
+#              round of 300 verified exchanges, the model beside from the new parameter file
+#   small2d    jacobi2d at 1024^2 and 4096^2, every variant, scripts/bench/bench_stencils.sh
+#              without the peer
+# RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
+# GPU_TESTS: the tests step's ctest regex (default: the list below).
+set -uo pipefail
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+before_after_call
+build=${builds[after]}
+ranks=${RANKS:-2}
+mps_when_shared "$ranks"
+cards_and_tree
+gpu_tests="embedded_whole|node_lines|node_placement|node_transport|fault_injection"
+gpu_tests+="|jacobi2d_reference|jacobi3d_reference"
+gpu_tests=${GPU_TESTS:-$gpu_tests}
+for step in $STEPS; do
+  case $step in
+    build)
+      build_before_in_background 12 haloflag_jacobi2d haloflag_jacobi3d
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
+      build_or_errors 24 halo_bench haloflag_jacobi2d haloflag_jacobi3d jacobi2d_reference_mpi_test \
+        jacobi3d_reference_mpi_test halo_node_lines_mpi_test halo_node_placement_mpi_test \
+        halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
+        halo_fault_injection_mpi_test halo_fault_injection_driver haloflag_calibrate_pingpong \
+        haloflag_calibrate_concurrent haloflag_calibrate_bulk_exchange \
+        haloflag_calibrate_pack_unpack haloflag_calibrate_node notify_latency haloflag_gen_config \
+        haloflag_calibrate_merge haloflag_model
+      echo "built: $(left) s left"
+      ;;
+    tests)
+      in_build "$build" "$o/ctest_gpu.txt" timeout $(($(left) - 200)) ctest -L gpu --timeout 120 \
+        --output-on-failure -R "$gpu_tests"
+      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
+        tail -40
+      echo "tested: $(left) s left"
+      ;;
+    ab)
+      wait_for_before
+      mkdir -p "$o/ab"
+      for round in $(seq 1 "$rounds"); do
+        for tree in before after; do
+          for points in 7 27; do
+            (($(left) > 30)) || break 3
+            name=j3d32_${points}pt_${tree}_r$round
+            timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "$tree")" --local 32 \
+              --stencil "$points" --variant conventional,resident --transport node \
+              --iterations 200 --repeats 10 --no-update-rate --json "$o/ab/$name.json" \
+              >"$o/ab/$name.txt" 2>&1
+            echo "$name: $(grep -E '^ *(conventional|resident) ' "$o/ab/$name.txt" |
+              awk '{printf "%s %s  ", $1, $2}')"
+          done
+          for nccheck in 1 100; do
+            (($(left) > 30)) || break 3
+            name=j2d1024_nccheck${nccheck}_${tree}_r$round
+            timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi2d "$tree")" -nx 1024 -ny 1024 \
+              -niter 1000 -nccheck "$nccheck" --variant resident --repeats 5 \
+              --json "$o/ab/$name.json" >"$o/ab/$name.txt" 2>&1
+            echo "$name: $(grep -E '^resident ' "$o/ab/$name.txt" | head -1)"
+          done
+        done
+      done
+      echo "ab: $(left) s left"
+      ;;
+    calibrate)
+      HALOFLAG_BUILD_DIR=$build HALOFLAG_CALIBRATION_SKIP_BUILD=1 timeout $(($(left) - 150)) \
+        scripts/calibrate_machine.sh "$o/calibration" >"$o/calibration_log.txt" 2>&1 ||
+        { echo "calibration failed or cut"; tail -20 "$o/calibration_log.txt"; }
+      tail -5 "$o/calibration_log.txt"
+      echo "calibrated: $(left) s left"
+      ;;
+    check)
+      mkdir -p "$o/check"
+      for cube in 200 400 800; do
+        (($(left) > 40)) || break
+        timeout 120 "${shared[@]}" mpiexec -n "$ranks" "$build/bench/halo_bench" \
+          --config "$root/comb_configs/comb_${cube}_np2_reduced.cfg" --transport node \
+          --strategy stream_notify,stacked_notify,resident --tuning fixed --rounds 1 \
+          --iterations 300 --progress 0 --timeout 10 --trace-exchanges 0 \
+          --params "$o/calibration/params.json" --json "$o/check/halo_bench_$cube.json" \
+          >"$o/check/halo_bench_$cube.txt" 2>&1
+        echo "cube $cube:"
+        grep -E "^(stream_notify|stacked_notify|resident) " "$o/check/halo_bench_$cube.txt"
+      done
+      echo "checked: $(left) s left"
+      ;;
+    small2d)
+      SIZES_2D="1024 4096" SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
+        RUN_LIMIT=100 timeout $(($(left) - 10)) scripts/bench/bench_stencils.sh "$o/small2d"
+      echo "small2d: $(left) s left"
+      ;;
+  esac
+done
