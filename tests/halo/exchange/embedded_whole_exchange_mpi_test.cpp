@@ -323,9 +323,9 @@ TEST(EmbeddedWholeExchange, ABuildWithoutLinesRefusesAPlanWithLinesAtOnce) {
 }
 
 // A finish that says the next exchange takes other fields than the one that follows (here: the
-// same field again) has told its node peers to place there early: the next start records it as
-// node_ghosts_free[peer] (wrong_fields), the grid fails at its barrier, and finish() names the
-// peer and the slot.
+// same field again) has told its node peers to place there early: the next exchange's finish
+// records it as node_ghosts_free[peer] (wrong_fields), the grid fails at its barrier, and the
+// host's finish() names the peer and the slot.
 TEST(EmbeddedWholeExchange, ANextExchangeOnOtherFieldsThanSaidFails) {
   SKIP_UNLESS_HOST_BACKEND();
   if (world_size() < 2) GTEST_SKIP() << "needs a node peer";

@@ -18,9 +18,9 @@ enum class Side : std::uint32_t { device = 0, host = 1 };
 /// wrong_build: the caller's kernel was compiled without code its plan needs (the embedded
 /// API's build without the node transport's lines, for a plan with a peer in lines); refused
 /// at once.
-/// wrong_fields: the caller's kernel started an exchange on other fields than the last
-/// exchange's finish said it would (kernels::NextExchange), where a node peer may already have
-/// placed it; fails the caller's grid at its barrier.
+/// wrong_fields: the caller's kernel ran an exchange on other fields than the last exchange's
+/// finish said it would (kernels::NextExchange), where a node peer was told to place it; the
+/// exchange never completes.
 enum class WaitOutcome : std::uint32_t {
   ready = 0,
   timed_out = 1,

@@ -173,18 +173,13 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
       detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
-  if (block == 0) {
-    int agreed = 1;
-    if (group.thread() == 0) {
-      // Only the grid's own epoch checks read it, and it publishes nothing.
-      notify::store_relaxed_same_side(internal.device_epoch, epoch);
-      // Peers whose pieces of the last exchange came through the buffer, or told then where
-      // this one goes (NextExchange), heard of it as this rank took those pieces in
-      // (node_pieces.hpp, free_early); the others hear of it now, with the plan's slot. Fields
-      // other than those told are refused: block 0 moves nothing, so the epoch never completes.
-      agreed = announce_ghosts_free_unless_announced(internal, epoch, block) ? 1 : 0;
-    }
-    if (group.from_leader(agreed) == 0) return BlockStatus::failed;
+  if (block == 0 && group.thread() == 0) {
+    // Only the grid's own epoch checks read it, and it publishes nothing.
+    notify::store_relaxed_same_side(internal.device_epoch, epoch);
+    // Peers whose pieces of the last exchange came through the buffer, or told then where this
+    // one goes (NextExchange), heard of it as this rank took those pieces in (node_pieces.hpp,
+    // free_early); the others hear of it now, with the slot of the plan's fields.
+    announce_ghosts_free_unless_announced(internal, epoch);
   }
   if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
@@ -203,7 +198,7 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
 /// exchange `epoch + 1` there (where it mapped them), a whole iteration before that exchange
 /// starts: its sends then wait for nothing. Every block says the same. The default says
 /// nothing, and each exchange announces its fields at its start. A next exchange that takes
-/// other fields than said fails at its start (WaitOutcome::wrong_fields, the peer named).
+/// other fields than said fails in its finish (WaitOutcome::wrong_fields, the peer named).
 struct NextExchange {
   std::uint32_t fields_slot = kUnregisteredFields;  ///< the next plan's (ExchangePlan::fields_slot)
 };

@@ -66,31 +66,19 @@ HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t e
 
 /// The same to every node sender that has not heard of `epoch` yet (the caller's kernel may
 /// have told it early: free_early): announcing twice could change the slot under pieces already
-/// on their way. A peer told early of other fields than the plan's (the last exchange's finish
-/// said others: NextExchange) may have placed pieces there already: recorded as
-/// node_ghosts_free[p] (WaitOutcome::wrong_fields); returns false.
-HF_HD inline bool announce_ghosts_free_unless_announced(const ExchangePlan& plan,
-                                                        std::uint64_t epoch,
-                                                        std::uint32_t waiter) {
-  if (plan.routes.node == nullptr) return true;
+/// on their way.
+HF_HD inline void announce_ghosts_free_unless_announced(const ExchangePlan& plan,
+                                                        std::uint64_t epoch) {
+  if (plan.routes.node == nullptr) return;
   const std::uint64_t slot = announced_slot(plan);
-  bool agreed = true;
   for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
     const std::uint64_t* noted = plan.routes.node->peers[p].announced_to;
-    const std::uint64_t word = noted != nullptr ? notify::load_relaxed_same_side(noted) : 0;
-    if ((word >> kGhostsFreeSlotBits) < epoch) {
-      announce_ghosts_free_to(plan, p, epoch, slot);
+    if (noted != nullptr &&
+        (notify::load_relaxed_same_side(noted) >> kGhostsFreeSlotBits) >= epoch) {
       continue;
     }
-    const std::uint64_t early = word & kBufferedSlot;
-    if (early != kBufferedSlot && early != slot) {
-      notify::record_wait_failure(plan.control, notify::Side::device,
-                                  notify::WaitOutcome::wrong_fields,
-                                  plan.routes.node->ghosts_free_id, p, epoch, word, 0, waiter);
-      agreed = false;
-    }
+    announce_ghosts_free_to(plan, p, epoch, slot);
   }
-  return agreed;
 }
 
 /// The slot last announced to `peer` (read after its arrival for the epoch, so that it is the
@@ -228,6 +216,23 @@ HF_HD inline void free_early(const ExchangePlan& plan, std::uint32_t p, std::uin
   if (placed && next_slot == kUnregisteredFields) return;
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked, pieces);
   if ((before + pieces) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
+}
+
+/// The caller's kernel told peer `p` early that `epoch` goes into the fields of slot `told`
+/// (NextExchange), and the epoch's plan takes other fields: the peer may have placed its pieces
+/// in the wrong ghost cells. Recorded as node_ghosts_free[p] (WaitOutcome::wrong_fields); the
+/// group counts nothing, so the epoch never completes and the host's finish() reports it.
+template <ExchangeGroup Group>
+HF_HD BlockStatus refuse_other_fields(const Group& group, const ExchangePlan& plan,
+                                      std::uint32_t p, std::uint64_t epoch, std::uint64_t told,
+                                      std::uint32_t waiter) {
+  if (group.thread() == 0) {
+    notify::record_wait_failure(plan.control, notify::Side::device,
+                                notify::WaitOutcome::wrong_fields,
+                                plan.routes.node->ghosts_free_id, p, epoch,
+                                ghosts_free_word(epoch, told), 0, waiter);
+  }
+  return BlockStatus::failed;
 }
 
 /// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (thread
@@ -417,7 +422,11 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
         leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
                          plan.control, block, detail::first_piece_of_peer(node.recv_pieces, j));
     if (status != BlockStatus::ok) return status;
-    const bool peer_direct = placed_directly(peer, launched ? slot : slot_announced_to(peer));
+    const std::uint64_t told = launched ? slot : slot_announced_to(peer);
+    if (!launched && told != kBufferedSlot && told != plan.fields_slot) {
+      return detail::refuse_other_fields(group, plan, piece.peer, epoch, told, block);
+    }
+    const bool peer_direct = placed_directly(peer, told);
     const bool direct = placeable && peer_direct;
     if (direct && !counts_placed) continue;  // the block of counts_placed counts them
     if (group.thread() == 0 && plan.times.slots != nullptr) detail::stamp_arrival(plan, piece, direct);
