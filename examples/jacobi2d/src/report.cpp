@@ -35,6 +35,7 @@ json parameters_json(const Options& options) {
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
           {"node_blocks", options.node_blocks},
+          {"next_exchange_told", options.next_exchange_told},
           {"host_threads", options.host_team_threads},
           {"transport", options.transport},
           {"progress", options.progress},

@@ -64,6 +64,7 @@ class ResidentJacobi final : public RowVariant<Real> {
     launch.iterations = iterations;
     launch.first_epoch = exchange_->epoch() + 1;
     launch.exchange = exchange;
+    launch.tell_next = this->settings_.next_exchange_told;
     launch.nccheck = this->settings_.nccheck;
     launch.norms = static_cast<double*>(this->accumulators_.data());
     launch.slots = this->follower_.slots();

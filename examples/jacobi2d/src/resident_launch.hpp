@@ -21,6 +21,9 @@ struct ResidentLaunch {
   int iterations;
   std::uint64_t first_epoch;  // exchange epoch of the first iteration (Exchange::epoch() + 1)
   bool exchange;  // false: the updates alone, to time them
+  // The finish of each exchange but the run's last tells the node peers where the next one goes
+  // (VariantSettings::next_exchange_told).
+  bool tell_next;
   int nccheck;    // iterations i with i % nccheck == 0 compute the norm
   double* norms;  // two accumulators, check k adding into norms[k % 2]
   NormSlots slots;

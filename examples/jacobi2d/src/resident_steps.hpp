@@ -65,7 +65,7 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
       if (!failed) {
         // The next iteration's exchange goes into the field read now, whose ghost rows only the
         // boundary rows read, before this exchange's start: its peers may place it there at once.
-        const hk::NextExchange next = i + 1 < launch.iterations
+        const hk::NextExchange next = launch.tell_next && i + 1 < launch.iterations
                                           ? hk::next_exchange_on(launch.plans[in])
                                           : hk::NextExchange{};
         failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch,

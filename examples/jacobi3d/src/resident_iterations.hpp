@@ -70,7 +70,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
       if (!failed) {
         // The next iteration's exchange goes into the buffer read now, whose ghost cells no
         // sweep reads before it completes: its peers may place it there at once.
-        const hk::NextExchange next = i + 1 < launch.iterations
+        const hk::NextExchange next = launch.tell_next && i + 1 < launch.iterations
                                           ? hk::next_exchange_on(launch.plans[in])
                                           : hk::NextExchange{};
         failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch,

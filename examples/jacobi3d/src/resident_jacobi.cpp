@@ -33,6 +33,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // The whole exchange started by the kernel, over every transport (finish() drives the MPI
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
+    tell_next_ = settings.next_exchange_told;
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
@@ -97,6 +98,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
     launch.first_epoch = exchange_->epoch() + 1;
     launch.whole_exchange = whole_exchange_;
     launch.updates_only = updates_only;
+    launch.tell_next = tell_next_;
     return launch;
   }
 
@@ -105,6 +107,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
   // Every rank's peers over node or self (ResidentLaunch::whole_exchange).
   bool whole_exchange_ = false;
+  bool tell_next_ = true;  // RunSettings::next_exchange_told
 };
 
 }  // namespace

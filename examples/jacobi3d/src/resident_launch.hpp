@@ -31,6 +31,9 @@ struct ResidentLaunch {
   // The update alone, for the update-rate report: the same sweeps and grid barriers with every
   // exchange step left out (the plans are not read, the ghost cells not refreshed).
   bool updates_only;
+  // The finish of each exchange but the run's last tells the node peers where the next one goes
+  // (VariantSettings::next_exchange_told).
+  bool tell_next;
 };
 
 // The kernel run asynchronously over these arguments: a cooperative GPU grid (GpuSide), or on

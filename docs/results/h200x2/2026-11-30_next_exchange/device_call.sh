@@ -3,14 +3,17 @@
 # .deps from scripts/stage_offline_deps.sh and .ab carried, .ab/before the tree before the
 # caller's kernel told its peers where the next exchange goes, 21a93c7). STEPS lists the steps
 # of the call; the build folders are ignored, so a warm machine keeps them between calls.
-#   build      this tree with its tests into build-gpu (halo_bench, both examples, the GPU tests
-#              below and the calibration's tools), and the tree before's two examples into
+#   build      this tree's BUILD_TARGETS into build-gpu (both examples, the GPU tests below,
+#              halo_bench and the calibration's tools), and the tree before's two examples into
 #              build-before, in the background
+#   build_after  this tree's BUILD_TARGETS alone, on every core
 #   tests      the GPU tests of the whole exchange from the kernel, of the node transport, of
-#              faults with the peers in lines, and of both examples against their references
-#   ab         the resident variants, the tree before and this one in turn, ROUNDS rounds (2):
-#              Jacobi3D at 32^3 per rank (7 and 27 points, with conventional beside it) and
-#              jacobi2d at 1024^2 (the norm every iteration and every 100)
+#              faults with the peers in lines, and of both examples against their references,
+#              within TEST_SECONDS (150)
+#   ab         the resident variants (ab_runs below) of the tree before and of this one in turn,
+#              ROUNDS rounds (2), the order swapped every other round
+#   told       the same of this tree alone, its finish telling the next exchange (the default)
+#              and not (--no-next-exchange), in turn: the change measured with one build
 #   calibrate  scripts/calibrate_machine.sh with the tools of build: the model's parameter file,
 #              its node grid term from this tree's default piece grid
 #   check      halo_bench over node, the strategies with a node grid, cubes 200, 400 and 800, one
@@ -30,22 +33,59 @@ cards_and_tree
 gpu_tests="embedded_whole|node_lines|node_placement|node_transport|fault_injection"
 gpu_tests+="|jacobi2d_reference|jacobi3d_reference"
 gpu_tests=${GPU_TESTS:-$gpu_tests}
+# BUILD_TARGETS: what build and build_after build of this tree (default: the programs and tests
+# above, with the calibration's tools).
+build_targets="haloflag_jacobi2d haloflag_jacobi3d jacobi2d_reference_mpi_test"
+build_targets+=" jacobi3d_reference_mpi_test halo_node_lines_mpi_test halo_node_placement_mpi_test"
+build_targets+=" halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test"
+build_targets+=" halo_fault_injection_mpi_test halo_fault_injection_driver halo_bench"
+build_targets+=" haloflag_calibrate_pingpong haloflag_calibrate_concurrent"
+build_targets+=" haloflag_calibrate_bulk_exchange haloflag_calibrate_pack_unpack"
+build_targets+=" haloflag_calibrate_node notify_latency haloflag_gen_config"
+build_targets+=" haloflag_calibrate_merge haloflag_model"
+build_targets=${BUILD_TARGETS:-$build_targets}
+# ab_runs JACOBI3D JACOBI2D LABEL [DIR [OPTIONS...]]: the resident variants of both programs
+# (Jacobi3D at 32^3 per rank, 7 and 27 points, conventional beside; jacobi2d at 1024^2, the norm
+# every iteration and every 100), with OPTIONS, into DIR ($o/ab) as NAME_LABEL.{json,txt}; each
+# row on stdout. Fails when the call's time runs short.
+ab_runs() {
+  local j3=$1 j2=$2 label=$3 dir=${4:-$o/ab}
+  shift 3
+  (($# > 0)) && shift
+  local points nccheck name
+  for points in 7 27; do
+    (($(left) > 30)) || return 1
+    name=j3d32_${points}pt_$label
+    timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$j3" --local 32 --stencil "$points" \
+      --variant conventional,resident --transport node --iterations 200 --repeats 10 \
+      --no-update-rate "$@" --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+    echo "$name: $(grep -E '^ *(conventional|resident) ' "$dir/$name.txt" |
+      awk '{printf "%s %s  ", $1, $2}')"
+  done
+  for nccheck in 1 100; do
+    (($(left) > 30)) || return 1
+    name=j2d1024_nccheck${nccheck}_$label
+    timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$j2" -nx 1024 -ny 1024 -niter 1000 \
+      -nccheck "$nccheck" --variant resident --repeats 5 "$@" --json "$dir/$name.json" \
+      >"$dir/$name.txt" 2>&1
+    echo "$name: $(grep -E '^resident ' "$dir/$name.txt" | head -1)"
+  done
+}
 for step in $STEPS; do
   case $step in
     build)
       build_before_in_background 12 haloflag_jacobi2d haloflag_jacobi3d
       configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
-      build_or_errors 24 halo_bench haloflag_jacobi2d haloflag_jacobi3d jacobi2d_reference_mpi_test \
-        jacobi3d_reference_mpi_test halo_node_lines_mpi_test halo_node_placement_mpi_test \
-        halo_node_transport_mpi_test halo_embedded_whole_exchange_mpi_test \
-        halo_fault_injection_mpi_test halo_fault_injection_driver haloflag_calibrate_pingpong \
-        haloflag_calibrate_concurrent haloflag_calibrate_bulk_exchange \
-        haloflag_calibrate_pack_unpack haloflag_calibrate_node notify_latency haloflag_gen_config \
-        haloflag_calibrate_merge haloflag_model
+      build_or_errors 24 $build_targets
+      echo "built: $(left) s left"
+      ;;
+    build_after)
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
+      build_or_errors "$(nproc)" $build_targets
       echo "built: $(left) s left"
       ;;
     tests)
-      in_build "$build" "$o/ctest_gpu.txt" timeout $(($(left) - 200)) ctest -L gpu --timeout 120 \
+      in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu --timeout 120 \
         --output-on-failure -R "$gpu_tests"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
         tail -40
@@ -55,28 +95,27 @@ for step in $STEPS; do
       wait_for_before
       mkdir -p "$o/ab"
       for round in $(seq 1 "$rounds"); do
-        for tree in before after; do
-          for points in 7 27; do
-            (($(left) > 30)) || break 3
-            name=j3d32_${points}pt_${tree}_r$round
-            timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "$tree")" --local 32 \
-              --stencil "$points" --variant conventional,resident --transport node \
-              --iterations 200 --repeats 10 --no-update-rate --json "$o/ab/$name.json" \
-              >"$o/ab/$name.txt" 2>&1
-            echo "$name: $(grep -E '^ *(conventional|resident) ' "$o/ab/$name.txt" |
-              awk '{printf "%s %s  ", $1, $2}')"
-          done
-          for nccheck in 1 100; do
-            (($(left) > 30)) || break 3
-            name=j2d1024_nccheck${nccheck}_${tree}_r$round
-            timeout 40 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi2d "$tree")" -nx 1024 -ny 1024 \
-              -niter 1000 -nccheck "$nccheck" --variant resident --repeats 5 \
-              --json "$o/ab/$name.json" >"$o/ab/$name.txt" 2>&1
-            echo "$name: $(grep -E '^resident ' "$o/ab/$name.txt" | head -1)"
-          done
+        order="before after"
+        ((round % 2 == 0)) && order="after before"
+        for tree in $order; do
+          ab_runs "$(jacobi3d "$tree")" "$(jacobi2d "$tree")" "${tree}_r$round" || break 2
         done
       done
       echo "ab: $(left) s left"
+      ;;
+    told)
+      mkdir -p "$o/told"
+      for round in $(seq 1 "$rounds"); do
+        order="told start"
+        ((round % 2 == 0)) && order="start told"
+        for form in $order; do
+          flags=()
+          [[ $form == start ]] && flags=(--no-next-exchange)
+          ab_runs "$(jacobi3d after)" "$(jacobi2d after)" "${form}_r$round" "$o/told" \
+            "${flags[@]}" || break 2
+        done
+      done
+      echo "told: $(left) s left"
       ;;
     calibrate)
       HALOFLAG_BUILD_DIR=$build HALOFLAG_CALIBRATION_SKIP_BUILD=1 timeout $(($(left) - 150)) \

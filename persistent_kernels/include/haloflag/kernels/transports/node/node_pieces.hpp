@@ -214,6 +214,12 @@ HF_HD inline void free_early(const ExchangePlan& plan, std::uint32_t p, std::uin
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_unpacked == nullptr || peer.lines_in != 0) return;
   if (placed && next_slot == kUnregisteredFields) return;
+  // A peer whose pieces were all placed is complete once its arrival is seen: the block that saw
+  // it tells at once, without the count's read-modify-write on the epoch's critical path.
+  if (placed && pieces == peer.pieces_in) {
+    announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
+    return;
+  }
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked, pieces);
   if ((before + pieces) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
 }
