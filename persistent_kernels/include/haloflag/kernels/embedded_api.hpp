@@ -196,7 +196,7 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   }
   // A peer that placed its pieces straight into the ghost cells left nothing to unpack, but for
   // the receives this rank takes through its buffer by their shape.
-  if (route->through_buffer != 0 || !placed_directly(peer, slot_announced_to(peer))) {
+  if (route->through_buffer != 0 || !placed_directly(peer, slot_told(internal, peer, epoch))) {
     const MessageLayout& layout = internal.recvs[message];
     kernels::detail::unpack_elements(group, layout, fields_of(internal), 0,
                                      static_cast<std::uint32_t>(layout.element_count()),

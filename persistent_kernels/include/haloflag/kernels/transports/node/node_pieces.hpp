@@ -81,11 +81,16 @@ HF_HD inline void announce_ghosts_free_unless_announced(const ExchangePlan& plan
   }
 }
 
-/// The slot last announced to `peer` (read after its arrival for the epoch, so that it is the
-/// epoch's: the next epoch's early announcement needs every piece of this one unpacked).
-HF_HD inline std::uint64_t slot_announced_to(const NodePeerRoute& peer) {
+/// The slot this rank told `peer` for `epoch`, read once the peer's pieces of it are in (so not
+/// yet the next epoch's: its early announcement needs every piece of this one taken in). A word
+/// of an older epoch means the epoch was announced at this start, by another group whose store
+/// has not reached this one yet (its release orders the stores before it, not the relaxed store
+/// to the peer after it, which the peer answered): that announcement named the plan's slot.
+HF_HD inline std::uint64_t slot_told(const ExchangePlan& plan, const NodePeerRoute& peer,
+                                     std::uint64_t epoch) {
   if (peer.announced_to == nullptr) return kBufferedSlot;
-  return notify::load_acquire_same_side(peer.announced_to) & kBufferedSlot;
+  const std::uint64_t word = notify::load_acquire_same_side(peer.announced_to);
+  return (word >> kGhostsFreeSlotBits) >= epoch ? word & kBufferedSlot : announced_slot(plan);
 }
 
 /// The same once per epoch from whichever of many groups comes first (one thread): the embedded
@@ -428,7 +433,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
         leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
                          plan.control, block, detail::first_piece_of_peer(node.recv_pieces, j));
     if (status != BlockStatus::ok) return status;
-    const std::uint64_t told = launched ? slot : slot_announced_to(peer);
+    const std::uint64_t told = launched ? slot : slot_told(plan, peer, epoch);
     if (!launched && told != kBufferedSlot && told != plan.fields_slot) {
       return detail::refuse_other_fields(group, plan, piece.peer, epoch, told, block);
     }
