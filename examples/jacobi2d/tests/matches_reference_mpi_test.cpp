@@ -140,16 +140,20 @@ INSTANTIATE_TEST_SUITE_P(
                     MpiCase{VariantKind::conventional_overlap, Progress::caller}),
     mpi_case_name);
 
-// The resident kernel comes in two builds of the whole exchange: without the node transport's
-// lines (every other case here) and with them, launched where a node peer takes lines.
-TEST(ResidentLines, NodePeersInLinesMatchReference) {
+// The resident kernel's other routes: the build of the whole exchange with the node transport's
+// lines (the other cases here take the build without), launched where a node peer takes lines;
+// and each finish telling the node peers where the next exchange goes (NextExchange).
+TEST(ResidentRoutes, LinesAndTheNextExchangeToldMatchReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const Problem problem = test_problem(Precision::float64);
-  RunSettings settings = test_settings(3);
-  settings.node_lines_up_to_bytes = std::int64_t{1} << 20;
-  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
-  const CheckResult result = run_and_check(*variant, problem, settings);
-  EXPECT_TRUE(result.identical) << result.message;
+  for (const bool lines : {true, false}) {
+    RunSettings settings = test_settings(3);
+    if (lines) settings.node_lines_up_to_bytes = std::int64_t{1} << 20;
+    settings.next_exchange_told = !lines;
+    auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+    const CheckResult result = run_and_check(*variant, problem, settings);
+    EXPECT_TRUE(result.identical) << (lines ? "lines: " : "next told: ") << result.message;
+  }
 }
 
 // A problem that cannot be split names the option and the numbers.

@@ -107,7 +107,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
   // Every rank's peers over node or self (ResidentLaunch::whole_exchange).
   bool whole_exchange_ = false;
-  bool tell_next_ = true;  // RunSettings::next_exchange_told
+  bool tell_next_ = false;  // RunSettings::next_exchange_told
 };
 
 }  // namespace

@@ -68,7 +68,7 @@ std::optional<int> start_run(CLI::App& app, MPI_Comm comm, const std::string& to
 
 // Sets the settings every variant shares (of an example's RunSettings), from the run's backend
 // and the options both examples spell alike (--timeout, --gpu-threads, --resident-blocks,
-// --node-blocks, --no-next-exchange, --host-threads, --transport, --progress).
+// --node-blocks, --next-exchange, --host-threads, --transport, --progress).
 template <class Options>
 void set_variant_settings(VariantSettings& settings, const Options& options,
                           const RunStart& start) {

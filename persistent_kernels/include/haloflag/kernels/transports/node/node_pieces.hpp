@@ -81,16 +81,19 @@ HF_HD inline void announce_ghosts_free_unless_announced(const ExchangePlan& plan
   }
 }
 
-/// The slot this rank told `peer` for `epoch`, read once the peer's pieces of it are in (so not
-/// yet the next epoch's: its early announcement needs every piece of this one taken in). A word
-/// of an older epoch means the epoch was announced at this start, by another group whose store
-/// has not reached this one yet (its release orders the stores before it, not the relaxed store
-/// to the peer after it, which the peer answered): that announcement named the plan's slot.
+/// The slot this rank told `peer` for `epoch`, read once the peer's pieces of it are in. Where
+/// the word is of another epoch, the slot was the plan's:
+///   - an older one: the epoch was announced at this start, by another group whose store has
+///     not reached this one yet (its release orders the stores before it, not the relaxed store
+///     to the peer after it, which the peer answered), with the plan's slot;
+///   - a newer one: the block that saw the peer's arrival told it the next epoch at once
+///     (free_early, an epoch placed whole), after checking this epoch's slot against the plan's.
+/// (A counted early announcement comes only once every group has read and counted.)
 HF_HD inline std::uint64_t slot_told(const ExchangePlan& plan, const NodePeerRoute& peer,
                                      std::uint64_t epoch) {
   if (peer.announced_to == nullptr) return kBufferedSlot;
   const std::uint64_t word = notify::load_acquire_same_side(peer.announced_to);
-  return (word >> kGhostsFreeSlotBits) >= epoch ? word & kBufferedSlot : announced_slot(plan);
+  return (word >> kGhostsFreeSlotBits) == epoch ? word & kBufferedSlot : announced_slot(plan);
 }
 
 /// The same once per epoch from whichever of many groups comes first (one thread): the embedded
