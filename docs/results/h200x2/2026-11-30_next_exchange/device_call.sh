@@ -12,8 +12,9 @@
 #              within TEST_SECONDS (150)
 #   ab         the resident variants (ab_runs below) of the tree before and of this one in turn,
 #              ROUNDS rounds (2), the order swapped every other round
-#   told       the same of this tree alone, its finish telling the next exchange (the default)
-#              and not (--no-next-exchange), in turn: the change measured with one build
+#   told       the same of this tree alone, its finish telling the next exchange
+#              (--next-exchange) and each exchange announced at its start (the default), in
+#              turn: the change measured with one build
 #   calibrate  scripts/calibrate_machine.sh with the tools of build: the model's parameter file,
 #              its node grid term from this tree's default piece grid
 #   check      halo_bench over node, the strategies with a node grid, cubes 200, 400 and 800, one
@@ -110,7 +111,7 @@ for step in $STEPS; do
         ((round % 2 == 0)) && order="start told"
         for form in $order; do
           flags=()
-          [[ $form == start ]] && flags=(--no-next-exchange)
+          [[ $form == told ]] && flags=(--next-exchange)
           ab_runs "$(jacobi3d after)" "$(jacobi2d after)" "${form}_r$round" "$o/told" \
             "${flags[@]}" || break 2
         done
