@@ -22,8 +22,7 @@ std::string WaitFailure::describe() const {
   if (outcome == WaitOutcome::wrong_fields) {
     return text + "refused for epoch " + std::to_string(expected_epoch) +
            ": the last exchange's finish said this one takes the fields of slot " +
-           std::to_string(last_seen & 15) +  // a ghosts_free word: epoch << 4 | slot
-           " (NextExchange), so the peer was told to place it there, and its plan takes other "
+           std::to_string(last_seen) + " (NextExchange), so the peer was told to place it there, and its plan takes other "
            "fields" + who;
   }
   if (outcome == WaitOutcome::out_of_order) {

@@ -62,7 +62,8 @@ class NodeExchangeTransport final : public ExchangeTransport {
     }
     if (failure.array_name == "node_ghosts_free" &&
         failure.outcome == notify::WaitOutcome::wrong_fields) {
-      return "; the peer told early is node peer " + std::to_string(node_->peer_rank(failure.index));
+      return "; the peer told early is node peer " +
+             std::to_string(node_->peer_rank(failure.index));
     }
     if (failure.array_name == "node_ghosts_free") {
       return ", waiting before sending to node peer " +

@@ -20,7 +20,7 @@ enum class Side : std::uint32_t { device = 0, host = 1 };
 /// at once.
 /// wrong_fields: the caller's kernel ran an exchange on other fields than the last exchange's
 /// finish said it would (kernels::NextExchange), where a node peer was told to place it; the
-/// exchange never completes.
+/// exchange never completes. Its record's last value seen is the FieldSet slot told.
 enum class WaitOutcome : std::uint32_t {
   ready = 0,
   timed_out = 1,

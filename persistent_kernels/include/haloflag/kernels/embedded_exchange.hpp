@@ -19,14 +19,14 @@
 /// else through the receiver's buffer, which the receiver's blocks unpack and then free for the
 /// next epoch at once. A kernel that double-buffers tells finish where its next exchange goes
 /// (NextExchange), and those ghost cells are freed as soon as the peer's pieces are in; block 0
-/// announces the other epochs at the start. The plan keeps the
-/// epoch in device memory: block 0 advances it; an epoch out of turn is refused at once,
-/// recorded as device_epoch[0]. Every wait has the plan's
-/// deadline and abort flag, as the rest of the embedded API (embedded_failed(group, plan) lets a
-/// grid leave together after a failure), and the grid's last block reads the host's abort flag
-/// once per exchange. Messages over MPI go whole, one block each (from the grid's last block
-/// down): packed into the pinned send buffer once the CPU says it is free, signalled through
-/// send_ready, and unpacked once the CPU's unpack_ready shows the epoch. The host starts
+/// announces the other epochs at the start. The plan keeps the epoch in device memory: block 0
+/// advances it; an epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait
+/// has the plan's deadline and abort flag, as the rest of the embedded API
+/// (embedded_failed(group, plan) lets a grid leave together after a failure), and the grid's
+/// last block reads the host's abort flag once per exchange. Messages over MPI go whole, one
+/// block each (from the grid's last block down): packed into the pinned send buffer once the CPU
+/// says it is free, signalled through send_ready, and unpacked once the CPU's unpack_ready shows
+/// the epoch. The host starts
 /// nothing: it tells the Exchange how far the kernel went (halo::Exchange::started_on_device);
 /// for peers over MPI the CPU state machine then takes the exchanges in turn beside the kernel
 /// (the progress thread, or the caller's progress() and finish()), and finish() waits for the

@@ -229,13 +229,16 @@ HF_HD inline void free_early(const ExchangePlan& plan, std::uint32_t p, std::uin
     return;
   }
   const std::uint64_t before = notify::count_in_same_side(peer.pieces_unpacked, pieces);
-  if ((before + pieces) % peer.pieces_in == 0) announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
+  if ((before + pieces) % peer.pieces_in == 0) {
+    announce_ghosts_free_to(plan, p, epoch + 1, next_slot);
+  }
 }
 
 /// The caller's kernel told peer `p` early that `epoch` goes into the fields of slot `told`
 /// (NextExchange), and the epoch's plan takes other fields: the peer may have placed its pieces
-/// in the wrong ghost cells. Recorded as node_ghosts_free[p] (WaitOutcome::wrong_fields); the
-/// group counts nothing, so the epoch never completes and the host's finish() reports it.
+/// in the wrong ghost cells. Recorded as node_ghosts_free[p] (WaitOutcome::wrong_fields, the
+/// slot told as its last value seen); the group counts nothing, so the epoch never completes and
+/// the host's finish() reports it.
 template <ExchangeGroup Group>
 HF_HD BlockStatus refuse_other_fields(const Group& group, const ExchangePlan& plan,
                                       std::uint32_t p, std::uint64_t epoch, std::uint64_t told,
@@ -243,8 +246,7 @@ HF_HD BlockStatus refuse_other_fields(const Group& group, const ExchangePlan& pl
   if (group.thread() == 0) {
     notify::record_wait_failure(plan.control, notify::Side::device,
                                 notify::WaitOutcome::wrong_fields,
-                                plan.routes.node->ghosts_free_id, p, epoch,
-                                ghosts_free_word(epoch, told), 0, waiter);
+                                plan.routes.node->ghosts_free_id, p, epoch, told, 0, waiter);
   }
   return BlockStatus::failed;
 }
