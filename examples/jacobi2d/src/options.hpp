@@ -31,7 +31,7 @@ struct Options {
   int gpu_threads = 256;
   int resident_blocks = 0;
   int node_blocks = 0;  // the node transport's piece grid; 0: its default
-  bool next_exchange_told = false;  // resident: finish tells where the next exchange goes
+  bool next_exchange_told = true;  // resident: finish tells where the next exchange goes
   int host_team_threads = 2;
   std::string transport = "auto";
   std::string progress = "thread";

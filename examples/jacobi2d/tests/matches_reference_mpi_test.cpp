@@ -142,17 +142,18 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The resident kernel's other routes: the build of the whole exchange with the node transport's
 // lines (the other cases here take the build without), launched where a node peer takes lines;
-// and each finish telling the node peers where the next exchange goes (NextExchange).
-TEST(ResidentRoutes, LinesAndTheNextExchangeToldMatchReference) {
+// and each exchange announcing its fields at its start, where the other cases' finishes tell the
+// node peers where the next exchange goes (NextExchange).
+TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
   const Problem problem = test_problem(Precision::float64);
   for (const bool lines : {true, false}) {
     RunSettings settings = test_settings(3);
     if (lines) settings.node_lines_up_to_bytes = std::int64_t{1} << 20;
-    settings.next_exchange_told = !lines;
+    settings.next_exchange_told = lines;
     auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
     const CheckResult result = run_and_check(*variant, problem, settings);
-    EXPECT_TRUE(result.identical) << (lines ? "lines: " : "next told: ") << result.message;
+    EXPECT_TRUE(result.identical) << (lines ? "lines: " : "announced at the start: ") << result.message;
   }
 }
 

@@ -106,9 +106,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   add_count(app, "--node-blocks", options.node_blocks,
             "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
             "resident grid: half the room the exchange's other kernels leave)", 0);
-  app.add_flag("--next-exchange", options.next_exchange_told,
+  app.add_flag("--next-exchange,!--no-next-exchange", options.next_exchange_told,
                "resident: each exchange's finish tells the node peers where the next one goes "
-               "(kernels::NextExchange), instead of that one announcing its fields at its start");
+               "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "
+               "at its start")
+      ->capture_default_str();
   hx::add_transport_option(
       app, options.transport,
       "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "

@@ -36,9 +36,9 @@ struct VariantSettings {
   // default.
   int node_blocks = 0;
   // The resident kernels' finish tells the node peers where the next exchange goes
-  // (kernels::NextExchange); false (the default): each exchange announces its fields at its
-  // start.
-  bool next_exchange_told = false;
+  // (kernels::NextExchange), so that its start need not announce its fields; false: each
+  // exchange announces them at its start.
+  bool next_exchange_told = true;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
