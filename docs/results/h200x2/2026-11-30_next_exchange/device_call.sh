@@ -13,8 +13,9 @@
 #   ab         the resident variants (ab_runs below) of the tree before and of this one in turn,
 #              ROUNDS rounds (2), the order swapped every other round
 #   told       the same of this tree alone, its finish telling the next exchange
-#              (--next-exchange) and each exchange announced at its start (the default), in
-#              turn: the change measured with one build
+#              (--next-exchange) and each exchange announced at its start (--no-next-exchange;
+#              calls 1-4 ran before that flag, when the start form was the default), in turn:
+#              the change measured with one build
 #   calibrate  scripts/calibrate_machine.sh with the tools of build: the model's parameter file,
 #              its node grid term from this tree's default piece grid
 #   check      halo_bench over node, the strategies with a node grid, cubes 200, 400 and 800, one
@@ -43,7 +44,7 @@ build_targets+=" halo_fault_injection_mpi_test halo_fault_injection_driver halo_
 build_targets+=" haloflag_calibrate_pingpong haloflag_calibrate_concurrent"
 build_targets+=" haloflag_calibrate_bulk_exchange haloflag_calibrate_pack_unpack"
 build_targets+=" haloflag_calibrate_node notify_latency haloflag_gen_config"
-build_targets+=" haloflag_calibrate_merge haloflag_model"
+build_targets+=" haloflag_calibrate_merge haloflag_model_cli"
 build_targets=${BUILD_TARGETS:-$build_targets}
 # ab_runs JACOBI3D JACOBI2D LABEL [DIR [OPTIONS...]]: the resident variants of both programs
 # (Jacobi3D at 32^3 per rank, 7 and 27 points, conventional beside; jacobi2d at 1024^2, the norm
@@ -110,7 +111,7 @@ for step in $STEPS; do
         order="told start"
         ((round % 2 == 0)) && order="start told"
         for form in $order; do
-          flags=()
+          flags=(--no-next-exchange)
           [[ $form == told ]] && flags=(--next-exchange)
           ab_runs "$(jacobi3d after)" "$(jacobi2d after)" "${form}_r$round" "$o/told" \
             "${flags[@]}" || break 2
