@@ -22,6 +22,11 @@
 #              round of 300 verified exchanges, the model beside from the new parameter file
 #   small2d    jacobi2d at 1024^2 and 4096^2, every variant, scripts/bench/bench_stencils.sh
 #              without the peer
+#   check_all  every strategy over node and mpi, cubes 200, 400 and 800, one round of 300
+#              verified exchanges, the model beside from the shipped parameter file
+#              (scripts/bench/bench_node_pieces.sh exchanges)
+#   shapes2d   jacobi2d's resident variant at 4096^2, the norm every iteration and every 100,
+#              with resident blocks of 128, 256 (the default) and 512 threads
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 # GPU_TESTS: the tests step's ctest regex (default: the list below).
 set -uo pipefail
@@ -140,6 +145,29 @@ for step in $STEPS; do
         grep -E "^(stream_notify|stacked_notify|resident) " "$o/check/halo_bench_$cube.txt"
       done
       echo "checked: $(left) s left"
+      ;;
+    check_all)
+      HALOFLAG_BUILD_DIR=$build HALOFLAG_CUBES="200 400 800" HALOFLAG_ROUNDS=1 \
+        timeout $(($(left) - 10)) scripts/bench/bench_node_pieces.sh exchanges "$o/check_all" \
+        --timeout 10 --trace-exchanges 0 --iterations 300 \
+        --params model/params/nvidia-h200-x2__open-mpi-v4.1.6.json >"$o/check_all.log" 2>&1 ||
+        echo "check_all failed or cut"
+      grep -hE "^(comb|stream|stacked|resident|nccl)" "$o"/check_all/exchanges/halo_bench_*.txt
+      echo "checked all: $(left) s left"
+      ;;
+    shapes2d)
+      mkdir -p "$o/shapes2d"
+      for threads in 256 128 512; do
+        for nccheck in 1 100; do
+          (($(left) > 40)) || break 2
+          name=j2d4096_nccheck${nccheck}_threads$threads
+          timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi2d after)" -nx 4096 -ny 4096 \
+            -niter 1000 -nccheck "$nccheck" --variant resident --repeats 5 \
+            --gpu-threads "$threads" --json "$o/shapes2d/$name.json" >"$o/shapes2d/$name.txt" 2>&1
+          echo "$name: $(grep -E '^resident ' "$o/shapes2d/$name.txt" | head -1)"
+        done
+      done
+      echo "shapes2d: $(left) s left"
       ;;
     small2d)
       SIZES_2D="1024 4096" SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
