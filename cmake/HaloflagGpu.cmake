@@ -49,6 +49,12 @@ elseif(HALOFLAG_GPU_BACKEND STREQUAL "hip")
   set(CMAKE_CXX_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env HCC_AMDGPU_TARGET=${hip_targets})
 endif()
 
+# A program whose GPU code comes from a library it links: listed for haloflag_gpu_targets as well,
+# so that CI's HIP build links it.
+function(haloflag_gpu_linked target)
+  set_property(GLOBAL APPEND PROPERTY HALOFLAG_GPU_TARGETS ${target})
+endfunction()
+
 # Marks the listed *.cu sources of <target> for the GPU backend in use and links its runtime.
 function(haloflag_gpu_sources target visibility)
   # Listed for the haloflag_gpu_targets target (the top-level CMakeLists.txt).
