@@ -4,8 +4,11 @@
 # transport (one GPU per rank; on a one-GPU machine both ranks on it under MPS, a proxy:
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank, at 7 and 27 points, in rounds, once per
 # setting (HALOFLAG_EXP, which the patch reads). Four patches, each with its settings:
-#  - docs/results/h200x2/2026-11-29_two_gpus/stamps.patch (the default; fits the trees whose
-#    piece-moving kernels come in two builds, from 0af27d0),
+#  - docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the default; fits the trees
+#    whose finish may tell the next exchange, from 0193473: stages 2-3 are then the announce of
+#    the peers not told),
+#    docs/results/h200x2/2026-11-29_two_gpus/stamps.patch (the trees whose piece-moving kernels
+#    come in two builds, 0af27d0 to 21a93c7),
 #    docs/results/h200/2026-11-29_node_lines/stamps.patch (the trees with the node transport's
 #    lines, to 4e241a4) and docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
 #    (fits the trees from examples/common's CooperativeGrid to before the lines, ecf0090; its
@@ -39,7 +42,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 }
 out=$1
 source_dir=$(cd "${2:-$root}" && pwd)
-patch_file=${3:-$root/docs/results/h200x2/2026-11-29_two_gpus/stamps.patch}
+patch_file=${3:-$root/docs/results/h200x2/2026-11-30_next_exchange/stamps.patch}
 rounds=${HALOFLAG_BREAKDOWN_ROUNDS:-2}
 settings=${HALOFLAG_BREAKDOWN_SETTINGS:-0 6}
 label=${HALOFLAG_BREAKDOWN_LABEL:-tree}
