@@ -27,6 +27,8 @@
 #              (scripts/bench/bench_node_pieces.sh exchanges)
 #   shapes2d   jacobi2d's resident variant at 4096^2, the norm every iteration and every 100,
 #              with resident blocks of 128, 256 (the default) and 512 threads
+#   blocks2d   jacobi2d's resident variant at 1024^2, the norm every iteration, with grids of
+#              as many blocks as fit (the default), 132 and 264, then the default again
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 # GPU_TESTS: the tests step's ctest regex (default: the list below).
 set -uo pipefail
@@ -168,6 +170,20 @@ for step in $STEPS; do
         done
       done
       echo "shapes2d: $(left) s left"
+      ;;
+    blocks2d)
+      mkdir -p "$o/blocks2d"
+      round=0
+      for blocks in 0 132 264 0; do
+        (($(left) > 15)) || break
+        round=$((round + 1))
+        name=j2d1024_nccheck1_blocks${blocks}_$round
+        timeout 30 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi2d after)" -nx 1024 -ny 1024 \
+          -niter 1000 -nccheck 1 --variant resident --repeats 5 --resident-blocks "$blocks" \
+          --json "$o/blocks2d/$name.json" >"$o/blocks2d/$name.txt" 2>&1
+        echo "$name: $(grep -E '^resident ' "$o/blocks2d/$name.txt" | head -1)"
+      done
+      echo "blocks2d: $(left) s left"
       ;;
     small2d)
       SIZES_2D="1024 4096" SIZES_3D=" " HALOFLAG_BUILD_DIR=$build PEER_BUILD="" RANKS=$ranks \
