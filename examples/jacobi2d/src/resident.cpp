@@ -10,6 +10,7 @@
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
 #include "haloflag/examples/resident_run.hpp"
+#include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "resident_launch.hpp"
 #include "resident_steps.hpp"
@@ -47,7 +48,9 @@ class ResidentJacobi final : public RowVariant<Real> {
   VariantKind kind() const override { return VariantKind::resident; }
 
   std::string launch_description() const override {
-    return resident_->describe() + "; each exchange started by the kernel and split over its grid";
+    return resident_->describe() +
+           "; each exchange started by the kernel and split over its grid, " +
+           haloflag::examples::next_exchange_route(this->settings_.next_exchange_told);
   }
 
  private:

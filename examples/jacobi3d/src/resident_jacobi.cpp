@@ -12,6 +12,7 @@
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
 #include "haloflag/examples/resident_run.hpp"
+#include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "resident_iterations.hpp"
 #include "resident_launch.hpp"
@@ -76,9 +77,13 @@ class ResidentJacobi final : public FieldVariant<Real> {
   }
 
   std::string launch_description() const override {
+    if (!whole_exchange_) {
+      return resident_->describe() +
+             "; each message packed and unpacked by one block of the kernel";
+    }
     return resident_->describe() +
-           (whole_exchange_ ? "; each exchange started by the kernel and split over its grid"
-                            : "; each message packed and unpacked by one block of the kernel");
+           "; each exchange started by the kernel and split over its grid, " +
+           haloflag::examples::next_exchange_route(tell_next_);
   }
 
  private:

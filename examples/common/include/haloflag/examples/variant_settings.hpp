@@ -45,6 +45,13 @@ struct VariantSettings {
 };
 
 // The options every variant's Exchange shares, for `strategy` over `comm`.
+// How the resident kernels' exchanges reach their node peers' fields, for the variants'
+// descriptions (VariantSettings::next_exchange_told).
+inline const char* next_exchange_route(bool told) {
+  return told ? "each finish telling the node peers where the next one goes"
+              : "each start announcing its fields to the node peers";
+}
+
 inline haloflag::halo::ExchangeOptions exchange_options(const VariantSettings& settings,
                                                         MPI_Comm comm,
                                                         haloflag::halo::Strategy strategy) {
