@@ -21,7 +21,8 @@ jobs=${HALOFLAG_JOBS:-$(nproc)}
 # oversubscribed on few cores run ~3x slower.
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_COMPILER=clang++ -DHALOFLAG_GPU=none \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_COMPILER=clang++ \
+  -DHALOFLAG_GPU=none \
   -DHALOFLAG_SANITIZE="${HALOFLAG_SANITIZE:-address,undefined}" -DHALOFLAG_TEST_TIMEOUT=900 \
   ${HALOFLAG_SANITIZE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$jobs"

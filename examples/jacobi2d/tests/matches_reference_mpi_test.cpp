@@ -153,7 +153,8 @@ TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
     settings.next_exchange_told = lines;
     auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
     const CheckResult result = run_and_check(*variant, problem, settings);
-    EXPECT_TRUE(result.identical) << (lines ? "lines: " : "announced at the start: ") << result.message;
+    EXPECT_TRUE(result.identical)
+        << (lines ? "lines: " : "announced at the start: ") << result.message;
   }
 }
 

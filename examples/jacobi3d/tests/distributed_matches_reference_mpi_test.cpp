@@ -203,7 +203,8 @@ TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
     settings.next_exchange_told = lines;
     auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
     const CheckResult result = run_and_check(*variant, problem, 0, 9);
-    EXPECT_TRUE(result.identical) << (lines ? "lines: " : "announced at the start: ") << result.message;
+    EXPECT_TRUE(result.identical)
+        << (lines ? "lines: " : "announced at the start: ") << result.message;
   }
 }
 

@@ -44,7 +44,6 @@ struct VariantSettings {
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
 };
 
-// The options every variant's Exchange shares, for `strategy` over `comm`.
 // How the resident kernels' exchanges reach their node peers' fields, for the variants'
 // descriptions (VariantSettings::next_exchange_told).
 inline const char* next_exchange_route(bool told) {
@@ -52,6 +51,7 @@ inline const char* next_exchange_route(bool told) {
               : "each start announcing its fields to the node peers";
 }
 
+// The options every variant's Exchange shares, for `strategy` over `comm`.
 inline haloflag::halo::ExchangeOptions exchange_options(const VariantSettings& settings,
                                                         MPI_Comm comm,
                                                         haloflag::halo::Strategy strategy) {
