@@ -4,6 +4,7 @@
 #include <string>
 
 #include "haloflag/examples/cooperative_grid.hpp"
+#include "haloflag/examples/resident_grid_size.hpp"
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 
@@ -36,9 +37,9 @@ CooperativeGrid::CooperativeGrid(std::initializer_list<const void*> kernels, int
   }
   // The grids of the ranks that share this GPU (under MPS) wait on one another through the
   // exchange, so all of them must be resident at once: each takes its share.
-  const int fit = per_sm_ * sms_ / sharers_;
-  const std::int64_t filled = std::max<std::int64_t>((cells + threads_ - 1) / threads_, 1);
-  blocks_ = blocks > 0 ? blocks : static_cast<int>(std::min<std::int64_t>(fit, filled));
+  const ResidentGridRoom room{sms_, per_sm_, sharers_};
+  const int fit = static_cast<int>(room.fit());
+  blocks_ = blocks > 0 ? blocks : default_resident_blocks(room, threads_, cells);
   if (blocks_ > fit || fit == 0) {
     throw std::runtime_error(
         "the resident Jacobi kernel asked for " + std::to_string(blocks_) + " blocks of " +

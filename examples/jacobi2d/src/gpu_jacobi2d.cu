@@ -1,6 +1,6 @@
 // The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the row update
 // kernel of the lanes, the norm's publication, and the resident kernel as a cooperative launch
-// sized by the occupancy API. Each kernel is compiled for float and for double fields.
+// sized by the rank's cells within what the occupancy API says fits. Each kernel is compiled for float and for double fields.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -165,8 +165,8 @@ class GpuRowSweeps final : public RowSweeps<Real> {
   PriorityStream interior_{PriorityStream::Priority::lowest};
 };
 
-// The resident kernel as the examples' cooperative launch (CooperativeGrid), sized by the
-// occupancy API (no larger than the rank's cells fill) unless --resident-blocks says otherwise.
+// The resident kernel as the examples' cooperative launch (CooperativeGrid), sized by the rank's
+// cells (default_resident_blocks) unless --resident-blocks says otherwise.
 template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:

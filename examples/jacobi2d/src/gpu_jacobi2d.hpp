@@ -22,9 +22,9 @@ struct GpuSide {
   // The lanes as two GPU streams, `threads` per block.
   static std::unique_ptr<RowSweeps<Real>> row_sweeps(int threads);
 
-  // The resident kernel as a cooperative launch. `blocks` 0: as many blocks of `threads` as the
-  // occupancy API says fit on the GPU at once, divided among the `sharers` ranks bound to it, and
-  // no more than the rank's `cells` fill at one per thread. Throws when the grid cannot be
+  // The resident kernel as a cooperative launch. `blocks` 0: sized by the rank's `cells`
+  // (haloflag/examples/resident_grid_size.hpp) within what the occupancy API says fits on the GPU
+  // at once, divided among the `sharers` ranks bound to it. Throws when the grid cannot be
   // resident at once, naming what fits.
   static std::unique_ptr<ResidentKernel<Real>> resident_kernel(int threads, int blocks,
                                                                int sharers, std::int64_t cells);

@@ -72,7 +72,7 @@ UpdateRate update_rate(double seconds, const Report& report, int rank) {
 }
 
 // The stream variant's resident exchange kernels stay on the GPU until idle for
-// ExchangeOptions::idle_exit, and the resident variant's cooperative grid, sized to fill the GPU,
+// ExchangeOptions::idle_exit, and the resident variant's cooperative grid, which may fill the GPU,
 // starts only once they have left (a cooperative launch waits until its whole grid fits). So on
 // a GPU, where a stream variant exists, a resident run first lets that window pass, untimed.
 void hand_over_gpu(const std::vector<std::unique_ptr<Variant>>& variants, const Variant& next,

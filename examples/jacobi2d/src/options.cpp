@@ -72,7 +72,9 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
       ->check(CLI::Range(32, 1024).description(""))
       ->capture_default_str();
   add_count(app, "--resident-blocks", options.resident_blocks,
-                 "blocks of the resident cooperative grid; 0: as many as fit at once", 0);
+                 "blocks of the resident cooperative grid; 0: by the cells per rank, whole "
+                 "rounds of a block per multiprocessor up to 32 cells per thread, within what "
+                 "fits at once", 0);
   add_count(app, "--node-blocks", options.node_blocks,
             "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
             "resident grid: half the room the exchange's other kernels leave)", 0);

@@ -332,9 +332,9 @@ class GpuOverlapSweep final : public OverlapSweep<Real> {
 // The resident kernel as the examples' cooperative launch (CooperativeGrid), sized for the
 // fewer blocks of its two forms.
 //
-// By default the grid is as large as fits, or as the owned cells fill at one per thread where
-// they are fewer: the sweeps are memory-bound and want every thread the GPU holds (one block per
-// multiprocessor left most of it idle), and a block with no cell only lengthens the barriers.
+// By default the grid is sized by the owned cells (default_resident_blocks): the sweeps are
+// memory-bound and want threads enough to keep the memory busy, up to every one the GPU holds at
+// large sizes, while each block lengthens every grid barrier, which small sizes feel most.
 // Nothing else of this program needs a place beside it while it runs: the conventional
 // variants' exchange kernels end with each exchange, and the stream variant's resident exchange
 // kernels, which would hold multiprocessors that a full grid needs, leave the GPU once idle for

@@ -30,10 +30,10 @@ struct GpuSide {
   static std::unique_ptr<OverlapSweep<Real>> overlap_sweep(int threads);
 
   // The resident kernel as a cooperative launch of settings.gpu_threads threads per block,
-  // checked for co-residency. Blocks: settings.resident_blocks, or when that is 0 as many as the
-  // occupancy API says the GPU holds at once (the fewer of the kernel's two forms) divided among
-  // the settings.gpu_sharers ranks whose grids share this GPU (under MPS), and no more than the
-  // rank's `cells` fill at one per thread.
+  // checked for co-residency. Blocks: settings.resident_blocks, or when that is 0 sized by the
+  // rank's `cells` (haloflag/examples/resident_grid_size.hpp) within what the occupancy API says
+  // the GPU holds at once (the fewer of the kernel's two forms) divided among the
+  // settings.gpu_sharers ranks whose grids share this GPU (under MPS).
   static std::unique_ptr<ResidentKernel<Real>> resident_kernel(const RunSettings& settings,
                                                                std::int64_t cells);
 };

@@ -91,7 +91,7 @@ hb::CopyRate field_copy_rate(const Problem& problem, haloflag::notify::Backend b
 
 // A resident run right after a stream run would find the stream variant's resident exchange
 // kernels still on the GPU: they leave once idle for ExchangeOptions::idle_exit, and the
-// resident variant's cooperative grid, sized by default to fill the GPU, starts only once they
+// resident variant's cooperative grid, which fills the GPU at large sizes, starts only once they
 // have (a cooperative launch waits until its whole grid fits). So a resident run that follows a
 // stream run first lets that window pass, outside its timing.
 class GpuHandover {

@@ -14,10 +14,9 @@ namespace haloflag::examples {
 class CooperativeGrid {
  public:
   // `kernels`: every form of the kernel that launch() may be given; the grid is sized for the one
-  // that fits fewest blocks. `blocks` 0: as many blocks of `threads` as the occupancy API says
-  // the GPU holds at once, divided among the `sharers` ranks whose grids share it (under MPS),
-  // but no more than `cells` (the most cells one sweep of a step updates) fill at a cell per
-  // thread: a block with no cell only lengthens every grid barrier.
+  // that fits fewest blocks. `blocks` 0: default_resident_blocks (resident_grid_size.hpp) for
+  // `cells`, the most cells one sweep of a step updates, within what the occupancy API says the
+  // GPU holds at once, divided among the `sharers` ranks whose grids share it (under MPS).
   // Throws std::runtime_error where the GPU has no cooperative launch, or where the grid cannot
   // be resident at once (naming what fits, and --resident-blocks). The caller checks `threads`.
   CooperativeGrid(std::initializer_list<const void*> kernels, int threads, int blocks,

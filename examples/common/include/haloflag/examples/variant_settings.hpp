@@ -22,8 +22,9 @@ struct VariantSettings {
   // Deadline of every wait: the exchanges', the resident kernel's flag waits (and the norms').
   std::chrono::nanoseconds timeout = haloflag::notify::kDefaultWaitTimeout;
   int gpu_threads = 256;  // threads per block of the GPU kernels
-  // Blocks of the resident cooperative grid; 0: as many as the occupancy API says fit at once,
-  // shared among the ranks bound to the same GPU.
+  // Blocks of the resident cooperative grid; 0: sized by the rank's cells within what the
+  // occupancy API says fits at once, shared among the ranks bound to the same GPU
+  // (resident_grid_size.hpp).
   int resident_blocks = 0;
   // Ranks bound to this rank's GPU (halo::GpuBinding::sharers): under MPS their resident grids
   // wait on one another through the exchange, so they must all fit at once, each its share.
