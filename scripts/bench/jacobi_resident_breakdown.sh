@@ -8,7 +8,9 @@
 #    whose finish may tell the next exchange, from 0193473: stages 2-3 are then the announce of
 #    the peers not told),
 #    docs/results/h200x2/2026-11-29_two_gpus/stamps.patch (the trees whose piece-moving kernels
-#    come in two builds, 0af27d0 to 21a93c7),
+#    come in two builds, from 0af27d0, until the lines' build entered the resident Jacobi3D
+#    iteration; docs/results/h200x2/2026-11-30_resident_grid/stamps_before.patch is the same
+#    stamps on 21a93c7, the tree before the told path),
 #    docs/results/h200/2026-11-29_node_lines/stamps.patch (the trees with the node transport's
 #    lines, to 4e241a4) and docs/results/h200x2/2026-11-28_whole_exchange_links/stamps.patch
 #    (fits the trees from examples/common's CooperativeGrid to before the lines, ecf0090; its
