@@ -98,6 +98,17 @@ const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode:
 
 }  // namespace
 
+GpuRoom gpu_room() {
+  int device = 0;
+  GpuRoom room;
+  HF_GPU_CHECK(cudaGetDevice(&device));
+  HF_GPU_CHECK(cudaDeviceGetAttribute(&room.multiprocessors, cudaDevAttrMultiProcessorCount,
+                                      device));
+  HF_GPU_CHECK(cudaDeviceGetAttribute(&room.threads_per_multiprocessor,
+                                      cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return room;
+}
+
 void load_gpu_kernels() {
   for (const void* kernel : {reinterpret_cast<const void*>(box_kernel<float>),
                              reinterpret_cast<const void*>(box_kernel<double>),

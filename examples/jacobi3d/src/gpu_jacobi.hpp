@@ -17,6 +17,16 @@ namespace jacobi3d {
 // the kernels are loaded before any Exchange starts its kernels. Loads both precisions' kernels.
 void load_gpu_kernels();
 
+// What the current GPU holds at once: its multiprocessors, and the most threads resident on each.
+struct GpuRoom {
+  int multiprocessors = 0;
+  int threads_per_multiprocessor = 0;
+  std::int64_t threads() const {
+    return std::int64_t{multiprocessors} * threads_per_multiprocessor;
+  }
+};
+GpuRoom gpu_room();
+
 // The GPU side's parts for fields of Real, float or double (each file that defines the members
 // instantiates the whole for both).
 template <class Real>

@@ -13,6 +13,8 @@ namespace {
 
 void load_gpu_kernels() { no_gpu_backend(); }
 
+GpuRoom gpu_room() { no_gpu_backend(); }
+
 template <class Real>
 std::unique_ptr<OwnedSweep<Real>> GpuSide<Real>::owned_sweep(int) {
   no_gpu_backend();

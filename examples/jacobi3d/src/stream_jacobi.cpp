@@ -3,11 +3,15 @@
 // halo, the interior's update while the exchange's resident kernels (halo::Strategy::resident)
 // pack and unpack, and the wait for the exchange: no host synchronisation until the run's end.
 // One Exchange serves both buffers (StreamOrderedExchange).
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "field_variant.hpp"
+#include "gpu_jacobi.hpp"
+#include "haloflag/examples/resident_grid_size.hpp"
 #include "haloflag/examples/stream_ordered_exchange.hpp"
 #include "owned_sweep.hpp"
 
@@ -15,13 +19,29 @@ namespace jacobi3d {
 
 namespace {
 
+// The stream variant's settings for a rank of `cells`. Where the update alone fills every thread
+// the GPU holds at the resident grid's share of cells each, the exchange's resident piece grid
+// (by default a block per piece in half the room its other kernels leave) would hold block slots
+// the interior update wants, so it takes one block per multiprocessor (this rank's share of
+// them) unless --node-blocks is set (README, "The stream variant's piece grid").
+RunSettings stream_settings(const RunSettings& settings, std::int64_t cells) {
+  if (settings.backend == haloflag::notify::Backend::host || settings.node_blocks > 0) {
+    return settings;
+  }
+  const GpuRoom room = gpu_room();
+  if (cells < room.threads() * haloflag::examples::kResidentCellsPerThread) return settings;
+  RunSettings chosen = settings;
+  chosen.node_blocks = std::max(room.multiprocessors / std::max(settings.gpu_sharers, 1), 1);
+  return chosen;
+}
+
 template <class Real>
 class StreamJacobi final : public FieldVariant<Real> {
  public:
   StreamJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : FieldVariant<Real>(problem, comm, settings),
         exchange_(this->problem_.geometry, this->fields_.view(0), this->fields_.view(1), comm,
-                  settings),
+                  stream_settings(settings, this->regions_.owned.cells())),
         // After the collective set-up, so that a rank failing here cannot strand the others.
         sweep_(make_owned_sweep<Real>(settings.backend, settings.gpu_threads)) {}
 

@@ -6,6 +6,9 @@
 #   grid       the resident variants of both examples with the cooperative grid's blocks set
 #              (--resident-blocks; 0 is the default) at every size: jacobi2d at 1024^2, 4096^2
 #              and 16384^2, Jacobi3D at 32^3 to 256^3 cells per rank
+#   stream_grid  Jacobi3D's stream variant beside conventional_overlap at 256^3 per rank with its
+#              default piece grid and with 264 blocks (the default before), and at 128^3, two
+#              rounds
 #   tests      the GPU tests of both examples against their references and of the whole
 #              exchange from the kernel, within TEST_SECONDS (150)
 #   sizes      both examples' variants at every size (scripts/bench/bench_stencils.sh, without
@@ -93,6 +96,28 @@ for step in $STEPS; do
       grid_run j3d128_7pt_t512 264 "$j3" --local 128 --stencil 7 --transport node \
         --iterations 200 --repeats 10 --gpu-threads 512
       echo "grid: $(left) s left"
+      ;;
+    stream_grid)
+      # Jacobi3D's stream variant beside conventional_overlap at 256^3 (the default grid, then
+      # --node-blocks 264, the default before) and 128^3 (the default), two rounds
+      mkdir -p "$o/stream_grid"
+      for round in 1 2; do
+        for run in "256 0" "256 264" "128 0"; do
+          read -r local blocks <<<"$run"
+          for points in 7 27; do
+            (($(left) > 25)) || break 3
+            name=j3d${local}_${points}pt_nb${blocks}_r$round
+            timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d after)" --local "$local" \
+              --stencil "$points" --variant conventional_overlap,stream --transport node \
+              --iterations $((local >= 256 ? 50 : 200)) --repeats 10 --node-blocks "$blocks" \
+              --no-update-rate --json "$o/stream_grid/$name.json" >"$o/stream_grid/$name.txt" 2>&1
+            echo "$name: $(grep -E '^(conventional_overlap|stream) ' "$o/stream_grid/$name.txt" |
+              awk '{printf "%s %s  ", $1, $2}')" \
+              "[$(grep -oE 'piece grid [0-9]+ blocks' "$o/stream_grid/$name.txt")]"
+          done
+        done
+      done
+      echo "stream_grid: $(left) s left"
       ;;
     tests)
       in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
