@@ -10,7 +10,8 @@
 #              default piece grid and with 264 blocks (the default before), and at 128^3, two
 #              rounds
 #   tests      the GPU tests of both examples against their references and of the whole
-#              exchange from the kernel, within TEST_SECONDS (150)
+#              exchange from the kernel (GPU_TESTS, a ctest regex, narrows them), within
+#              TEST_SECONDS (150)
 #   sizes      both examples' variants at every size (scripts/bench/bench_stencils.sh, without
 #              NVIDIA's program), the tables in stencils/summary.md
 #   links_build  the two copies of the links step, built in the background (a step after it
@@ -121,7 +122,7 @@ for step in $STEPS; do
       ;;
     tests)
       in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
-        --timeout 120 --output-on-failure -R "jacobi2d_reference|jacobi3d_reference|embedded_whole"
+        --timeout 120 --output-on-failure -R "${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}"
       grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
         tail -30
       echo "tested: $(left) s left"
