@@ -1,6 +1,7 @@
 // The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the row update
 // kernel of the lanes, the norm's publication, and the resident kernel as a cooperative launch
-// sized by the rank's cells within what the occupancy API says fits. Each kernel is compiled for float and for double fields.
+// sized by the rank's cells within what the occupancy API says fits. Each kernel is compiled for
+// float and for double fields.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
