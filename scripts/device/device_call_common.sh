@@ -68,6 +68,17 @@ before_after_call() {
   rounds=${ROUNDS:-2}
   declare -gA builds=([before]=$root/build-before [after]=$root/build-gpu)
 }
+# this_tree_call: before_after_call for a call of this tree alone: $build is its build folder,
+# $ranks RANKS (2), `shared` the MPS prefix where the machine has fewer GPUs than ranks, and the
+# GPUs and the commit are recorded.
+# shellcheck disable=SC2034  # build and ranks are the caller's
+this_tree_call() {
+  before_after_call
+  build=${builds[after]}
+  ranks=${RANKS:-2}
+  mps_when_shared "$ranks"
+  cards_and_tree
+}
 jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
 jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
 

@@ -25,12 +25,8 @@
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
-before_after_call
-build=${builds[after]}
-ranks=${RANKS:-2}
-mps_when_shared "$ranks"
-cards_and_tree
-build_targets=${BUILD_TARGETS:-haloflag_jacobi2d haloflag_jacobi3d}
+this_tree_call
+read -r -a build_targets <<<"${BUILD_TARGETS:-haloflag_jacobi2d haloflag_jacobi3d}"
 
 # grid_run NAME BLOCKS PROGRAM OPTIONS...: one resident run of PROGRAM with a grid of BLOCKS,
 # into $o/grid/NAME_bBLOCKS.{json,txt}; its resident row and its grid's size on stdout.
@@ -61,7 +57,7 @@ for step in $STEPS; do
   case $step in
     build_after)
       configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
-      build_or_errors "$(nproc)" $build_targets
+      build_or_errors "$(nproc)" "${build_targets[@]}"
       echo "built: $(left) s left"
       ;;
     grid)
