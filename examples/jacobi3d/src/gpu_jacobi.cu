@@ -101,9 +101,8 @@ const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode:
 GpuRoom gpu_room() {
   int device = 0;
   GpuRoom room;
+  room.multiprocessors = haloflag::examples::multiprocessors();
   HF_GPU_CHECK(cudaGetDevice(&device));
-  HF_GPU_CHECK(cudaDeviceGetAttribute(&room.multiprocessors, cudaDevAttrMultiProcessorCount,
-                                      device));
   HF_GPU_CHECK(cudaDeviceGetAttribute(&room.threads_per_multiprocessor,
                                       cudaDevAttrMaxThreadsPerMultiProcessor, device));
   return room;
