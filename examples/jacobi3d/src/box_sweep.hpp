@@ -11,12 +11,14 @@
 
 namespace jacobi3d {
 
+// Returns where the member goes on past the box: its first cell in whatever follows, counted
+// from the box's end (sweep_boxes lays boxes end to end).
 template <class Real>
-HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
-                            const haloflag::kernels::Box& box, std::int64_t member,
-                            std::int64_t members) {
+HF_HD inline std::int64_t sweep_box(StencilKind kind, const SweepFields<Real>& fields,
+                                    const haloflag::kernels::Box& box, std::int64_t member,
+                                    std::int64_t members) {
   const std::int64_t cells = box.cells();
-  if (member >= cells) return;
+  if (member >= cells) return member - cells;
   // A local field holds far fewer than 2^32 cells: the index arithmetic runs in 32 bits, which
   // GPUs divide much faster than 64-bit numbers. The member's first cell and its step to the
   // next are split into (x, y, z) once; each further cell then adds the step, carrying at most
@@ -29,16 +31,20 @@ HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
   const std::uint32_t z = first / plane;
   std::uint32_t y = (first - z * plane) / nx;
   std::uint32_t x = first - z * plane - y * nx;
-  // Past the box after one cell when members >= cells: any step then does.
-  const auto step = static_cast<std::uint32_t>(members < cells ? members : cells);
-  const std::uint32_t step_z = step / plane;
-  const std::uint32_t step_y = (step - step_z * plane) / nx;
-  const std::uint32_t step_x = step - step_z * plane - step_y * nx;
   const std::int64_t sy = fields.stride_y;
   const std::int64_t sz = fields.stride_z;
   std::int64_t cell = (box.begin[2] + z) * sz + (box.begin[1] + y) * sy + box.begin[0] + x;
+  if (members >= cells) {  // one cell (a GPU grid over the thin slabs): no step to split
+    update_cell(kind, fields, cell);
+    return member + members - cells;
+  }
+  const auto step = static_cast<std::uint32_t>(members);
+  const std::uint32_t step_z = step / plane;
+  const std::uint32_t step_y = (step - step_z * plane) / nx;
+  const std::uint32_t step_x = step - step_z * plane - step_y * nx;
   const std::int64_t step_cell = std::int64_t{step_z} * sz + std::int64_t{step_y} * sy + step_x;
-  for (std::int64_t i = member; i < cells; i += members) {
+  std::int64_t i = member;
+  for (; i < cells; i += members) {
     update_cell(kind, fields, cell);
     x += step_x;
     y += step_y;
@@ -53,6 +59,7 @@ HF_HD inline void sweep_box(StencilKind kind, const SweepFields<Real>& fields,
       cell += sz - std::int64_t{ny} * sy;
     }
   }
+  return i - cells;
 }
 
 // Tiles of one plane that a group of kTileCells consecutive members covers together: a GPU
@@ -147,18 +154,15 @@ HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& 
 
 // Every cell of `count` boxes, laid end to end and shared out as one: a grid with more members
 // than cells then has every cell's loads in flight at once, where box after box would wait for
-// memory once per box.
+// memory once per box. Each box hands the member's next cell on to the one after it: no
+// remainder per box, which a GPU computes in software for 64-bit numbers (two per box cost the
+// boundary layer's kernel most of its time).
 template <class Real>
 HF_HD inline void sweep_boxes(StencilKind kind, const SweepFields<Real>& fields,
                               const haloflag::kernels::Box* boxes, int count, std::int64_t member,
                               std::int64_t members) {
-  std::int64_t before = 0;  // cells of the boxes before boxes[b]
-  for (int b = 0; b < count; ++b) {
-    // The member's first cell in this box: the least i >= 0 with before + i = member (mod members).
-    const std::int64_t first = ((member - before) % members + members) % members;
-    sweep_box(kind, fields, boxes[b], first, members);
-    before += boxes[b].cells();
-  }
+  std::int64_t next = member;  // the member's first cell in boxes[b]
+  for (int b = 0; b < count; ++b) next = sweep_box(kind, fields, boxes[b], next, members);
 }
 
 }  // namespace jacobi3d
