@@ -2,7 +2,8 @@
 # Where the time of Jacobi3D's resident iteration (the whole exchange from the kernel) goes: a
 # copy of a tree with a measurement-only patch (never merged) runs on 2 ranks over the node
 # transport (one GPU per rank; on a one-GPU machine both ranks on it under MPS, a proxy:
-# scripts/gpu/run_with_mps.sh), 32^3 cells per rank, at 7 and 27 points, in rounds, once per
+# scripts/gpu/run_with_mps.sh), 32^3 cells per rank (HALOFLAG_BREAKDOWN_LOCAL), at 7 and 27
+# points, in rounds, once per
 # setting (HALOFLAG_EXP, which the patch reads). Four patches, each with its settings:
 #  - docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the default; fits the trees
 #    whose finish may tell the next exchange, from 0193473: stages 2-3 are then the announce of
@@ -29,10 +30,12 @@
 #      3 the exchange, a plain barrier; 4 the exchange without the interior update; 5 the same
 #      with a plain barrier
 #   scripts/bench/jacobi_resident_breakdown.sh OUT_DIR [SOURCE_DIR [PATCH]]   (SOURCE_DIR: this tree)
-# Environment: HALOFLAG_BREAKDOWN_ROUNDS (2), HALOFLAG_BREAKDOWN_SETTINGS ("0 6"; "0 1 2 3 4 5"
-# for the older patch), HALOFLAG_BREAKDOWN_LABEL (tree), HALOFLAG_BREAKDOWN_ROUTES ("NAME=OPTIONS;
-# ...": each setting runs once per route with the route's Jacobi3D options added, labelled
-# LABEL/NAME, e.g. "lines=;counted=--node-lines-up-to-bytes 0"; default one run, no options).
+# Environment: HALOFLAG_BREAKDOWN_LOCAL (32: the cells per rank along each axis; 200 iterations a
+# run, 50 from 256), HALOFLAG_BREAKDOWN_ROUNDS (2), HALOFLAG_BREAKDOWN_SETTINGS ("0 6";
+# "0 1 2 3 4 5" for the older patch), HALOFLAG_BREAKDOWN_LABEL (tree),
+# HALOFLAG_BREAKDOWN_ROUTES ("NAME=OPTIONS;...": each setting runs once per route with the
+# route's Jacobi3D options added, labelled LABEL/NAME, e.g.
+# "lines=;counted=--node-lines-up-to-bytes 0"; default one run, no options).
 # Writes OUT_DIR/runs.txt (every run's table, and its stamps), OUT_DIR/build.log and, with
 # stamps, OUT_DIR/links.md. HALOFLAG_BREAKDOWN_BUILD_ONLY=1 builds the copy and stops;
 # HALOFLAG_BREAKDOWN_PREBUILT=1 runs the copy built before in the same OUT_DIR.
@@ -46,10 +49,16 @@ out=$1
 source_dir=$(cd "${2:-$root}" && pwd)
 patch_file=${3:-$root/docs/results/h200x2/2026-11-30_next_exchange/stamps.patch}
 rounds=${HALOFLAG_BREAKDOWN_ROUNDS:-2}
+local_cells=${HALOFLAG_BREAKDOWN_LOCAL:-32}
+iterations=$((local_cells >= 256 ? 50 : 200))
 settings=${HALOFLAG_BREAKDOWN_SETTINGS:-0 6}
 label=${HALOFLAG_BREAKDOWN_LABEL:-tree}
 IFS=';' read -r -a routes <<<"${HALOFLAG_BREAKDOWN_ROUTES:-=}"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "HALOFLAG_BREAKDOWN_ROUNDS must be >= 1" >&2; exit 2; }
+[[ $local_cells =~ ^[1-9][0-9]*$ ]] || {
+  echo "HALOFLAG_BREAKDOWN_LOCAL must be >= 1" >&2
+  exit 2
+}
 [[ -f $patch_file ]] || { echo "jacobi_resident_breakdown.sh: no patch $patch_file" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -87,8 +96,9 @@ for round in $(seq 1 "$rounds"); do
         [[ $setting == 0 ]] && variant=all
         echo "== $label${name:+/$name} round $round stencil $stencil exp $setting" >>"$out/runs.txt"
         HALOFLAG_STAMPS=1 HALOFLAG_EXP=$setting timeout 60 "$root/scripts/gpu/run_with_mps.sh" 2 \
-          mpiexec -np 2 "$program" --variant "$variant" --stencil "$stencil" --local 32 \
-          --iterations 200 --repeats 10 --transport node "${quiet[@]}" "${extra[@]}" \
+          mpiexec -np 2 "$program" --variant "$variant" --stencil "$stencil" \
+          --local "$local_cells" --iterations "$iterations" --repeats 10 --transport node \
+          "${quiet[@]}" "${extra[@]}" \
           >>"$out/runs.txt" 2>&1 || echo "setting $setting failed" >>"$out/runs.txt"
       done
     done
