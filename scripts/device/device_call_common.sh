@@ -243,6 +243,35 @@ gpu_tests_of() {
   echo "tested: $(left) s left"
 }
 
+# build_this_tree TARGET...: this tree's TARGETs, tests configured, into $build on every core.
+build_this_tree() {
+  configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
+  build_or_errors "$(nproc)" "$@"
+  echo "built: $(left) s left"
+}
+
+# stencil_gpu_tests: the GPU tests of both stencil examples against their references and of the
+# whole exchange from the kernel (GPU_TESTS, a ctest regex, narrows them) in $build, within
+# TEST_SECONDS (150), into $o/ctest_gpu.txt; their summary and the time left.
+stencil_gpu_tests() {
+  local tests=${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}
+  in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
+    --timeout 120 --output-on-failure -R "$tests"
+  grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
+    tail -30
+  echo "tested: $(left) s left"
+}
+
+# stencil_sizes: both examples' variants at every size from $build on $ranks ranks
+# (scripts/bench/bench_stencils.sh, without NVIDIA's program; SIZES_2D narrows jacobi2d's), the
+# tables in $o/stencils/summary.md.
+stencil_sizes() {
+  SIZES_2D=${SIZES_2D:-1024 4096 16384} HALOFLAG_BUILD_DIR=$build PEER_BUILD="" \
+    RANKS=$ranks RUN_LIMIT=100 timeout $(($(left) - 10)) \
+    scripts/bench/bench_stencils.sh "$o/stencils"
+  echo "sizes: $(left) s left"
+}
+
 # jacobi_variants BUILD DIR STENCIL SECONDS: Jacobi3D's variants, checked, 32^3 per rank over the
 # node transport on 2 ranks, into DIR/jacobi_sSTENCIL.{json,txt}.
 jacobi_variants() {

@@ -56,9 +56,7 @@ build_link_copies() {
 for step in $STEPS; do
   case $step in
     build_after)
-      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
-      build_or_errors "$(nproc)" "${build_targets[@]}"
-      echo "built: $(left) s left"
+      build_this_tree "${build_targets[@]}"
       ;;
     grid)
       mkdir -p "$o/grid"
@@ -117,17 +115,10 @@ for step in $STEPS; do
       echo "stream_grid: $(left) s left"
       ;;
     tests)
-      in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
-        --timeout 120 --output-on-failure -R "${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}"
-      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
-        tail -30
-      echo "tested: $(left) s left"
+      stencil_gpu_tests
       ;;
     sizes)
-      SIZES_2D=${SIZES_2D:-1024 4096 16384} HALOFLAG_BUILD_DIR=$build PEER_BUILD="" \
-        RANKS=$ranks RUN_LIMIT=100 timeout $(($(left) - 10)) \
-        scripts/bench/bench_stencils.sh "$o/stencils"
-      echo "sizes: $(left) s left"
+      stencil_sizes
       ;;
     links_build)
       build_link_copies

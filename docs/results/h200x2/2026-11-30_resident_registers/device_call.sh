@@ -74,9 +74,7 @@ profile_update() {
 for step in $STEPS; do
   case $step in
     build_after)
-      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
-      build_or_errors "$(nproc)" "${build_targets[@]}"
-      echo "built: $(left) s left"
+      build_this_tree "${build_targets[@]}"
       ;;
     budgets)
       mkdir -p "$o/budgets"
@@ -124,18 +122,10 @@ for step in $STEPS; do
       echo "links: $(left) s left"
       ;;
     tests)
-      tests=${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}
-      in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
-        --timeout 120 --output-on-failure -R "$tests"
-      grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
-        tail -30
-      echo "tested: $(left) s left"
+      stencil_gpu_tests
       ;;
     sizes)
-      SIZES_2D=${SIZES_2D:-1024 4096 16384} HALOFLAG_BUILD_DIR=$build PEER_BUILD="" \
-        RANKS=$ranks RUN_LIMIT=100 timeout $(($(left) - 10)) \
-        scripts/bench/bench_stencils.sh "$o/stencils"
-      echo "sizes: $(left) s left"
+      stencil_sizes
       ;;
   esac
 done
