@@ -10,9 +10,9 @@ budgets: the JSON files that the record's `budgets` step wrote, j3d<local>_<poin
 at that budget). Each cell is the median over the rounds of a run's median, µs per iteration (the
 slowest rank), then the update alone and its fraction of the copy rate of the same run.
 kernels: each kernel of each `ncu --page details` print (named by its call's folder and its
-file): its time (for the resident kernel, a whole launch of its iterations), DRAM throughput, registers a
-thread, achieved occupancy and, where the print has them, the sectors of local memory (spills)
-loaded and stored. Markdown on stdout.
+file): its time (for the resident kernel, a whole launch of its iterations), DRAM throughput,
+registers a thread, achieved occupancy and, where the print has them, the sectors of local
+memory (spills) loaded and stored. Markdown on stdout.
 """
 import json
 import re
