@@ -3,8 +3,8 @@
 # copy of a tree with a measurement-only patch (never merged) runs on 2 ranks over the node
 # transport (one GPU per rank; on a one-GPU machine both ranks on it under MPS, a proxy:
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank (HALOFLAG_BREAKDOWN_LOCAL), at 7 and 27
-# points, in rounds, once per
-# setting (HALOFLAG_EXP, which the patch reads). Four patches, each with its settings:
+# points, in rounds, once per setting (HALOFLAG_EXP, which the patch reads). Four patches, each
+# with its settings:
 #  - docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the default; fits the trees
 #    whose finish may tell the next exchange, from 0193473: stages 2-3 are then the announce of
 #    the peers not told),

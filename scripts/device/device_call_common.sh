@@ -250,16 +250,13 @@ build_this_tree() {
   echo "built: $(left) s left"
 }
 
-# stencil_gpu_tests: the GPU tests of both stencil examples against their references and of the
-# whole exchange from the kernel (GPU_TESTS, a ctest regex, narrows them) in $build, within
-# TEST_SECONDS (150), into $o/ctest_gpu.txt; their summary and the time left.
+# stencil_gpu_tests: gpu_tests_of in $build for the GPU tests of both stencil examples against
+# their references and of the whole exchange from the kernel (GPU_TESTS, a ctest regex, narrows
+# them), within TEST_SECONDS (150).
 stencil_gpu_tests() {
-  local tests=${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}
-  in_build "$build" "$o/ctest_gpu.txt" timeout "${TEST_SECONDS:-150}" ctest -L gpu \
-    --timeout 120 --output-on-failure -R "$tests"
-  grep -E "tests passed|\*\*\*|Failed|Passed|Not Run|Skipped|Total Test" "$o/ctest_gpu.txt" |
-    tail -30
-  echo "tested: $(left) s left"
+  local b=$build
+  gpu_tests_of "${GPU_TESTS:-jacobi2d_reference|jacobi3d_reference|embedded_whole}" \
+    "${TEST_SECONDS:-150}" 30
 }
 
 # stencil_sizes: both examples' variants at every size from $build on $ranks ranks
