@@ -106,6 +106,10 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   add_count(app, "--node-blocks", options.node_blocks,
             "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
             "resident grid: half the room the exchange's other kernels leave)", 0);
+  add_count(app, "--node-piece-bytes", options.node_piece_bytes,
+            "node transport: bytes of a piece, the share of a message one block moves at a time "
+            "(at least a block's threads times the element size); 0: the library's default "
+            "(kernels::LaunchSettings)", 0);
   app.add_flag("--next-exchange,!--no-next-exchange", options.next_exchange_told,
                "resident: each exchange's finish tells the node peers where the next one goes "
                "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "

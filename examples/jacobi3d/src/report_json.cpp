@@ -36,6 +36,7 @@ json parameters_json(const JacobiOptions& options) {
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
           {"node_blocks", options.node_blocks},
+          {"node_piece_bytes", options.node_piece_bytes},
           {"next_exchange_told", options.next_exchange_told},
           {"host_threads", options.host_team_threads},
           {"conventional_strategy", options.conventional_strategy},

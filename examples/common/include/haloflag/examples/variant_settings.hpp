@@ -36,6 +36,9 @@ struct VariantSettings {
   // Blocks of the node transport's piece grid (kernels::LaunchSettings::node_blocks); 0: its
   // default.
   int node_blocks = 0;
+  // Bytes of a node piece (kernels::LaunchSettings::node_piece_bytes), the share of a message one
+  // block moves at a time; 0: the library's default.
+  int node_piece_bytes = 0;
   // The resident kernels' finish tells the node peers where the next exchange goes
   // (kernels::NextExchange), so that its start need not announce its fields; false: each
   // exchange announces them at its start.
@@ -64,6 +67,9 @@ inline haloflag::halo::ExchangeOptions exchange_options(const VariantSettings& s
   options.transport = settings.transport;
   options.advanced.node_lines_up_to_bytes = settings.node_lines_up_to_bytes;
   options.advanced.launch.node_blocks = settings.node_blocks;
+  if (settings.node_piece_bytes > 0) {
+    options.advanced.launch.node_piece_bytes = settings.node_piece_bytes;
+  }
   return options;
 }
 
