@@ -186,6 +186,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
   }
 
   haloflag::examples::ResidentOutcome wait() override { return {grid_.wait(), true}; }
+  int blocks() const override { return grid_.blocks(); }
 
   std::string describe() const override {
     return grid_.describe() + " (occupancy: " + std::to_string(grid_.per_sm()) + " per SM" +

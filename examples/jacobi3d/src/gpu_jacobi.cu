@@ -376,6 +376,8 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     return {seconds, true};
   }
 
+  int blocks() const override { return grid_.blocks(); }
+
   std::string describe() const override {
     return grid_.describe() +
            (grid_.sharers() > 1 ? " (its share of " + std::to_string(grid_.sharers()) + " ranks)"

@@ -3,14 +3,19 @@
 // self the kernel starts each exchange itself and this thread only follows it to the last one;
 // else this thread drives the exchange's host side, start() and finish() once per iteration,
 // concurrently with the kernel.
+#include <mpi.h>
+
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "field_variant.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
+#include "haloflag/examples/resident_piece_size.hpp"
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
@@ -28,7 +33,24 @@ class ResidentJacobi final : public FieldVariant<Real> {
  public:
   ResidentJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : FieldVariant<Real>(problem, comm, settings) {
-    const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
+    // The kernel first: its grid's size sets the pieces. A rank whose grid cannot be resident
+    // fails only after the collective set-up below, so that it cannot strand the others in it.
+    std::unique_ptr<ResidentKernel<Real>> kernel;
+    std::exception_ptr not_resident;
+    try {
+      kernel = settings.backend == haloflag::notify::Backend::host
+                   ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
+                         settings.host_team_threads, HostResidentIterations{})
+                   : GpuSide<Real>::resident_kernel(settings, this->regions_.owned.cells());
+    } catch (...) {
+      not_resident = std::current_exception();
+    }
+    hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
+    if (settings.node_piece_bytes == 0) {
+      options.advanced.launch.node_piece_bytes = agreed_piece_bytes(
+          comm, kernel ? kernel->blocks() : 0, options.advanced.launch.node_piece_bytes);
+    }
+    piece_bytes_ = options.advanced.launch.node_piece_bytes;
     exchange_ =
         std::make_unique<hh::Exchange>(this->problem_.geometry, this->fields_.view(0), options);
     // The whole exchange started by the kernel, over every transport (finish() drives the MPI
@@ -38,13 +60,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
-    // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
-    // cannot strand the others in it.
-    resident_.emplace(settings.backend == haloflag::notify::Backend::host
-                          ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
-                                settings.host_team_threads, HostResidentIterations{})
-                          : GpuSide<Real>::resident_kernel(settings, this->regions_.owned.cells()),
-                      *exchange_, this->fields_.rank());
+    if (not_resident) std::rethrow_exception(not_resident);
+    resident_.emplace(std::move(kernel), *exchange_, this->fields_.rank());
   }
 
   VariantKind kind() const override { return VariantKind::resident; }
@@ -82,11 +99,28 @@ class ResidentJacobi final : public FieldVariant<Real> {
              "; each message packed and unpacked by one block of the kernel";
     }
     return resident_->describe() +
-           "; each exchange started by the kernel and split over its grid, " +
+           "; each exchange started by the kernel and split over its grid in node pieces of " +
+           std::to_string(piece_bytes_) + " B, " +
            haloflag::examples::next_exchange_route(tell_next_);
   }
 
  private:
+  // The node piece size every rank uses (resident_piece_bytes for this rank's messages and a
+  // grid of `blocks`, the largest over the ranks: a message's pieces must agree at both ends);
+  // `default_bytes` where this rank has no grid (it fails after the set-up). Collective.
+  int agreed_piece_bytes(MPI_Comm comm, int blocks, int default_bytes) const {
+    std::vector<std::int64_t> message_bytes;
+    for (const auto& n : this->problem_.geometry.neighbours(this->fields_.rank())) {
+      message_bytes.push_back(n.bytes);
+    }
+    const int mine = blocks > 0 ? haloflag::examples::resident_piece_bytes(message_bytes, blocks,
+                                                                           default_bytes)
+                                : default_bytes;
+    int agreed = mine;
+    MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
+    return agreed;
+  }
+
   ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {
     const FieldPair<Real>& fields = this->fields_;
     ResidentLaunch<Real> launch{};
@@ -113,6 +147,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
   // Every rank's peers over node or self (ResidentLaunch::whole_exchange).
   bool whole_exchange_ = false;
   bool tell_next_ = false;  // RunSettings::next_exchange_told
+  int piece_bytes_ = 0;     // the exchange's node pieces (agreed_piece_bytes)
 };
 
 }  // namespace

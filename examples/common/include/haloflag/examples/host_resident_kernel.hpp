@@ -34,6 +34,7 @@ class HostResidentKernel final : public ResidentKernel<Launch> {
   }
 
   std::string describe() const override { return team_.describe(); }
+  int blocks() const override { return team_.threads(); }
 
  private:
   HostTeam team_;

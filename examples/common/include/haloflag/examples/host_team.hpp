@@ -45,6 +45,7 @@ class HostTeam {
   Outcome wait();
   // "host team: 2 threads".
   std::string describe() const;
+  int threads() const { return threads_; }
 
  private:
   int threads_;

@@ -30,6 +30,8 @@ class ResidentKernel {
   virtual ResidentOutcome wait() = 0;
   // "cooperative grid: 132 blocks x 256 threads ..." or "host team: 2 threads".
   virtual std::string describe() const = 0;
+  // The grid's blocks (the host team's members, each a block of one thread).
+  virtual int blocks() const = 0;
 };
 
 }  // namespace haloflag::examples
