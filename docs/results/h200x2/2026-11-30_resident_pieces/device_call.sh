@@ -31,18 +31,6 @@ source scripts/device/device_call_common.sh
 this_tree_call
 read -r -a build_targets <<<"${BUILD_TARGETS:-haloflag_jacobi3d jacobi3d_reference_mpi_test}"
 
-# ab_run TREE NAME OPTIONS...: one Jacobi3D run of TREE's program (before or after) into
-# $o/ab/NAME.{json,txt}; its rows on stdout and in the summary.
-ab_run() {
-  local tree=$1 name=$2
-  shift 2
-  (($(left) > 25)) || return 1
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "$tree")" --transport node \
-    --repeats 10 --variant conventional_overlap,resident "$@" --json "$o/ab/$name.json" \
-    >"$o/ab/$name.txt" 2>&1
-  echo "$name: $(rows_of "$o/ab/$name.txt")" | tee -a "$o/ab/summary.txt"
-}
-
 # rows_of FILE: a Jacobi3D run's medians per iteration, then each update alone against the copy
 # rate.
 rows_of() {
@@ -51,14 +39,14 @@ rows_of() {
       t {printf "%s %s  ", $1, $2} u {printf "%s upd %s %s  ", $1, $2, $NF}' "$1"
 }
 
-# forms_run STEP NAME OPTIONS...: one Jacobi3D run of this tree into $o/STEP/NAME.{json,txt}
-# (VARIANTS: conventional_overlap,resident); its rows and the resident grid on stdout and in the
-# step's summary.
+# forms_run STEP NAME OPTIONS...: one Jacobi3D run of TREE's program (after: this tree; before:
+# .ab/before's) into $o/STEP/NAME.{json,txt} (VARIANTS: conventional_overlap,resident); its rows
+# and the resident grid on stdout and in the step's summary.
 forms_run() {
   local step=$1 name=$2
   shift 2
   (($(left) > 25)) || return 1
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d after)" --transport node \
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "${TREE:-after}")" --transport node \
     --repeats 10 --variant "${VARIANTS:-conventional_overlap,resident}" "$@" \
     --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
   echo "$name: $(rows_of "$o/$step/$name.txt")" \
@@ -87,18 +75,6 @@ forms_step() {
   done
 }
 
-# queue_run NAME OPTIONS...: one Jacobi3D run into $o/queue/NAME.{json,txt}; its rows (median per
-# iteration, then the update alone's fraction of the copy rate) on stdout and in the summary.
-queue_run() {
-  local name=$1
-  shift
-  (($(left) > 25)) || return 1
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d after)" --transport node \
-    --repeats 10 --variant conventional,conventional_overlap,resident "$@" \
-    --json "$o/queue/$name.json" >"$o/queue/$name.txt" 2>&1
-  echo "$name: $(rows_of "$o/queue/$name.txt")" | tee -a "$o/queue/summary.txt"
-}
-
 for step in $STEPS; do
   case $step in
     build_after)
@@ -117,7 +93,7 @@ for step in $STEPS; do
           iterations=$((local >= 256 ? 50 : 200))
           for points in 7 27; do
             for tree in "${trees[@]}"; do
-              ab_run "$tree" "j3d${local}_${points}pt_${tree}_r$round" --local "$local" \
+              TREE=$tree forms_run ab "j3d${local}_${points}pt_${tree}_r$round" --local "$local" \
                 --stencil "$points" --iterations "$iterations" || break 4
             done
           done
@@ -148,7 +124,8 @@ for step in $STEPS; do
           iterations=$((local >= 256 ? 50 : 200))
           for points in 7 27; do
             for form in "${forms[@]}"; do
-              queue_run "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
+              VARIANTS=conventional,conventional_overlap,resident forms_run queue \
+                "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
                 --stencil "$points" --iterations "$iterations" "$form" || break 4
             done
           done
