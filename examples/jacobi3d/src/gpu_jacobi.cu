@@ -60,10 +60,11 @@ __global__ void __launch_bounds__(kMaxGpuThreads)
 }
 
 // kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form; kLines: the embedded
-// API's build, two for the whole exchange (resident_iterations).
-template <class Real, bool kWholeExchange, hk::LinesCode kLines>
+// API's build, two for the whole exchange; kSendsUpdate: the whole exchange's sends update the
+// cells they send, built without lines only (resident_iterations).
+template <class Real, bool kWholeExchange, hk::LinesCode kLines, bool kSendsUpdate = false>
 __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_iterations<kWholeExchange, kLines>(
+  (void)resident_iterations<kWholeExchange, kLines, kSendsUpdate>(
       hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x, launch);
 }
 
@@ -84,15 +85,25 @@ template __global__ void resident_kernel<float, true, LinesCode::present>(Reside
 template __global__ void resident_kernel<double, true, LinesCode::present>(ResidentLaunch<double>);
 template __global__ void resident_kernel<float, true, LinesCode::absent>(ResidentLaunch<float>);
 template __global__ void resident_kernel<double, true, LinesCode::absent>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, true, LinesCode::absent, true>(
+    ResidentLaunch<float>);
+template __global__ void resident_kernel<double, true, LinesCode::absent, true>(
+    ResidentLaunch<double>);
 
-// The resident kernel of `whole_exchange`'s form and, for the whole exchange, of `lines`' build.
+// The resident kernel of `whole_exchange`'s form and, for the whole exchange, of `lines`' build,
+// with sends that update their cells where `sends_update` asks and the build has no lines (as
+// HostResidentIterations chooses).
 template <class Real>
-const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode::present) {
+const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode::present,
+                               bool sends_update = false) {
   if (!whole_exchange) {
     return reinterpret_cast<const void*>(resident_kernel<Real, false, LinesCode::present>);
   }
-  return lines == LinesCode::present
-             ? reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::present>)
+  if (lines == LinesCode::present) {
+    return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::present>);
+  }
+  return sends_update
+             ? reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent, true>)
              : reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent>);
 }
 
@@ -117,7 +128,9 @@ void load_gpu_kernels() {
                              resident_kernel_of<float>(true, LinesCode::present),
                              resident_kernel_of<float>(true, LinesCode::absent),
                              resident_kernel_of<double>(true, LinesCode::present),
-                             resident_kernel_of<double>(true, LinesCode::absent)}) {
+                             resident_kernel_of<double>(true, LinesCode::absent),
+                             resident_kernel_of<float>(true, LinesCode::absent, true),
+                             resident_kernel_of<double>(true, LinesCode::absent, true)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }
@@ -357,7 +370,8 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
   GpuResidentKernel(const RunSettings& settings, std::int64_t cells)
       : grid_({resident_kernel_of<Real>(false),
                resident_kernel_of<Real>(true, LinesCode::present),
-               resident_kernel_of<Real>(true, LinesCode::absent)},
+               resident_kernel_of<Real>(true, LinesCode::absent),
+               resident_kernel_of<Real>(true, LinesCode::absent, true)},
               checked_gpu_threads(settings.gpu_threads), settings.resident_blocks,
               settings.gpu_sharers, cells) {}
 
@@ -367,7 +381,9 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
     // The whole exchange without the lines' code unless a node peer takes lines: fewer
     // registers (docs/design.md, "Lines").
     const LinesCode lines = hk::embedded_lines_build(launch.plans[0]);
-    grid_.launch(resident_kernel_of<Real>(launch.whole_exchange, lines), arguments);
+    grid_.launch(
+        resident_kernel_of<Real>(launch.whole_exchange, lines, launch.sends_update_cells),
+        arguments);
   }
 
   haloflag::examples::ResidentOutcome wait() override {

@@ -115,6 +115,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "
                "at its start")
       ->capture_default_str();
+  app.add_flag("--sends-update,!--no-sends-update", options.sends_update_cells,
+               "resident: the exchange's sends update the boundary cells they send, with no grid "
+               "barrier before the start; --no-sends-update: the boundary layer first, then a "
+               "grid barrier, then the start")
+      ->capture_default_str();
   hx::add_transport_option(
       app, options.transport,
       "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "

@@ -7,7 +7,10 @@
 //   2. the grid starts the exchange itself, split by pieces over every block
 //      (embedded_exchange_start; MPI messages whole, one block each, which the host's
 //      finish() posts as soon as their flags are up); or, in the per-message form, each send
-//      message is packed and signalled by one block (round robin over blocks)
+//      message is packed and signalled by one block (round robin over blocks).
+//      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: the
+//      start updates each boundary cell just before its piece moves it, and every boundary
+//      cell is in some send
 //   3. the grid updates the interior while the messages fly
 //   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
 //      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just
@@ -18,6 +21,7 @@
 // plain grid barrier: the update as this kernel does it, for the update-rate report.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "box_sweep.hpp"
@@ -28,14 +32,35 @@
 
 namespace jacobi3d {
 
+// Step 2 of the whole exchange; with kSendsUpdate its sends update the cells they send first
+// (the plan's fields are the buffer `fields` writes).
+template <haloflag::kernels::LinesCode kLines, bool kSendsUpdate, class Real, class Block>
+HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
+    const Block& block, const haloflag::kernels::DevicePlan& plan, std::uint32_t block_index,
+    std::uint32_t blocks, std::uint64_t epoch, StencilKind stencil,
+    const SweepFields<Real>& fields) {
+  namespace hk = haloflag::kernels;
+  if constexpr (kSendsUpdate) {
+    const auto update = [&](std::uint32_t /*variable*/, std::byte* cell) {
+      update_cell(stencil, fields, reinterpret_cast<Real*>(cell) - fields.out);
+    };
+    return hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch, update);
+  } else {
+    (void)stencil;
+    (void)fields;
+    return hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch);
+  }
+}
+
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
-// kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), and kLines: the
-// embedded API's build (with the node transport's lines or without), compile-time choices so
-// that a GPU kernel holds the registers of one form and one build only.
+// kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), kLines: the
+// embedded API's build (with the node transport's lines or without), and kSendsUpdate (whole
+// exchange only): step 1 inside the start; compile-time choices so that a GPU kernel holds the
+// registers of one form and one build only.
 // Always inlined: called, it would take the kernel's launch by reference, and the kernel would
 // copy the launch (kilobytes) into every thread's stack first.
-template <bool kWholeExchange, haloflag::kernels::LinesCode kLines, class Real, class Block,
-          class Grid>
+template <bool kWholeExchange, haloflag::kernels::LinesCode kLines, bool kSendsUpdate,
+          class Real, class Block, class Grid>
 HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& grid,
                                               std::uint32_t block_index, std::uint32_t blocks,
                                               const ResidentLaunch<Real>& launch) {
@@ -48,9 +73,11 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     const hk::DevicePlan& plan = launch.plans[out];
     const std::uint64_t epoch = launch.first_epoch + static_cast<std::uint64_t>(i);
 
-    sweep_boxes(launch.stencil, fields, launch.regions.boundary.boxes,
-                launch.regions.boundary.count, grid.thread(), grid.size());
-    grid.sync();  // the boundary layer is written before any block packs it
+    if (!kSendsUpdate || launch.updates_only) {
+      sweep_boxes(launch.stencil, fields, launch.regions.boundary.boxes,
+                  launch.regions.boundary.count, grid.thread(), grid.size());
+      grid.sync();  // the boundary layer is written before any block packs it
+    }
 
     if (launch.updates_only) {
       sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
@@ -63,8 +90,8 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
     if constexpr (kWholeExchange) {
-      failed = hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch) !=
-               hk::BlockStatus::ok;
+      failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch,
+                                                    launch.stencil, fields) != hk::BlockStatus::ok;
       sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
                          grid.size());
       if (!failed) {
@@ -99,12 +126,16 @@ struct HostResidentIterations {
                   std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
     namespace hk = haloflag::kernels;
     if (!launch.whole_exchange) {
-      return resident_iterations<false, hk::LinesCode::present>(block, grid, block_index, blocks,
-                                                                launch);
+      return resident_iterations<false, hk::LinesCode::present, false>(block, grid, block_index,
+                                                                       blocks, launch);
     }
     return hk::with_embedded_lines_build(launch.plans[0], [&](auto build) {
-      return resident_iterations<true, decltype(build)::value>(block, grid, block_index, blocks,
-                                                               launch);
+      constexpr hk::LinesCode kLines = decltype(build)::value;
+      // As the GPU kernels are built (gpu_jacobi.cu): sends that update cells without lines only.
+      if (kLines == hk::LinesCode::absent && launch.sends_update_cells) {
+        return resident_iterations<true, kLines, true>(block, grid, block_index, blocks, launch);
+      }
+      return resident_iterations<true, kLines, false>(block, grid, block_index, blocks, launch);
     });
   }
 };

@@ -57,6 +57,10 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
     tell_next_ = settings.next_exchange_told;
+    // As the kernels are built: not where a node peer takes lines (resident_iterations.hpp).
+    sends_update_ = settings.sends_update_cells && whole_exchange_ &&
+                    haloflag::kernels::embedded_lines_build(exchange_->device_plan(
+                        this->fields_.view(0))) == haloflag::kernels::LinesCode::absent;
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
@@ -100,7 +104,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
     }
     return resident_->describe() +
            "; each exchange started by the kernel and split over its grid in node pieces of " +
-           std::to_string(piece_bytes_) + " B, " +
+           std::to_string(piece_bytes_) + " B" +
+           (sends_update_ ? ", its sends updating the boundary cells they send, " : ", ") +
            haloflag::examples::next_exchange_route(tell_next_);
   }
 
@@ -138,6 +143,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
     launch.whole_exchange = whole_exchange_;
     launch.updates_only = updates_only;
     launch.tell_next = tell_next_;
+    launch.sends_update_cells = sends_update_;
     return launch;
   }
 
@@ -147,6 +153,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
   // Every rank's peers over node or self (ResidentLaunch::whole_exchange).
   bool whole_exchange_ = false;
   bool tell_next_ = false;  // RunSettings::next_exchange_told
+  bool sends_update_ = false;  // RunSettings::sends_update_cells
   int piece_bytes_ = 0;     // the exchange's node pieces (agreed_piece_bytes)
 };
 

@@ -34,6 +34,10 @@ struct ResidentLaunch {
   // The finish of each exchange but the run's last tells the node peers where the next one goes
   // (VariantSettings::next_exchange_told).
   bool tell_next;
+  // The whole exchange's sends update the boundary cells they send, with no grid barrier
+  // between the boundary update and the start (VariantSettings::sends_update_cells). Every
+  // boundary cell is in a send: each axis is periodic, and a face's send spans the whole face.
+  bool sends_update_cells;
 };
 
 // The kernel run asynchronously over these arguments: a cooperative GPU grid (GpuSide), or on

@@ -208,6 +208,20 @@ TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
   }
 }
 
+// The resident kernel with its boundary layer updated first, behind a grid barrier, where the
+// other cases' sends update the cells they send (VariantSettings::sends_update_cells).
+TEST(ResidentRoutes, BoundaryBeforeTheStartMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
+    const Problem problem = test_problem(stencil);
+    RunSettings settings = test_settings(2);
+    settings.sends_update_cells = false;
+    auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+    const CheckResult result = run_and_check(*variant, problem, 0, 9);
+    EXPECT_TRUE(result.identical) << stencil_points(stencil) << " points: " << result.message;
+  }
+}
+
 // More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
 // blocks with several messages each, on the host team.
 TEST(ResidentTeam, ThreeThreadsMatchReference) {

@@ -38,6 +38,7 @@
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/kernels/embedded_api.hpp"
+#include "haloflag/kernels/sent_cell_updates.hpp"
 #include "haloflag/kernels/transports/piece_grid_steps.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -111,16 +112,18 @@ HF_HD inline bool takes_mpi_message(std::uint32_t k, std::uint32_t block, std::u
 /// The block's sends over MPI (each whole, by one block): once this rank's CPU has said the send
 /// buffer is free (the previous exchange's sends completed), pack each into the pinned send
 /// buffer and raise its send_ready for the CPU state machine, which posts it. They go first:
-/// their path, across PCIe and through MPI, is the longest.
-template <ExchangeGroup Group>
+/// their path, across PCIe and through MPI, is the longest. `update`: see embedded_exchange_start.
+template <ExchangeGroup Group, class Update>
 HF_HD BlockStatus mpi_sends_of_block(const Group& group, const ExchangePlan& plan,
                                      std::uint32_t block, std::uint32_t blocks,
-                                     std::uint64_t epoch) {
+                                     std::uint64_t epoch, const Update& update) {
   if (!plan.message_blocks) return BlockStatus::ok;
   bool buffer_free = epoch == 1 || plan.send_buffer_free.count == 0;
   for (std::uint32_t m = 0, k = 0; m < plan.send_count; ++m) {
     if (self_send(plan, m) != nullptr || node_send(plan, m) != nullptr) continue;
     if (!takes_mpi_message(k++, block, blocks)) continue;
+    update_sent_cells(group, plan.sends[m], fields_of(plan), 0,
+                      static_cast<std::uint32_t>(plan.sends[m].element_count()), update);
     if (!buffer_free) {
       if (leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, block) !=
           BlockStatus::ok) {
@@ -163,10 +166,14 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 /// `Lines`: LinesCode::present (the default) serves every plan; a kernel compiled with
 /// LinesCode::absent in both calls holds fewer registers, serves only plans without a node
 /// peer in lines and refuses any other at once (with_embedded_lines_build picks).
-template <LinesCode Lines = LinesCode::present, ExchangeGroup Group>
+/// `update` (sent_cell_updates.hpp): called as `update(variable, cell)` on every cell of the
+/// block's sends just before they move, so that the caller's grid need not update them, nor meet
+/// at a barrier, before the start. It must write the value the cell takes this step from data
+/// that stays put until the finish, the same value each time it is called on a cell.
+template <LinesCode Lines = LinesCode::present, ExchangeGroup Group, class Update = NoCellUpdate>
 HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& plan,
                                           std::uint32_t block, std::uint32_t blocks,
-                                          std::uint64_t epoch) {
+                                          std::uint64_t epoch, const Update& update = {}) {
   const ExchangePlan& internal = detail::plan_of(plan);
   if (detail::build_serves<Lines>(internal, block, group.thread(), epoch) != BlockStatus::ok ||
       detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok ||
@@ -181,12 +188,13 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
     // free_early); the others hear of it now, with the slot of the plan's fields.
     announce_ghosts_free_unless_announced(internal, epoch);
   }
-  if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch) != BlockStatus::ok) {
+  if (detail::mpi_sends_of_block(group, internal, block, blocks, epoch, update) !=
+      BlockStatus::ok) {
     return BlockStatus::failed;
   }
   // The caller's plan has no field bank (DevicePlan): its own fields are plan.fields().
-  return piece_grid_sends<Lines, SelfIntoPlanFields>(group, internal, block, blocks, epoch) ==
-                 BlockStatus::ok
+  return piece_grid_sends<Lines, SelfIntoPlanFields>(group, internal, block, blocks, epoch,
+                                                     update) == BlockStatus::ok
              ? BlockStatus::ok
              : BlockStatus::failed;
 }

@@ -43,6 +43,10 @@ struct VariantSettings {
   // (kernels::NextExchange), so that its start need not announce its fields; false: each
   // exchange announces them at its start.
   bool next_exchange_told = true;
+  // The resident kernels' sends update the cells they send (the `update` of
+  // kernels::embedded_exchange_start), so that no grid barrier stands between the boundary
+  // update and the exchange's start; false: the boundary first, a grid barrier, then the start.
+  bool sends_update_cells = true;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;

@@ -21,6 +21,7 @@
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/idle_exit.hpp"
+#include "haloflag/kernels/sent_cell_updates.hpp"
 #include "haloflag/kernels/transports/node/node_pieces.hpp"
 #include "haloflag/kernels/transports/self/self_pieces.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -58,6 +59,29 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
 }
 
+/// The group updates the cells of send piece `i` of the grid's count (node pieces, then self).
+template <class Update, ExchangeGroup Group>
+HF_HD void update_piece_cells(const Group& group, const ExchangePlan& plan, std::uint32_t i,
+                              const Update& update) {
+  const std::uint32_t node_pieces =
+      plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
+  std::uint32_t message = 0;
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  if (i < node_pieces) {
+    const NodePiece piece = plan.routes.node->send_pieces[i];
+    message = piece.message;
+    first = piece.first;
+    count = piece.count;
+  } else {
+    const SelfPiece piece = plan.routes.self->pieces[i - node_pieces];
+    message = piece.send;
+    first = piece.first;
+    count = piece.count;
+  }
+  update_sent_cells(group, plan.sends[message], fields_of(plan), first, first + count, update);
+}
+
 }  // namespace detail
 
 /// Steps 2 and 3 for block `block` of `blocks`: the send pieces of every transport in one count,
@@ -66,10 +90,12 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
 /// itself is written once here (with SelfIntoPlanFields the self pieces take the embedded
 /// API's copy), so that the launched kernels hold the registers of one mover. `Lines`: whether
 /// this build moves pieces in lines (node_lines.hpp); it must be present where a peer takes them.
-template <LinesCode Lines, class SelfTarget = SelfIntoBank, ExchangeGroup Group>
+/// `update`: called on each piece's cells before they move (sent_cell_updates.hpp).
+template <LinesCode Lines, class SelfTarget = SelfIntoBank, ExchangeGroup Group,
+          class Update = NoCellUpdate>
 HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, std::uint32_t blocks,
-                                   std::uint64_t epoch) {
+                                   std::uint64_t epoch, const Update& update = {}) {
   if (block == 0 && relay_ghosts_free(group, plan, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
@@ -77,6 +103,7 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
       plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
   const std::uint32_t pieces = node_pieces + self_piece_count(plan);
   for (std::uint32_t i = block; i < pieces; i += blocks) {
+    if constexpr (kUpdatesCells<Update>) detail::update_piece_cells(group, plan, i, update);
     detail::SendPiece piece;
     if (i < node_pieces) {
       const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
