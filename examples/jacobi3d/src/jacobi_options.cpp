@@ -115,11 +115,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "
                "at its start")
       ->capture_default_str();
-  app.add_flag("--sends-update,!--no-sends-update", options.sends_update_cells,
-               "resident: the exchange's sends update the boundary cells they send, with no grid "
-               "barrier before the start; --no-sends-update: the boundary layer first, then a "
-               "grid barrier, then the start")
-      ->capture_default_str();
+  hb::add_choice(app, "--sends-update", options.sends_update, {"auto", "on", "off"},
+                 "resident: on: the exchange's sends update the boundary cells they send, with "
+                 "no grid barrier before the start; off: the boundary layer first, then a grid "
+                 "barrier, then the start; auto: on up to 64 cells per thread of the grid "
+                 "(examples/common/README.md)");
   hx::add_transport_option(
       app, options.transport,
       "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "

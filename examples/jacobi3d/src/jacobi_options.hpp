@@ -35,7 +35,9 @@ struct JacobiOptions {
   int node_blocks = 0;  // the node transport's piece grid; 0: its default
   int node_piece_bytes = 0;  // bytes of a node piece; 0: the library's default
   bool next_exchange_told = true;  // resident: finish tells where the next exchange goes
-  bool sends_update_cells = true;  // resident: the sends update the cells they send
+  // resident: whether the sends update the cells they send: auto (by the cells per thread), on
+  // or off
+  std::string sends_update = "auto";
   int host_team_threads = 2;
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;

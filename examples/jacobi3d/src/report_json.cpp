@@ -37,7 +37,7 @@ json parameters_json(const JacobiOptions& options) {
           {"resident_blocks", options.resident_blocks},
           {"node_blocks", options.node_blocks},
           {"node_piece_bytes", options.node_piece_bytes},
-          {"sends_update_cells", options.sends_update_cells},
+          {"sends_update", options.sends_update},
           {"next_exchange_told", options.next_exchange_told},
           {"host_threads", options.host_team_threads},
           {"conventional_strategy", options.conventional_strategy},

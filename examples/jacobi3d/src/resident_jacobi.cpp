@@ -15,6 +15,7 @@
 #include "field_variant.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
+#include "haloflag/examples/resident_boundary_order.hpp"
 #include "haloflag/examples/resident_piece_size.hpp"
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
@@ -57,10 +58,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
     tell_next_ = settings.next_exchange_told;
-    // As the kernels are built: not where a node peer takes lines (resident_iterations.hpp).
-    sends_update_ = settings.sends_update_cells && whole_exchange_ &&
-                    haloflag::kernels::embedded_lines_build(exchange_->device_plan(
-                        this->fields_.view(0))) == haloflag::kernels::LinesCode::absent;
+    sends_update_ = sends_update(settings, kernel ? kernel->blocks() : 0);
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
@@ -124,6 +122,21 @@ class ResidentJacobi final : public FieldVariant<Real> {
     int agreed = mine;
     MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
     return agreed;
+  }
+
+  // Whether the sends update the boundary cells they send (RunSettings::sends_update_cells, by
+  // default the rule for this rank's cells and a grid of `blocks`), as the kernels are built:
+  // for the whole exchange, without lines (resident_iterations.hpp). Each rank decides alone:
+  // the order of its update and its sends is its own.
+  bool sends_update(const RunSettings& settings, int blocks) const {
+    const std::int64_t threads =
+        std::int64_t{blocks} *
+        (settings.backend == haloflag::notify::Backend::host ? 1 : settings.gpu_threads);
+    const bool wanted = settings.sends_update_cells.value_or(
+        haloflag::examples::sends_update_boundary(this->regions_.owned.cells(), threads));
+    return wanted && whole_exchange_ &&
+           haloflag::kernels::embedded_lines_build(exchange_->device_plan(
+               this->fields_.view(0))) == haloflag::kernels::LinesCode::absent;
   }
 
   ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/progress.hpp"
@@ -45,8 +46,9 @@ struct VariantSettings {
   bool next_exchange_told = true;
   // The resident kernels' sends update the cells they send (the `update` of
   // kernels::embedded_exchange_start), so that no grid barrier stands between the boundary
-  // update and the exchange's start; false: the boundary first, a grid barrier, then the start.
-  bool sends_update_cells = true;
+  // update and the exchange's start; false: the boundary first, a grid barrier, then the start;
+  // empty: by the rank's cells per thread (sends_update_boundary).
+  std::optional<bool> sends_update_cells;
   // Who runs the MPI peers' side of the stream variant's exchange while its stream runs: the
   // exchange's progress thread (needs MPI_THREAD_MULTIPLE) or the run's own thread.
   haloflag::halo::Progress progress = haloflag::halo::Progress::thread;
