@@ -7,11 +7,20 @@
 #   tests      the GPU tests of Jacobi3D against its reference (GPU_TESTS, a ctest regex, widens
 #              or narrows them), within TEST_SECONDS (150)
 #   forms      Jacobi3D at SIZES_3D cells per rank (32 64 128 256), 7 and 27 points: the resident
-#              variant whose sends update the boundary cells they send (--sends-update) and the
-#              one that updates the boundary first, behind a grid barrier (--no-sends-update),
+#              variant whose sends update the boundary cells they send (--sends-update on) and
+#              the one that updates the boundary first, behind a grid barrier (off; the call of
+#              the record ran them as --sends-update and --no-sends-update, c636c26's flags),
 #              each run beside both conventional loops, the two runs' order swapped every other
 #              round, ROUNDS rounds (2); checked against the single-rank reference up to 64^3;
 #              each run prints the update alone against the copy rate; forms/summary.txt
+#   rule       Jacobi3D at RULE_SIZES cells per rank (128 256), 7 and 27 points, the resident
+#              variant with --sends-update auto (the rule), beside both conventional loops;
+#              rule/summary.txt, whose launch descriptions say which order the rule took
+#   links_build  a copy of this tree with stamps.patch (here) built in the background into
+#              links/ (scripts/bench/jacobi_resident_breakdown.sh); links waits for it
+#   links      the table of links of the resident iteration at 32^3 per rank, setting 0, the
+#              sends updating (sends) and the boundary first (first) one after the other in
+#              each of LINK_ROUNDS rounds (2); links/links.md
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
@@ -27,24 +36,54 @@ rows_of() {
       t {printf "%s %s  ", $1, $2} u {printf "%s upd %s %s  ", $1, $2, $NF}' "$1"
 }
 
-# forms_run NAME OPTIONS...: one Jacobi3D run over node into $o/forms/NAME.{json,txt}, both
-# conventional loops and the resident variant; its rows and the resident grid on stdout and in
-# the summary.
+# forms_run NAME OPTIONS...: one Jacobi3D run over node into $o/STEP_DIR/NAME.{json,txt}
+# (STEP_DIR: forms), both conventional loops and the resident variant; its rows and the resident
+# grid on stdout and in the step's summary.
 forms_run() {
-  local name=$1
+  local name=$1 dir=$o/${STEP_DIR:-forms}
   shift
   (($(left) > 25)) || return 1
   timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d after)" --transport node \
     --repeats 10 --variant conventional,conventional_overlap,resident "$@" \
-    --json "$o/forms/$name.json" >"$o/forms/$name.txt" 2>&1
-  echo "$name: $(rows_of "$o/forms/$name.txt")" \
-    "[$(grep -oE 'cooperative grid: [0-9]+ blocks x [0-9]+' "$o/forms/$name.txt" | head -1)]" \
-    "$(grep -oE 'all [0-9]+ cells identical|differ[^.]*' "$o/forms/$name.txt" | head -1)" |
-    tee -a "$o/forms/summary.txt"
+    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
+  echo "$name: $(rows_of "$dir/$name.txt")" \
+    "[$(grep -oE 'cooperative grid: [0-9]+ blocks x [0-9]+' "$dir/$name.txt" | head -1)]" \
+    "$(grep -oE 'all [0-9]+ cells identical|differ[^.]*' "$dir/$name.txt" | head -1)" |
+    tee -a "$dir/summary.txt"
 }
+
+breakdown=scripts/bench/jacobi_resident_breakdown.sh
+stamps=$root/docs/results/h200x2/2026-11-30_sends_update/stamps.patch
 
 for step in $STEPS; do
   case $step in
+    links_build)
+      mkdir -p "$o/links"
+      HALOFLAG_BREAKDOWN_BUILD_ONLY=1 "$breakdown" "$o/links" "$root" "$stamps" &
+      ;;
+    links)
+      wait || { tail -30 "$o/links/build.log"; exit 1; }
+      HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_SETTINGS=0 \
+        HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2} HALOFLAG_BREAKDOWN_LABEL=tree \
+        HALOFLAG_BREAKDOWN_ROUTES="sends=--sends-update on;first=--sends-update off" \
+        timeout $(($(left) - 10)) "$breakdown" "$o/links" "$root" "$stamps"
+      rm -rf "$o/links/tree"
+      cat "$o/links/links.md"
+      echo "links: $(left) s left"
+      ;;
+    rule)
+      mkdir -p "$o/rule"
+      for local in ${RULE_SIZES:-128 256}; do
+        for points in 7 27; do
+          STEP_DIR=rule forms_run "j3d${local}_${points}pt_auto" --local "$local" \
+            --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) --sends-update auto ||
+            break 2
+          grep -oE "node pieces of [0-9]+ B[^;]*" "$o/rule/j3d${local}_${points}pt_auto.txt" |
+            head -1
+        done
+      done
+      echo "rule: $(left) s left"
+      ;;
     build_after)
       build_this_tree "${build_targets[@]}"
       ;;
@@ -54,15 +93,15 @@ for step in $STEPS; do
     forms)
       mkdir -p "$o/forms"
       for round in $(seq 1 "${ROUNDS:-2}"); do
-        forms=(--sends-update --no-sends-update)
-        ((round % 2 == 0)) && forms=(--no-sends-update --sends-update)
+        forms=(--sends-update=on --sends-update=off)
+        ((round % 2 == 0)) && forms=(--sends-update=off --sends-update=on)
         for local in ${SIZES_3D:-32 64 128 256}; do
           iterations=$((local >= 256 ? 50 : 200))
           check=()
           ((local <= 64)) && check=(--check)
           for points in 7 27; do
             for form in "${forms[@]}"; do
-              forms_run "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
+              forms_run "j3d${local}_${points}pt_${form#--sends-update=}_r$round" --local "$local" \
                 --stencil "$points" --iterations "$iterations" "${check[@]}" "$form" || break 4
             done
           done
