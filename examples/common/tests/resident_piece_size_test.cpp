@@ -12,6 +12,7 @@ namespace {
 
 using haloflag::examples::pieces_of;
 using haloflag::examples::resident_piece_bytes;
+using haloflag::examples::updating_piece_bytes;
 
 constexpr int kDefault = 4096;
 
@@ -44,6 +45,28 @@ TEST(ResidentPieceSize, KeepsTheDefaultWhereOneRoundHoldsItsPieces) {
   EXPECT_EQ(resident_piece_bytes(cube_messages(128, 27), 264, kDefault), kDefault);  // 212
   EXPECT_EQ(resident_piece_bytes(cube_messages(32, 27), 128, kDefault), kDefault);   // 32
   EXPECT_EQ(resident_piece_bytes({768 * kDefault}, 768, kDefault), kDefault);  // exactly a round
+}
+
+// Sends that update their cells, double on 256 threads a block: pieces of 2 KiB while they
+// fill at most three quarters of the grid's round (docs/results/h200x2/2026-11-30_sends_update).
+constexpr int kSmallest = 256 * 8;
+
+TEST(UpdatingPieceSize, OneElementPerThreadWhileTheyFillThreeQuartersOfARound) {
+  EXPECT_EQ(updating_piece_bytes(cube_messages(32, 7), 128, kDefault, kSmallest), kSmallest);
+  EXPECT_EQ(updating_piece_bytes(cube_messages(32, 27), 128, kDefault, kSmallest), kSmallest);
+  EXPECT_EQ(updating_piece_bytes(cube_messages(64, 7), 132, kDefault, kSmallest),
+            kSmallest);  // 96 pieces of 132 blocks
+  EXPECT_EQ(updating_piece_bytes({3 * kSmallest}, 4, kDefault, kSmallest), kSmallest);
+}
+
+TEST(UpdatingPieceSize, TheUsualRuleBeyond) {
+  EXPECT_EQ(updating_piece_bytes(cube_messages(64, 27), 132, kDefault, kSmallest),
+            kDefault);  // 116 pieces of 132 blocks
+  EXPECT_EQ(updating_piece_bytes(cube_messages(128, 7), 264, kDefault, kSmallest), kDefault);
+  EXPECT_EQ(updating_piece_bytes(cube_messages(256, 7), 528, kDefault, kSmallest),
+            2 * kDefault);
+  EXPECT_EQ(updating_piece_bytes({4 * kSmallest}, 4, kDefault, kSmallest), kDefault);
+  EXPECT_EQ(updating_piece_bytes({1}, 4, kDefault, 0), kDefault);  // no smallest known
 }
 
 }  // namespace

@@ -46,10 +46,17 @@ class ResidentJacobi final : public FieldVariant<Real> {
     } catch (...) {
       not_resident = std::current_exception();
     }
+    const int blocks = kernel ? kernel->blocks() : 0;
+    const int block_threads =
+        settings.backend == haloflag::notify::Backend::host ? 1 : settings.gpu_threads;
+    const bool wants_update = settings.sends_update_cells.value_or(
+        haloflag::examples::sends_update_boundary(this->regions_.owned.cells(),
+                                                  std::int64_t{blocks} * block_threads));
     hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     if (settings.node_piece_bytes == 0) {
-      options.advanced.launch.node_piece_bytes = agreed_piece_bytes(
-          comm, kernel ? kernel->blocks() : 0, options.advanced.launch.node_piece_bytes);
+      options.advanced.launch.node_piece_bytes =
+          agreed_piece_bytes(comm, blocks, wants_update ? block_threads * int{sizeof(Real)} : 0,
+                             options.advanced.launch.node_piece_bytes);
     }
     piece_bytes_ = options.advanced.launch.node_piece_bytes;
     exchange_ =
@@ -58,7 +65,11 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
     tell_next_ = settings.next_exchange_told;
-    sends_update_ = sends_update(settings, kernel ? kernel->blocks() : 0);
+    // As the kernels are built: for the whole exchange, without lines (resident_iterations.hpp).
+    // Each rank decides alone: the order of its update and its sends is its own.
+    sends_update_ = wants_update && whole_exchange_ &&
+                    haloflag::kernels::embedded_lines_build(exchange_->device_plan(
+                        this->fields_.view(0))) == haloflag::kernels::LinesCode::absent;
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
@@ -108,35 +119,21 @@ class ResidentJacobi final : public FieldVariant<Real> {
   }
 
  private:
-  // The node piece size every rank uses (resident_piece_bytes for this rank's messages and a
-  // grid of `blocks`, the largest over the ranks: a message's pieces must agree at both ends);
+  // The node piece size every rank uses (updating_piece_bytes for this rank's messages, a grid
+  // of `blocks` and, where its sends update their cells, pieces of `smallest_bytes`, one
+  // element a thread; the largest over the ranks: a message's pieces must agree at both ends);
   // `default_bytes` where this rank has no grid (it fails after the set-up). Collective.
-  int agreed_piece_bytes(MPI_Comm comm, int blocks, int default_bytes) const {
+  int agreed_piece_bytes(MPI_Comm comm, int blocks, int smallest_bytes, int default_bytes) const {
     std::vector<std::int64_t> message_bytes;
     for (const auto& n : this->problem_.geometry.neighbours(this->fields_.rank())) {
       message_bytes.push_back(n.bytes);
     }
-    const int mine = blocks > 0 ? haloflag::examples::resident_piece_bytes(message_bytes, blocks,
-                                                                           default_bytes)
+    const int mine = blocks > 0 ? haloflag::examples::updating_piece_bytes(
+                                      message_bytes, blocks, default_bytes, smallest_bytes)
                                 : default_bytes;
     int agreed = mine;
     MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
     return agreed;
-  }
-
-  // Whether the sends update the boundary cells they send (RunSettings::sends_update_cells, by
-  // default the rule for this rank's cells and a grid of `blocks`), as the kernels are built:
-  // for the whole exchange, without lines (resident_iterations.hpp). Each rank decides alone:
-  // the order of its update and its sends is its own.
-  bool sends_update(const RunSettings& settings, int blocks) const {
-    const std::int64_t threads =
-        std::int64_t{blocks} *
-        (settings.backend == haloflag::notify::Backend::host ? 1 : settings.gpu_threads);
-    const bool wanted = settings.sends_update_cells.value_or(
-        haloflag::examples::sends_update_boundary(this->regions_.owned.cells(), threads));
-    return wanted && whole_exchange_ &&
-           haloflag::kernels::embedded_lines_build(exchange_->device_plan(
-               this->fields_.view(0))) == haloflag::kernels::LinesCode::absent;
   }
 
   ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {

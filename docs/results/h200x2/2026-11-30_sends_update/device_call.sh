@@ -13,9 +13,14 @@
 #              each run beside both conventional loops, the two runs' order swapped every other
 #              round, ROUNDS rounds (2); checked against the single-rank reference up to 64^3;
 #              each run prints the update alone against the copy rate; forms/summary.txt
+#   pieces     Jacobi3D at PIECE_SIZES cells per rank (32 64 128), 7 and 27 points, the resident
+#              variant with the sends updating (--sends-update on) and node pieces of each of
+#              PIECES (2048 4096 bytes), beside both conventional loops, the sizes' order
+#              swapped every other round, ROUNDS rounds (2); pieces/summary.txt
 #   rule       Jacobi3D at RULE_SIZES cells per rank (128 256), 7 and 27 points, the resident
-#              variant with --sends-update auto (the rule), beside both conventional loops;
-#              rule/summary.txt, whose launch descriptions say which order the rule took
+#              variant with --sends-update auto (the rule), beside both conventional loops,
+#              checked against the single-rank reference up to 64^3; rule/summary.txt, whose
+#              launch descriptions say which order and pieces the rules took
 #   links_build  a copy of this tree with stamps.patch (here) built in the background into
 #              links/ (scripts/bench/jacobi_resident_breakdown.sh); links waits for it
 #   links      the table of links of the resident iteration at 32^3 per rank, setting 0, the
@@ -60,9 +65,10 @@ for step in $STEPS; do
     links_build)
       mkdir -p "$o/links"
       HALOFLAG_BREAKDOWN_BUILD_ONLY=1 "$breakdown" "$o/links" "$root" "$stamps" &
+      links_build=$!
       ;;
     links)
-      wait || { tail -30 "$o/links/build.log"; exit 1; }
+      wait "$links_build" || { grep -m5 -A5 "error" "$o/links/build.log"; exit 1; }
       HALOFLAG_BREAKDOWN_PREBUILT=1 HALOFLAG_BREAKDOWN_SETTINGS=0 \
         HALOFLAG_BREAKDOWN_ROUNDS=${LINK_ROUNDS:-2} HALOFLAG_BREAKDOWN_LABEL=tree \
         HALOFLAG_BREAKDOWN_ROUTES="sends=--sends-update on;first=--sends-update off" \
@@ -71,13 +77,32 @@ for step in $STEPS; do
       cat "$o/links/links.md"
       echo "links: $(left) s left"
       ;;
+    pieces)
+      mkdir -p "$o/pieces"
+      read -r -a sizes <<<"${PIECES:-2048 4096}"
+      for round in $(seq 1 "${ROUNDS:-2}"); do
+        for local in ${PIECE_SIZES:-32 64 128}; do
+          for points in 7 27; do
+            for bytes in "${sizes[@]}"; do
+              STEP_DIR=pieces forms_run "j3d${local}_${points}pt_p${bytes}_r$round" \
+                --local "$local" --stencil "$points" --iterations 200 --sends-update on \
+                --node-piece-bytes "$bytes" --no-update-rate || break 4
+            done
+          done
+        done
+        sizes=("${sizes[@]:1}" "${sizes[0]}")
+      done
+      echo "pieces: $(left) s left"
+      ;;
     rule)
       mkdir -p "$o/rule"
       for local in ${RULE_SIZES:-128 256}; do
+        check=()
+        ((local <= 64)) && check=(--check)
         for points in 7 27; do
           STEP_DIR=rule forms_run "j3d${local}_${points}pt_auto" --local "$local" \
-            --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) --sends-update auto ||
-            break 2
+            --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) --sends-update auto \
+            "${check[@]}" || break 2
           grep -oE "node pieces of [0-9]+ B[^;]*" "$o/rule/j3d${local}_${points}pt_auto.txt" |
             head -1
         done

@@ -27,4 +27,18 @@ inline int resident_piece_bytes(const std::vector<std::int64_t>& message_bytes,
   return pieces_of(message_bytes, default_bytes) > blocks ? 2 * default_bytes : default_bytes;
 }
 
+// The same for a kernel whose sends update the cells they send (resident_boundary_order.hpp):
+// each sending block updates its piece's cells before it moves them, one after another, so
+// pieces of one element per thread (`smallest_bytes`) shorten that chain. They are taken while
+// they fill at most three quarters of a round of the grid: beyond, the blocks that send end
+// their share of the interior late.
+inline int updating_piece_bytes(const std::vector<std::int64_t>& message_bytes,
+                                std::int64_t blocks, int default_bytes, int smallest_bytes) {
+  if (smallest_bytes > 0 && smallest_bytes < default_bytes &&
+      4 * pieces_of(message_bytes, smallest_bytes) <= 3 * blocks) {
+    return smallest_bytes;
+  }
+  return resident_piece_bytes(message_bytes, blocks, default_bytes);
+}
+
 }  // namespace haloflag::examples
