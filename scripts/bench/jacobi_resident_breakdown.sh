@@ -5,9 +5,11 @@
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank (HALOFLAG_BREAKDOWN_LOCAL), at 7 and 27
 # points, in rounds, once per setting (HALOFLAG_EXP, which the patch reads). Four patches, each
 # with its settings:
-#  - docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the default; fits the trees
-#    whose finish may tell the next exchange, from 0193473: stages 2-3 are then the announce of
-#    the peers not told),
+#  - docs/results/h200x2/2026-11-30_sends_update/stamps.patch (the default; fits the trees whose
+#    exchange start may update the boundary, from c636c26: stamp 1 is then stamp 0),
+#    docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the trees whose finish may tell
+#    the next exchange, from 0193473 to c636c26: stages 2-3 are then the announce of the peers
+#    not told),
 #    docs/results/h200x2/2026-11-29_two_gpus/stamps.patch (the trees whose piece-moving kernels
 #    come in two builds, from 0af27d0, until the lines' build entered the resident Jacobi3D
 #    iteration; docs/results/h200x2/2026-11-30_resident_grid/stamps_before.patch is the same
@@ -47,7 +49,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 }
 out=$1
 source_dir=$(cd "${2:-$root}" && pwd)
-patch_file=${3:-$root/docs/results/h200x2/2026-11-30_next_exchange/stamps.patch}
+patch_file=${3:-$root/docs/results/h200x2/2026-11-30_sends_update/stamps.patch}
 rounds=${HALOFLAG_BREAKDOWN_ROUNDS:-2}
 local_cells=${HALOFLAG_BREAKDOWN_LOCAL:-32}
 iterations=$((local_cells >= 256 ? 50 : 200))

@@ -225,6 +225,21 @@ TEST(ResidentRoutes, BoundaryBeforeTheStartMatchesReference) {
   }
 }
 
+// Sends that update their cells in pieces far smaller than a message, several to a block and
+// cutting rows and variables' runs anywhere: each piece updates exactly its own cells.
+TEST(ResidentRoutes, SendsUpdateInSmallPiecesMatchReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  if (hx::test_backend() != Backend::host) {
+    GTEST_SKIP() << "a GPU piece holds at least one element per thread of a block";
+  }
+  const Problem problem = test_problem(StencilKind::twenty_seven_point);
+  RunSettings settings = test_settings(3);
+  settings.node_piece_bytes = 24;
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
 // More "blocks" than the team usually has, and fewer than the 26 messages: round robin over
 // blocks with several messages each, on the host team.
 TEST(ResidentTeam, ThreeThreadsMatchReference) {
