@@ -82,6 +82,31 @@ this_tree_call() {
 jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
 jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
 
+# jacobi3d_rows FILE: a Jacobi3D run's medians per iteration, then each update alone against the
+# copy rate.
+jacobi3d_rows() {
+  awk '/^variant +median/ {t = 1; next} /^variant +update/ {u = 1; next}
+      t && NF == 0 {t = 0} u && NF == 0 {u = 0}
+      t {printf "%s %s  ", $1, $2} u {printf "%s upd %s %s  ", $1, $2, $NF}' "$1"
+}
+
+# jacobi3d_run STEP NAME OPTIONS...: one Jacobi3D run over node of TREE's program (after: this
+# tree, the default; before: .ab/before's) into $o/STEP/NAME.{json,txt}, of VARIANTS
+# (conventional_overlap,resident), within the call's time; its rows, the resident grid and any
+# check's verdict on stdout and in $o/STEP/summary.txt.
+jacobi3d_run() {
+  local step=$1 name=$2
+  shift 2
+  (($(left) > 25)) || return 1
+  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "${TREE:-after}")" --transport node \
+    --repeats 10 --variant "${VARIANTS:-conventional_overlap,resident}" "$@" \
+    --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
+  echo "$name: $(jacobi3d_rows "$o/$step/$name.txt")" \
+    "[$(grep -oE 'cooperative grid: [0-9]+ blocks x [0-9]+' "$o/$step/$name.txt" | head -1)]" \
+    "$(grep -oE 'all [0-9]+ cells identical|differ[^.]*' "$o/$step/$name.txt" | head -1)" |
+    tee -a "$o/$step/summary.txt"
+}
+
 # build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
 # its targets built in the background, the logs in $o; wait_for_before waits for it.
 build_before_in_background() {

@@ -31,31 +31,9 @@ source scripts/device/device_call_common.sh
 this_tree_call
 read -r -a build_targets <<<"${BUILD_TARGETS:-haloflag_jacobi3d jacobi3d_reference_mpi_test}"
 
-# rows_of FILE: a Jacobi3D run's medians per iteration, then each update alone against the copy
-# rate.
-rows_of() {
-  awk '/^variant +median/ {t = 1; next} /^variant +update/ {u = 1; next}
-      t && NF == 0 {t = 0} u && NF == 0 {u = 0}
-      t {printf "%s %s  ", $1, $2} u {printf "%s upd %s %s  ", $1, $2, $NF}' "$1"
-}
-
-# forms_run STEP NAME OPTIONS...: one Jacobi3D run of TREE's program (after: this tree; before:
-# .ab/before's) into $o/STEP/NAME.{json,txt} (VARIANTS: conventional_overlap,resident); its rows
-# and the resident grid on stdout and in the step's summary.
-forms_run() {
-  local step=$1 name=$2
-  shift 2
-  (($(left) > 25)) || return 1
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d "${TREE:-after}")" --transport node \
-    --repeats 10 --variant "${VARIANTS:-conventional_overlap,resident}" "$@" \
-    --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
-  echo "$name: $(rows_of "$o/$step/$name.txt")" \
-    "[$(grep -oE 'cooperative grid: [0-9]+ blocks x [0-9]+' "$o/$step/$name.txt" | head -1)]" |
-    tee -a "$o/$step/summary.txt"
-}
-
-# forms_step STEP OPTION TAG VALUE...: forms_run at FORM_SIZES, 7 and 27 points, once per VALUE
-# of OPTION (named TAG<value>), the values' order rotated every round, ROUNDS rounds (2).
+# forms_step STEP OPTION TAG VALUE...: jacobi3d_run (scripts/device/device_call_common.sh) at
+# FORM_SIZES, 7 and 27 points, once per VALUE of OPTION (named TAG<value>), the values' order
+# rotated every round, ROUNDS rounds (2).
 forms_step() {
   local step=$1 option=$2 tag=$3
   shift 3
@@ -66,7 +44,7 @@ forms_step() {
       iterations=$((local >= 256 ? 50 : 200))
       for points in 7 27; do
         for value in "${values[@]}"; do
-          forms_run "$step" "j3d${local}_${points}pt_${tag}${value}_r$round" --local "$local" \
+          jacobi3d_run "$step" "j3d${local}_${points}pt_${tag}${value}_r$round" --local "$local" \
             --stencil "$points" --iterations "$iterations" "$option" "$value" || return 1
         done
       done
@@ -93,8 +71,8 @@ for step in $STEPS; do
           iterations=$((local >= 256 ? 50 : 200))
           for points in 7 27; do
             for tree in "${trees[@]}"; do
-              TREE=$tree forms_run ab "j3d${local}_${points}pt_${tree}_r$round" --local "$local" \
-                --stencil "$points" --iterations "$iterations" || break 4
+              TREE=$tree jacobi3d_run ab "j3d${local}_${points}pt_${tree}_r$round" \
+                --local "$local" --stencil "$points" --iterations "$iterations" || break 4
             done
           done
         done
@@ -124,7 +102,7 @@ for step in $STEPS; do
           iterations=$((local >= 256 ? 50 : 200))
           for points in 7 27; do
             for form in "${forms[@]}"; do
-              VARIANTS=conventional,conventional_overlap,resident forms_run queue \
+              VARIANTS=conventional,conventional_overlap,resident jacobi3d_run queue \
                 "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
                 --stencil "$points" --iterations "$iterations" "$form" || break 4
             done

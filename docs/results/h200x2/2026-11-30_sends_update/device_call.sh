@@ -32,30 +32,8 @@ set -uo pipefail
 source scripts/device/device_call_common.sh
 this_tree_call
 read -r -a build_targets <<<"${BUILD_TARGETS:-haloflag_jacobi3d jacobi3d_reference_mpi_test}"
-
-# rows_of FILE: a Jacobi3D run's medians per iteration, then each update alone against the copy
-# rate.
-rows_of() {
-  awk '/^variant +median/ {t = 1; next} /^variant +update/ {u = 1; next}
-      t && NF == 0 {t = 0} u && NF == 0 {u = 0}
-      t {printf "%s %s  ", $1, $2} u {printf "%s upd %s %s  ", $1, $2, $NF}' "$1"
-}
-
-# forms_run NAME OPTIONS...: one Jacobi3D run over node into $o/STEP_DIR/NAME.{json,txt}
-# (STEP_DIR: forms), both conventional loops and the resident variant; its rows and the resident
-# grid on stdout and in the step's summary.
-forms_run() {
-  local name=$1 dir=$o/${STEP_DIR:-forms}
-  shift
-  (($(left) > 25)) || return 1
-  timeout 60 "${shared[@]}" mpiexec -n "$ranks" "$(jacobi3d after)" --transport node \
-    --repeats 10 --variant conventional,conventional_overlap,resident "$@" \
-    --json "$dir/$name.json" >"$dir/$name.txt" 2>&1
-  echo "$name: $(rows_of "$dir/$name.txt")" \
-    "[$(grep -oE 'cooperative grid: [0-9]+ blocks x [0-9]+' "$dir/$name.txt" | head -1)]" \
-    "$(grep -oE 'all [0-9]+ cells identical|differ[^.]*' "$dir/$name.txt" | head -1)" |
-    tee -a "$dir/summary.txt"
-}
+# Every run of the steps below: both conventional loops beside the resident variant.
+VARIANTS=conventional,conventional_overlap,resident
 
 breakdown=scripts/bench/jacobi_resident_breakdown.sh
 stamps=$root/docs/results/h200x2/2026-11-30_sends_update/stamps.patch
@@ -84,7 +62,8 @@ for step in $STEPS; do
         for local in ${PIECE_SIZES:-32 64 128}; do
           for points in 7 27; do
             for bytes in "${sizes[@]}"; do
-              STEP_DIR=pieces forms_run "j3d${local}_${points}pt_p${bytes}_r$round" \
+              jacobi3d_run pieces \
+                "j3d${local}_${points}pt_p${bytes}_r$round" \
                 --local "$local" --stencil "$points" --iterations 200 --sends-update on \
                 --node-piece-bytes "$bytes" --no-update-rate || break 4
             done
@@ -100,7 +79,7 @@ for step in $STEPS; do
         check=()
         ((local <= 64)) && check=(--check)
         for points in 7 27; do
-          STEP_DIR=rule forms_run "j3d${local}_${points}pt_auto" --local "$local" \
+          jacobi3d_run rule "j3d${local}_${points}pt_auto" --local "$local" \
             --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) --sends-update auto \
             "${check[@]}" || break 2
           grep -oE "node pieces of [0-9]+ B[^;]*" "$o/rule/j3d${local}_${points}pt_auto.txt" |
@@ -126,7 +105,8 @@ for step in $STEPS; do
           ((local <= 64)) && check=(--check)
           for points in 7 27; do
             for form in "${forms[@]}"; do
-              forms_run "j3d${local}_${points}pt_${form#--sends-update=}_r$round" --local "$local" \
+              jacobi3d_run forms \
+                "j3d${local}_${points}pt_${form#--sends-update=}_r$round" --local "$local" \
                 --stencil "$points" --iterations "$iterations" "${check[@]}" "$form" || break 4
             done
           done
