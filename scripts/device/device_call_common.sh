@@ -107,6 +107,30 @@ jacobi3d_run() {
     tee -a "$o/$step/summary.txt"
 }
 
+# jacobi3d_two_forms STEP FORM_A FORM_B: jacobi3d_run into $o/STEP at SIZES_3D cells per rank
+# (256 128 64 32), 7 and 27 points, once with the option FORM_A and once with FORM_B, their order
+# swapped every other round, ROUNDS rounds (2); 50 iterations at 256^3 and 200 below, checked
+# against the single-rank reference up to CHECK_UP_TO cells a side (0: none). Each run is named
+# j3dSIZE_POINTSpt_FORM_rROUND, FORM without its leading dashes.
+jacobi3d_two_forms() {
+  local step=$1 forms=("$2" "$3")
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "${ROUNDS:-2}"); do
+    for local in ${SIZES_3D:-256 128 64 32}; do
+      local check=()
+      ((local <= ${CHECK_UP_TO:-0})) && check=(--check)
+      for points in 7 27; do
+        for form in "${forms[@]}"; do
+          jacobi3d_run "$step" "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
+            --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) "${check[@]}" \
+            "$form" || return 1
+        done
+      done
+    done
+    forms=("${forms[1]}" "${forms[0]}")
+  done
+}
+
 # build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
 # its targets built in the background, the logs in $o; wait_for_before waits for it.
 build_before_in_background() {

@@ -94,21 +94,8 @@ for step in $STEPS; do
       GPU_TESTS=${GPU_TESTS:-jacobi3d_reference} stencil_gpu_tests
       ;;
     queue)
-      mkdir -p "$o/queue"
-      for round in $(seq 1 "${ROUNDS:-2}"); do
-        forms=(--interior-queue --no-interior-queue)
-        ((round % 2 == 0)) && forms=(--no-interior-queue --interior-queue)
-        for local in ${SIZES_3D:-256 128 64 32}; do
-          iterations=$((local >= 256 ? 50 : 200))
-          for points in 7 27; do
-            for form in "${forms[@]}"; do
-              VARIANTS=conventional,conventional_overlap,resident jacobi3d_run queue \
-                "j3d${local}_${points}pt_${form#--}_r$round" --local "$local" \
-                --stencil "$points" --iterations "$iterations" "$form" || break 4
-            done
-          done
-        done
-      done
+      VARIANTS=conventional,conventional_overlap,resident \
+        jacobi3d_two_forms queue --interior-queue --no-interior-queue
       echo "queue: $(left) s left"
       ;;
   esac

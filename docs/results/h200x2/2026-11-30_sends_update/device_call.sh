@@ -95,23 +95,8 @@ for step in $STEPS; do
       GPU_TESTS=${GPU_TESTS:-jacobi3d_reference} stencil_gpu_tests
       ;;
     forms)
-      mkdir -p "$o/forms"
-      for round in $(seq 1 "${ROUNDS:-2}"); do
-        forms=(--sends-update=on --sends-update=off)
-        ((round % 2 == 0)) && forms=(--sends-update=off --sends-update=on)
-        for local in ${SIZES_3D:-32 64 128 256}; do
-          iterations=$((local >= 256 ? 50 : 200))
-          check=()
-          ((local <= 64)) && check=(--check)
-          for points in 7 27; do
-            for form in "${forms[@]}"; do
-              jacobi3d_run forms \
-                "j3d${local}_${points}pt_${form#--sends-update=}_r$round" --local "$local" \
-                --stencil "$points" --iterations "$iterations" "${check[@]}" "$form" || break 4
-            done
-          done
-        done
-      done
+      SIZES_3D=${SIZES_3D:-32 64 128 256} CHECK_UP_TO=64 \
+        jacobi3d_two_forms forms --sends-update=on --sends-update=off
       echo "forms: $(left) s left"
       ;;
   esac
