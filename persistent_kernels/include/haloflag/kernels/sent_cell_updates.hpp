@@ -20,6 +20,7 @@ namespace haloflag::kernels {
 /// The default: the sends move the cells as the fields hold them, and the caller's grid has
 /// updated them before the start (behind a grid barrier).
 struct NoCellUpdate {
+  /// Leaves the cell as it is.
   HF_HD void operator()(std::uint32_t /*variable*/, std::byte* /*cell*/) const {}
 };
 
