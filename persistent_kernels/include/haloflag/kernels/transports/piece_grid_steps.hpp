@@ -59,12 +59,11 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
 }
 
-/// The group updates the cells of send piece `i` of the grid's count (node pieces, then self).
+/// The group updates the cells of send piece `i` of the grid's count: the first `node_pieces`
+/// are the node's, the rest self's.
 template <class Update, ExchangeGroup Group>
 HF_HD void update_piece_cells(const Group& group, const ExchangePlan& plan, std::uint32_t i,
-                              const Update& update) {
-  const std::uint32_t node_pieces =
-      plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
+                              std::uint32_t node_pieces, const Update& update) {
   std::uint32_t message = 0;
   std::uint32_t first = 0;
   std::uint32_t count = 0;
@@ -103,7 +102,9 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
       plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
   const std::uint32_t pieces = node_pieces + self_piece_count(plan);
   for (std::uint32_t i = block; i < pieces; i += blocks) {
-    if constexpr (kUpdatesCells<Update>) detail::update_piece_cells(group, plan, i, update);
+    if constexpr (kUpdatesCells<Update>) {
+      detail::update_piece_cells(group, plan, i, node_pieces, update);
+    }
     detail::SendPiece piece;
     if (i < node_pieces) {
       const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
