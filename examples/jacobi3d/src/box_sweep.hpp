@@ -95,6 +95,28 @@ HF_HD inline std::uint32_t column_run(std::uint32_t tiles, std::uint32_t planes,
   return best;
 }
 
+// The column runs of a box: x-y tiles of kTileX x kTileY cells, each walked `run` planes up at a
+// time. Run `item` is tile item % tiles() (x fastest, then y), planes from (item / tiles()) * run.
+struct ColumnRuns {
+  std::uint32_t tiles_x;
+  std::uint32_t tiles_y;
+  std::uint32_t run;     // planes per run (column_run)
+  std::uint32_t runs_z;  // runs per column
+  HF_HD std::uint32_t tiles() const { return tiles_x * tiles_y; }
+  HF_HD std::uint32_t count() const { return tiles() * runs_z; }
+};
+
+// The runs of `box` for `groups` groups of kTileCells members.
+HF_HD inline ColumnRuns column_runs(const haloflag::kernels::Box& box, std::uint32_t groups) {
+  const auto nx = static_cast<std::uint32_t>(box.extent[0]);
+  const auto ny = static_cast<std::uint32_t>(box.extent[1]);
+  const auto nz = static_cast<std::uint32_t>(box.extent[2]);
+  ColumnRuns runs{(nx + kTileX - 1) / kTileX, (ny + kTileY - 1) / kTileY, 1, 0};
+  runs.run = column_run(runs.tiles(), nz, groups);
+  runs.runs_z = (nz + runs.run - 1) / runs.run;
+  return runs;
+}
+
 // sweep_box in columns of tiles: member m takes the cell at (m % 32, m / 32 % 8) of column runs
 // m / 256, m / 256 + members / 256, ... (tiles in x, then in y, then runs up z), and walks up
 // its run (update_column). Members in any other number than a multiple of kTileCells (the host
@@ -110,13 +132,14 @@ HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& 
   const auto nx = static_cast<std::uint32_t>(box.extent[0]);
   const auto ny = static_cast<std::uint32_t>(box.extent[1]);
   const auto nz = static_cast<std::uint32_t>(box.extent[2]);
-  const std::uint32_t tiles_x = (nx + kTileX - 1) / kTileX;
-  const std::uint32_t tiles_y = (ny + kTileY - 1) / kTileY;
   const auto groups = static_cast<std::uint32_t>(members / kTileCells);
-  const std::uint32_t run = column_run(tiles_x * tiles_y, nz, groups);
-  const std::uint32_t runs_z = (nz + run - 1) / run;
+  const ColumnRuns runs = column_runs(box, groups);
+  const std::uint32_t tiles_x = runs.tiles_x;
+  const std::uint32_t tiles_y = runs.tiles_y;
+  const std::uint32_t run = runs.run;
+  const std::uint32_t runs_z = runs.runs_z;
   const auto first = static_cast<std::uint32_t>(member / kTileCells);
-  if (first >= tiles_x * tiles_y * runs_z) return;
+  if (first >= runs.count()) return;
   // The first column and the step to the next split into (x, y, z) once, then stepped with a
   // carry per axis, as sweep_box does: no division per column.
   std::uint32_t run_z = first / (tiles_x * tiles_y);
@@ -150,6 +173,44 @@ HF_HD inline void sweep_box_in_tiles(StencilKind kind, const SweepFields<Real>& 
       ++run_z;
     }
   }
+}
+
+// Lane `lane` (0 to kTileCells - 1) of column run `item` of `box`: its cell of the run's tile,
+// walked up the run (update_column); a lane past the box's edge has nothing to do.
+template <class Real>
+HF_HD inline void update_run_lane(StencilKind kind, const SweepFields<Real>& fields,
+                                  const haloflag::kernels::Box& box, const ColumnRuns& runs,
+                                  std::uint32_t item, std::uint32_t lane) {
+  const std::uint32_t run_z = item / runs.tiles();
+  const std::uint32_t tile = item - run_z * runs.tiles();
+  const std::uint32_t tile_y = tile / runs.tiles_x;
+  const std::uint32_t x = (tile - tile_y * runs.tiles_x) * kTileX + lane % kTileX;
+  const std::uint32_t y = tile_y * kTileY + lane / kTileX;
+  const std::uint32_t z = run_z * runs.run;
+  if (x >= box.extent[0] || y >= box.extent[1]) return;
+  const auto planes = static_cast<std::uint32_t>(box.extent[2]) - z;
+  update_column(kind, fields,
+                (box.begin[2] + z) * fields.stride_z + (box.begin[1] + y) * fields.stride_y +
+                    box.begin[0] + x,
+                planes < runs.run ? planes : runs.run);
+}
+
+// The cells of column run `item` of `box`, as a box of their own.
+HF_HD inline haloflag::kernels::Box run_box(const haloflag::kernels::Box& box,
+                                            const ColumnRuns& runs, std::uint32_t item) {
+  const std::uint32_t run_z = item / runs.tiles();
+  const std::uint32_t tile = item - run_z * runs.tiles();
+  const std::uint32_t tile_y = tile / runs.tiles_x;
+  const std::int64_t first[3] = {std::int64_t{tile - tile_y * runs.tiles_x} * kTileX,
+                                 std::int64_t{tile_y} * kTileY, std::int64_t{run_z} * runs.run};
+  const std::int64_t most[3] = {kTileX, kTileY, runs.run};
+  haloflag::kernels::Box part{};
+  for (int axis = 0; axis < 3; ++axis) {
+    part.begin[axis] = box.begin[axis] + first[axis];
+    const std::int64_t left = box.extent[axis] - first[axis];
+    part.extent[axis] = left < most[axis] ? left : most[axis];
+  }
+  return part;
 }
 
 // Every cell of `count` boxes, laid end to end and shared out as one: a grid with more members

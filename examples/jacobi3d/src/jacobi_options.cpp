@@ -120,6 +120,11 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "no grid barrier before the start; off: the boundary layer first, then a grid "
                  "barrier, then the start; auto: on up to 64 cells per thread of the grid "
                  "(examples/common/README.md)");
+  app.add_flag("--interior-by-counter,!--no-interior-by-counter", options.interior_by_counter,
+               "resident: past its own share, each block takes the interior's column runs from "
+               "a counter, so that blocks that sent pieces first take fewer; "
+               "--no-interior-by-counter: each block sweeps its own share only")
+      ->capture_default_str();
   hx::add_transport_option(
       app, options.transport,
       "path of each peer's ghost cells: auto (node for peers on this rank's node, mpi for the "

@@ -38,6 +38,7 @@ struct JacobiOptions {
   // resident: whether the sends update the cells they send: auto (by the cells per thread), on
   // or off
   std::string sends_update = "auto";
+  bool interior_by_counter = true;  // resident: the interior shared out by a counter
   int host_team_threads = 2;
   std::string transport = "auto";  // auto, mpi or node (docs/transports.md)
   int node_size = 0;

@@ -38,6 +38,7 @@ json parameters_json(const JacobiOptions& options) {
           {"node_blocks", options.node_blocks},
           {"node_piece_bytes", options.node_piece_bytes},
           {"sends_update", options.sends_update},
+          {"interior_by_counter", options.interior_by_counter},
           {"next_exchange_told", options.next_exchange_told},
           {"host_threads", options.host_team_threads},
           {"conventional_strategy", options.conventional_strategy},

@@ -11,7 +11,9 @@
 //      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: the
 //      start updates each boundary cell just before its piece moves it, and every boundary
 //      cell is in some send
-//   3. the grid updates the interior while the messages fly
+//   3. the grid updates the interior while the messages fly: each block its own share, then,
+//      with ResidentLaunch::interior_counter, further column runs taken from the counter
+//      (interior_by_counter.hpp) so that the blocks that sent pieces take fewer
 //   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
 //      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just
 //      written
@@ -28,6 +30,7 @@
 #include "haloflag/kernels/embedded_api.hpp"
 #include "haloflag/kernels/embedded_exchange.hpp"
 #include "haloflag/notify/portability.hpp"
+#include "interior_by_counter.hpp"
 #include "resident_launch.hpp"
 
 namespace jacobi3d {
@@ -52,6 +55,23 @@ HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
   }
 }
 
+// Step 3: the interior, shared out by the counter where the launch has one, else dealt out by
+// grid thread.
+template <class Real, class Block, class Grid>
+HF_HD HF_FORCEINLINE void sweep_interior(const Block& block, const Grid& grid,
+                                         std::uint32_t block_index, std::uint32_t blocks,
+                                         const ResidentLaunch<Real>& launch,
+                                         const SweepFields<Real>& fields,
+                                         InteriorCounter& counter) {
+  if (counter.word != nullptr) {
+    sweep_interior_by_counter(launch.stencil, fields, launch.regions.interior, block, block_index,
+                              blocks, counter);
+  } else {
+    sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
+                       grid.size());
+  }
+}
+
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
 // kWholeExchange: the form of step 2 and 4 (ResidentLaunch::whole_exchange), kLines: the
 // embedded API's build (with the node transport's lines or without), and kSendsUpdate (whole
@@ -65,6 +85,8 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
                                               std::uint32_t block_index, std::uint32_t blocks,
                                               const ResidentLaunch<Real>& launch) {
   namespace hk = haloflag::kernels;
+  InteriorCounter counter{launch.interior_counter, 0};
+  bool completed = true;
   for (int i = 0; i < launch.iterations; ++i) {
     const int in = (launch.first_in + i) & 1;
     const int out = in ^ 1;
@@ -80,8 +102,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     }
 
     if (launch.updates_only) {
-      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
-                         grid.size());
+      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
       grid.sync();  // this step's cells are written before the next step reads them
       continue;
     }
@@ -92,8 +113,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     if constexpr (kWholeExchange) {
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch,
                                                     launch.stencil, fields) != hk::BlockStatus::ok;
-      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
-                         grid.size());
+      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
       if (!failed) {
         // The next iteration's exchange goes into the buffer read now, whose ghost cells no
         // sweep reads before it completes: its peers may place it there at once.
@@ -107,15 +127,19 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
       for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
         failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
       }
-      sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
-                         grid.size());
+      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
       for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
         failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
       }
     }
-    if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts are complete
+    if (hk::embedded_failed(grid, plan)) {  // a grid barrier: ghosts are complete
+      completed = false;
+      break;
+    }
   }
-  return true;
+  // Every block has passed the last grid barrier, so no take of this launch is left.
+  if (counter.word != nullptr && grid.thread() == 0) reset_interior_counter(counter.word);
+  return completed;
 }
 
 // resident_iterations() of the launch's form and of the build its plans need, as a member of the

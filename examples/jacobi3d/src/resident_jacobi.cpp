@@ -20,6 +20,7 @@
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "haloflag/kernels/device_memory.hpp"
 #include "resident_iterations.hpp"
 #include "resident_launch.hpp"
 
@@ -65,6 +66,9 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // peers beside the kernel).
     whole_exchange_ = exchange_->can_start_on_device();
     tell_next_ = settings.next_exchange_told;
+    if (settings.interior_by_counter) {
+      interior_counter_ = haloflag::kernels::DeviceMemory(settings.backend, sizeof(std::uint64_t));
+    }
     // As the kernels are built: for the whole exchange, without lines (resident_iterations.hpp).
     // Each rank decides alone: the order of its update and its sends is its own.
     sends_update_ = wants_update && whole_exchange_ &&
@@ -115,7 +119,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
            "; each exchange started by the kernel and split over its grid in node pieces of " +
            std::to_string(piece_bytes_) + " B" +
            (sends_update_ ? ", its sends updating the boundary cells they send, " : ", ") +
-           haloflag::examples::next_exchange_route(tell_next_);
+           haloflag::examples::next_exchange_route(tell_next_) + interior_description();
   }
 
  private:
@@ -136,6 +140,13 @@ class ResidentJacobi final : public FieldVariant<Real> {
     return agreed;
   }
 
+  // How the interior is shared out among the blocks, for the launch's description.
+  std::string interior_description() const {
+    return interior_counter_.bytes() > 0 ? "; the interior past each block's share taken from a "
+                                          "counter"
+                                        : "; the interior dealt out by block";
+  }
+
   ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {
     const FieldPair<Real>& fields = this->fields_;
     ResidentLaunch<Real> launch{};
@@ -154,6 +165,9 @@ class ResidentJacobi final : public FieldVariant<Real> {
     launch.updates_only = updates_only;
     launch.tell_next = tell_next_;
     launch.sends_update_cells = sends_update_;
+    launch.interior_counter =
+        interior_counter_.bytes() > 0 ? static_cast<std::uint64_t*>(interior_counter_.data())
+                                     : nullptr;
     return launch;
   }
 
@@ -165,6 +179,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
   bool tell_next_ = false;  // RunSettings::next_exchange_told
   bool sends_update_ = false;  // RunSettings::sends_update_cells
   int piece_bytes_ = 0;     // the exchange's node pieces (agreed_piece_bytes)
+  // ResidentLaunch::interior_counter; empty where RunSettings::interior_by_counter is off.
+  haloflag::kernels::DeviceMemory interior_counter_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "box_sweep.hpp"
+#include "counted_cell.hpp"
 #include "problem.hpp"
 #include "reference_solution.hpp"
 #include "sweep_regions.hpp"
@@ -64,21 +65,7 @@ TEST(SweepRegions, BoundaryAndInteriorCoverOwnedCellsOnce) {
   }
 }
 
-// A field element that counts how often it is written: the sweeps' own update_cell runs on it
-// unchanged, so a cell the index stepping skips, visits twice or misplaces shows in the counts.
-struct Counted {
-  int writes = 0;
-  Counted() = default;
-  explicit Counted(int) {}
-  Counted(const Counted&) = default;
-  Counted& operator=(const Counted& other) {
-    if (this != &other) ++writes;
-    return *this;
-  }
-  Counted& operator+=(const Counted&) { return *this; }
-  Counted operator*(const Counted&) const { return {}; }
-  Counted operator/(const Counted&) const { return {}; }
-};
+using counted_cell::Counted;
 
 TEST(BoxSweep, EveryMemberCountCoversEachCellOnce) {
   for (const Index3 owned :

@@ -1,0 +1,87 @@
+// The resident kernel's interior shared out by a counter. Dealt out by block index, every block
+// sweeps an equal share, so a block that starts its interior late (it moved send pieces first,
+// or updated the boundary cells they hold) ends the iteration late, and the whole grid waits for
+// it at the next barrier. Here each block first sweeps the column runs of its own index, as the
+// deal would, then takes further ones from a counter until none are left: blocks that start
+// late take fewer. The cells and their values are the same; only who updates them changes.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "box_sweep.hpp"
+#include "haloflag/kernels/box.hpp"
+#include "haloflag/notify/portability.hpp"
+
+namespace jacobi3d {
+
+// A word in device memory (host memory on the host backend), zero when a launch starts, and
+// where this launch's next sweep starts counting: each sweep moves `first` on by what it took,
+// so the word needs no reset between iterations (reset_interior_counter ends the launch).
+struct InteriorCounter {
+  std::uint64_t* word;
+  std::uint64_t first;
+};
+
+// Adds one to the word and returns the value before. Relaxed: a take names cells only, whose
+// inputs the last grid barrier ordered; it publishes nothing.
+HF_HD inline std::uint64_t take_one(std::uint64_t* word) {
+#if HF_DEVICE_CODE
+  return atomicAdd(reinterpret_cast<unsigned long long*>(word), 1ull);
+#else
+  return std::atomic_ref<std::uint64_t>(*word).fetch_add(1, std::memory_order_relaxed);
+#endif
+}
+
+// Zero for the next launch. Called by one member after the launch's last grid barrier, when no
+// take of this launch is left.
+HF_HD inline void reset_interior_counter(std::uint64_t* word) {
+#if HF_DEVICE_CODE
+  *word = 0;
+#else
+  std::atomic_ref<std::uint64_t>(*word).store(0, std::memory_order_relaxed);
+#endif
+}
+
+// Every cell of `box`, by the blocks of a grid of `blocks`. A take is one column run for each
+// group of kTileCells threads in the block, or, in blocks of other sizes (the host team's
+// blocks of one thread), one run that the block sweeps cell by cell. Takes below `blocks` are
+// each block's own; the others come from the counter, whose next value the block's thread 0
+// asks for while the block sweeps its current take, so that the answer's trip hides behind it.
+// Each block stops at its first take past the end, so a sweep of more takes than blocks moves
+// the counter by exactly its takes; one of fewer is dealt out alone and leaves it be.
+template <class Real, class Block>
+HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<Real>& fields,
+                                            const haloflag::kernels::Box& box, const Block& block,
+                                            std::uint32_t block_index, std::uint32_t blocks,
+                                            InteriorCounter& counter) {
+  const auto threads = static_cast<std::uint32_t>(block.size());
+  const auto thread = static_cast<std::uint32_t>(block.thread());
+  const std::uint32_t groups = threads % kTileCells == 0 ? threads / kTileCells : 1;
+  const ColumnRuns runs = column_runs(box, blocks * groups);
+  const std::uint32_t takes = (runs.count() + groups - 1) / groups;
+  const auto sweep_take = [&](std::uint32_t take) {
+    if (threads % kTileCells == 0) {
+      const std::uint32_t item = take * groups + thread / kTileCells;
+      if (item < runs.count()) update_run_lane(kind, fields, box, runs, item, thread % kTileCells);
+    } else {
+      sweep_box(kind, fields, run_box(box, runs, take), thread, threads);
+    }
+  };
+  if (takes <= blocks) {  // one round: the deal is even, and there is nothing to take
+    if (block_index < takes) sweep_take(block_index);
+    return;
+  }
+  std::uint32_t take = block_index;
+  for (;;) {
+    std::uint64_t next = 0;
+    if (thread == 0) next = take_one(counter.word);
+    sweep_take(take);
+    take = blocks + static_cast<std::uint32_t>(
+                        block.from_leader(static_cast<int>(next - counter.first)));
+    if (take >= takes) break;
+  }
+  counter.first += takes;
+}
+
+}  // namespace jacobi3d
