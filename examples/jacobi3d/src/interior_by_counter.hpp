@@ -1,9 +1,9 @@
 // The resident kernel's interior shared out by a counter. Dealt out by block index, every block
 // sweeps an equal share, so a block that starts its interior late (it moved send pieces first,
 // or updated the boundary cells they hold) ends the iteration late, and the whole grid waits for
-// it at the next barrier. Here each block first sweeps the column runs of its own index, as the
-// deal would, then takes further ones from a counter until none are left: blocks that start
-// late take fewer. The cells and their values are the same; only who updates them changes.
+// it at the next barrier. Here each block first sweeps column runs dealt out by its index, as
+// before, then takes the last ones from a counter until none are left: blocks that start late
+// take fewer. The cells and their values are the same; only who updates them changes.
 #pragma once
 
 #include <atomic>
@@ -43,13 +43,20 @@ HF_HD inline void reset_interior_counter(std::uint64_t* word) {
 #endif
 }
 
+// Rounds of takes (a take per block) left to the counter at the end of a sweep. A block's warps
+// wait for one another at every take from it, so the earlier rounds are dealt out by block
+// index, with no such wait; two rounds are enough to even out what the sends leave (at 256^3
+// per rank on an H200, about one and a half).
+inline constexpr std::uint32_t kRoundsTaken = 2;
+
 // Every cell of `box`, by the blocks of a grid of `blocks`. A take is one column run for each
 // group of kTileCells threads in the block, or, in blocks of other sizes (the host team's
-// blocks of one thread), one run that the block sweeps cell by cell. Takes below `blocks` are
-// each block's own; the others come from the counter, whose next value the block's thread 0
-// asks for while the block sweeps its current take, so that the answer's trip hides behind it.
-// Each block stops at its first take past the end, so a sweep of more takes than blocks moves
-// the counter by exactly its takes; one of fewer is dealt out alone and leaves it be.
+// blocks of one thread), one run that the block sweeps cell by cell. Each block sweeps its own
+// takes (its index, then a round of blocks on) of all but the last kRoundsTaken whole rounds,
+// then takes the others from the counter, whose next value its thread 0 asks for while the
+// block sweeps its current take, so that the answer's trip hides behind it. Each block stops at
+// its first take past the end, so the counter moves by the takes it dealt plus one a block; a
+// sweep of no more takes than blocks is dealt out alone and leaves it be.
 template <class Real, class Block>
 HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<Real>& fields,
                                             const haloflag::kernels::Box& box, const Block& block,
@@ -72,16 +79,20 @@ HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<
     if (block_index < takes) sweep_take(block_index);
     return;
   }
+  const std::uint32_t rounds = takes / blocks;
+  const std::uint32_t own_rounds = rounds > kRoundsTaken ? rounds - kRoundsTaken : 1;
+  const std::uint32_t first_taken = own_rounds * blocks;  // the counter's first take
   std::uint32_t take = block_index;
-  for (;;) {
+  for (std::uint32_t round = 1; round < own_rounds; ++round, take += blocks) sweep_take(take);
+  for (;;) {  // `take` is the block's last own take, then each one from the counter
     std::uint64_t next = 0;
     if (thread == 0) next = take_one(counter.word);
     sweep_take(take);
-    take = blocks + static_cast<std::uint32_t>(
-                        block.from_leader(static_cast<int>(next - counter.first)));
+    take = first_taken + static_cast<std::uint32_t>(
+                             block.from_leader(static_cast<int>(next - counter.first)));
     if (take >= takes) break;
   }
-  counter.first += takes;
+  counter.first += takes - first_taken + blocks;
 }
 
 }  // namespace jacobi3d

@@ -119,19 +119,30 @@ TEST(InteriorByCounter, EveryInteriorCellOncePerSweepWhoeverTakesIt) {
   }
 }
 
-// A block that starts each sweep long after the others sweeps its own run only: they have
-// taken every other run by then.
-TEST(InteriorByCounter, ALateBlockSweepsItsOwnRunOnly) {
-  const Index3 owned{70, 20, 12};
+// A block that starts each sweep long after the others sweeps only the runs dealt to it (all but
+// the last kRoundsTaken rounds, at least one): the others have taken every run past those.
+TEST(InteriorByCounter, ALateBlockSweepsTheRunsDealtToItOnly) {
   const int blocks = 3;
-  const Sweeps result = sweep_with_counter(owned, blocks, 1, 2, std::chrono::milliseconds(50));
-  expect_interior_once_per_sweep(result, owned, 2, "a late block");
-  const haloflag::kernels::Box interior = sweep_regions(owned, 1).interior;
-  const ColumnRuns runs = column_runs(interior, blocks);
-  ASSERT_GT(runs.count(), 2u * blocks) << "too few runs for the others to take many";
-  EXPECT_EQ(result.last_cells[0], run_box(interior, runs, 0).cells());
-  EXPECT_EQ(result.last_cells[0] + result.last_cells[1] + result.last_cells[2], interior.cells());
-  EXPECT_EQ(result.word, runs.count() * 2u);  // every run of two sweeps, one take each
+  for (const Index3 owned : {Index3{70, 20, 12}, Index3{200, 40, 12}}) {
+    const std::string what = std::to_string(owned[0]) + "x" + std::to_string(owned[1]);
+    const Sweeps result = sweep_with_counter(owned, blocks, 1, 2, std::chrono::milliseconds(50));
+    expect_interior_once_per_sweep(result, owned, 2, what);
+    const haloflag::kernels::Box interior = sweep_regions(owned, 1).interior;
+    const ColumnRuns runs = column_runs(interior, blocks);
+    const std::uint32_t rounds = runs.count() / blocks;
+    ASSERT_GE(rounds, 3u) << what << ": too few runs for the others to take many";
+    const std::uint32_t own_rounds = rounds > kRoundsTaken ? rounds - kRoundsTaken : 1;
+    std::int64_t dealt = 0;
+    for (std::uint32_t round = 0; round < own_rounds; ++round) {
+      dealt += run_box(interior, runs, round * blocks).cells();
+    }
+    EXPECT_EQ(result.last_cells[0], dealt) << what;
+    EXPECT_EQ(result.last_cells[0] + result.last_cells[1] + result.last_cells[2],
+              interior.cells())
+        << what;
+    // Per sweep: the runs past the dealt rounds, and the take past the end of each block.
+    EXPECT_EQ(result.word, 2u * (runs.count() - own_rounds * blocks + blocks)) << what;
+  }
 }
 
 }  // namespace
