@@ -118,7 +118,8 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   hb::add_choice(app, "--sends-update", options.sends_update, {"auto", "on", "off"},
                  "resident: on: the exchange's sends update the boundary cells they send, with "
                  "no grid barrier before the start; off: the boundary layer first, then a grid "
-                 "barrier, then the start; auto: on up to 64 cells per thread of the grid "
+                 "barrier, then the start; auto: on where the interior is taken from a counter "
+                 "(--interior-by-counter), else up to 64 cells per thread of the grid "
                  "(examples/common/README.md)");
   app.add_flag("--interior-by-counter,!--no-interior-by-counter", options.interior_by_counter,
                "resident: past its own share, each block takes the interior's column runs from "

@@ -52,7 +52,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
         settings.backend == haloflag::notify::Backend::host ? 1 : settings.gpu_threads;
     const bool wants_update = settings.sends_update_cells.value_or(
         haloflag::examples::sends_update_boundary(this->regions_.owned.cells(),
-                                                  std::int64_t{blocks} * block_threads));
+                                                  std::int64_t{blocks} * block_threads,
+                                                  settings.interior_by_counter));
     hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     if (settings.node_piece_bytes == 0) {
       options.advanced.launch.node_piece_bytes =

@@ -7,6 +7,9 @@
 //   - But only the blocks that send update the boundary, before their share of the interior, so
 //     where each thread has a long interior to sweep those blocks end the iteration late. The
 //     boundary spread over every block, behind the barrier, then costs less.
+//   - Unless the blocks take the interior's last rounds from a counter (Jacobi3D's
+//     interior_by_counter.hpp): those that send then take fewer, and the sends update at every
+//     size.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +22,10 @@ namespace haloflag::examples {
 inline constexpr std::int64_t kSendsUpdateUpToCellsPerThread = 64;
 
 // Whether the sends update the boundary for a rank of `cells` cells on a grid of `threads`
-// threads in all.
-constexpr bool sends_update_boundary(std::int64_t cells, std::int64_t threads) {
-  return threads > 0 && cells <= kSendsUpdateUpToCellsPerThread * threads;
+// threads in all; `interior_taken`: its blocks take the interior's last rounds from a counter.
+constexpr bool sends_update_boundary(std::int64_t cells, std::int64_t threads,
+                                     bool interior_taken) {
+  return threads > 0 && (interior_taken || cells <= kSendsUpdateUpToCellsPerThread * threads);
 }
 
 }  // namespace haloflag::examples
