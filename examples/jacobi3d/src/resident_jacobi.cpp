@@ -143,8 +143,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
 
   // How the interior is shared out among the blocks, for the launch's description.
   std::string interior_description() const {
-    return interior_counter_.bytes() > 0 ? "; the interior past each block's share taken from a "
-                                          "counter"
+    return interior_counter_.bytes() > 0 ? "; the interior's last rounds taken from a counter"
                                         : "; the interior dealt out by block";
   }
 
