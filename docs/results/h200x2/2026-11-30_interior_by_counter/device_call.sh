@@ -23,6 +23,11 @@
 #              the A/B script builds in, so that its own builds find them done; jab/summary.md
 #   final      this tree's defaults (the A/B's build) at FINAL_SIZES (256 128), 7 and 27 points,
 #              every variant but NVIDIA's; final/summary.txt
+#   trees_build  the tree before (.ab/before, a copy of the commit before the change measured)
+#              into build-before and this tree into build-gpu, tests off, side by side
+#   trees      Jacobi3D at SIZES_3D (256 128 64 32), 7 and 27 points, the tree before and this
+#              tree in turn (their order swapped every other round), ROUNDS rounds (2), each run
+#              beside both conventional loops, checked up to 64^3; trees/summary.txt
 # RANKS: ranks (default 2); on a machine of fewer GPUs they share them under MPS, a proxy.
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
@@ -70,6 +75,37 @@ for step in $STEPS; do
       jacobi_ab_within "${AB_ROUNDS:-3}" "${BEFORE:-d66914f}" 60
       cat "$o/jab/summary.md" 2>/dev/null
       echo "ab: $(left) s left"
+      ;;
+    trees_build)
+      for tree in before after; do
+        source_dir=$root
+        [[ $tree == before ]] && source_dir=$root/.ab/before
+        { configure_cuda "$source_dir" "${builds[$tree]}" "$o/configure_$tree.log" \
+          -DHALOFLAG_BUILD_TESTS=OFF &&
+          cmake --build "${builds[$tree]}" -j $(($(nproc) / 2)) --target haloflag_jacobi3d; } \
+          >"$o/build_$tree.log" 2>&1 &
+      done
+      wait
+      echo "trees built: $(left) s left"
+      ;;
+    trees)
+      mkdir -p "$o/trees"
+      order=(before after)
+      for round in $(seq 1 "${ROUNDS:-2}"); do
+        for local in ${SIZES_3D:-256 128 64 32}; do
+          check=()
+          ((local <= 64)) && check=(--check)
+          for points in 7 27; do
+            for tree in "${order[@]}"; do
+              TREE=$tree jacobi3d_run trees "j3d${local}_${points}pt_${tree}_r$round" \
+                --local "$local" --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) \
+                "${check[@]}" || break 4
+            done
+          done
+        done
+        order=("${order[1]}" "${order[0]}")
+      done
+      echo "trees: $(left) s left"
       ;;
     final)
       builds[ab_after]=$root/build-ab-after
