@@ -225,6 +225,20 @@ TEST(ResidentRoutes, BoundaryBeforeTheStartMatchesReference) {
   }
 }
 
+// The interior dealt out by block index alone, where the other cases' blocks take its last
+// rounds from a counter (RunSettings::interior_by_counter).
+TEST(ResidentRoutes, InteriorDealtByBlockMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
+    const Problem problem = test_problem(stencil);
+    RunSettings settings = test_settings(2);
+    settings.interior_by_counter = false;
+    auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+    const CheckResult result = run_and_check(*variant, problem, 0, 9);
+    EXPECT_TRUE(result.identical) << stencil_points(stencil) << " points: " << result.message;
+  }
+}
+
 // Sends that update their cells in pieces far smaller than a message, several to a block and
 // cutting rows and variables' runs anywhere: each piece updates exactly its own cells.
 TEST(ResidentRoutes, SendsUpdateInSmallPiecesMatchReference) {
