@@ -122,9 +122,9 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
                  "(--interior-by-counter), else up to 64 cells per thread of the grid "
                  "(examples/common/README.md)");
   app.add_flag("--interior-by-counter,!--no-interior-by-counter", options.interior_by_counter,
-               "resident: past its own share, each block takes the interior's column runs from "
-               "a counter, so that blocks that sent pieces first take fewer; "
-               "--no-interior-by-counter: each block sweeps its own share only")
+               "resident: each block sweeps the interior's column runs dealt to it, then takes "
+               "the last two rounds' from a counter, so that blocks that sent pieces first take "
+               "fewer; --no-interior-by-counter: every run dealt out by block")
       ->capture_default_str();
   hx::add_transport_option(
       app, options.transport,

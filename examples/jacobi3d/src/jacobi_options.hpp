@@ -35,8 +35,8 @@ struct JacobiOptions {
   int node_blocks = 0;  // the node transport's piece grid; 0: its default
   int node_piece_bytes = 0;  // bytes of a node piece; 0: the library's default
   bool next_exchange_told = true;  // resident: finish tells where the next exchange goes
-  // resident: whether the sends update the cells they send: auto (by the cells per thread), on
-  // or off
+  // resident: whether the sends update the cells they send: auto (with the interior by counter,
+  // else by the cells per thread), on or off
   std::string sends_update = "auto";
   bool interior_by_counter = true;  // resident: the interior shared out by a counter
   int host_team_threads = 2;

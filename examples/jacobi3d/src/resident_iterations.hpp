@@ -11,9 +11,9 @@
 //      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: the
 //      start updates each boundary cell just before its piece moves it, and every boundary
 //      cell is in some send
-//   3. the grid updates the interior while the messages fly: each block its own share, then,
-//      with ResidentLaunch::interior_counter, further column runs taken from the counter
-//      (interior_by_counter.hpp) so that the blocks that sent pieces take fewer
+//   3. the grid updates the interior while the messages fly: each block the column runs dealt
+//      to it, then, with ResidentLaunch::interior_counter, the last rounds' taken from the
+//      counter (interior_by_counter.hpp) so that the blocks that sent pieces take fewer
 //   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
 //      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just
 //      written

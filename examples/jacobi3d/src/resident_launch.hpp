@@ -38,9 +38,9 @@ struct ResidentLaunch {
   // between the boundary update and the start (VariantSettings::sends_update_cells). Every
   // boundary cell is in a send: each axis is periodic, and a face's send spans the whole face.
   bool sends_update_cells;
-  // A zeroed word of the backend's memory from which the blocks take the interior's column runs
-  // past their own (interior_by_counter.hpp; RunSettings::interior_by_counter); null: each
-  // block sweeps its own share only.
+  // A zeroed word of the backend's memory from which the blocks take the interior's last rounds
+  // of column runs (interior_by_counter.hpp; RunSettings::interior_by_counter); null: every run
+  // dealt out by block.
   std::uint64_t* interior_counter;
 };
 

@@ -15,8 +15,8 @@ struct RunSettings : haloflag::examples::VariantSettings {
   // conventional loop's comb_fused and the overlapped loop's comb_graph (its kernels replayed as
   // graphs: the best conventional loop, with graphs where they help).
   std::optional<haloflag::halo::Strategy> conventional_strategy;
-  // The resident kernel's blocks take the interior's column runs past their own share from a
-  // counter, so that blocks that sent pieces first take fewer; false: each sweeps its own share.
+  // The resident kernel's blocks take the interior's last two rounds of column runs from a
+  // counter, so that blocks that sent pieces first take fewer; false: every run dealt by block.
   bool interior_by_counter = true;
 };
 

@@ -211,32 +211,33 @@ TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
   }
 }
 
-// The resident kernel with its boundary layer updated first, behind a grid barrier, where the
-// other cases' sends update the cells they send (VariantSettings::sends_update_cells).
-TEST(ResidentRoutes, BoundaryBeforeTheStartMatchesReference) {
-  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+// The resident variant with `settings` (test_settings(2) changed by the caller) matches the
+// reference at 7 and 27 points.
+void expect_resident_matches_at_both_stencils(const RunSettings& settings) {
   for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
     const Problem problem = test_problem(stencil);
-    RunSettings settings = test_settings(2);
-    settings.sends_update_cells = false;
     auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
     const CheckResult result = run_and_check(*variant, problem, 0, 9);
     EXPECT_TRUE(result.identical) << stencil_points(stencil) << " points: " << result.message;
   }
 }
 
+// The resident kernel with its boundary layer updated first, behind a grid barrier, where the
+// other cases' sends update the cells they send (VariantSettings::sends_update_cells).
+TEST(ResidentRoutes, BoundaryBeforeTheStartMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  RunSettings settings = test_settings(2);
+  settings.sends_update_cells = false;
+  expect_resident_matches_at_both_stencils(settings);
+}
+
 // The interior dealt out by block index alone, where the other cases' blocks take its last
 // rounds from a counter (RunSettings::interior_by_counter).
 TEST(ResidentRoutes, InteriorDealtByBlockMatchesReference) {
   if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
-  for (const StencilKind stencil : {StencilKind::seven_point, StencilKind::twenty_seven_point}) {
-    const Problem problem = test_problem(stencil);
-    RunSettings settings = test_settings(2);
-    settings.interior_by_counter = false;
-    auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
-    const CheckResult result = run_and_check(*variant, problem, 0, 9);
-    EXPECT_TRUE(result.identical) << stencil_points(stencil) << " points: " << result.message;
-  }
+  RunSettings settings = test_settings(2);
+  settings.interior_by_counter = false;
+  expect_resident_matches_at_both_stencils(settings);
 }
 
 // Sends that update their cells in pieces far smaller than a message, several to a block and
