@@ -75,16 +75,22 @@ HF_HD inline void store(std::uint64_t* word, std::uint64_t value) {
 #endif
 }
 
-/// Adds `amount` at `scope` with release order, and acquire too when `acquire`; returns the value
-/// before.
-template <Scope scope, bool acquire>
+/// How an add is ordered: relaxed (a count that publishes nothing), release, or both ways.
+enum class AddOrder { relaxed, release, acq_rel };
+
+/// Adds `amount` at `scope` in `order`; returns the value before.
+template <Scope scope, AddOrder order>
 HF_HD inline std::uint64_t fetch_add(std::uint64_t* word, std::uint64_t amount) {
 #if HF_HIP_DEVICE_CODE
-  return __hip_atomic_fetch_add(word, amount, acquire ? __ATOMIC_ACQ_REL : __ATOMIC_RELEASE,
-                                hip_scope<scope>);
+  constexpr int hip_order = order == AddOrder::relaxed   ? __ATOMIC_RELAXED
+                            : order == AddOrder::release ? __ATOMIC_RELEASE
+                                                         : __ATOMIC_ACQ_REL;
+  return __hip_atomic_fetch_add(word, amount, hip_order, hip_scope<scope>);
 #else
-  return WordRef<scope>(*word).fetch_add(
-      amount, acquire ? atomics::memory_order_acq_rel : atomics::memory_order_release);
+  constexpr auto memory_order = order == AddOrder::relaxed   ? atomics::memory_order_relaxed
+                                : order == AddOrder::release ? atomics::memory_order_release
+                                                             : atomics::memory_order_acq_rel;
+  return WordRef<scope>(*word).fetch_add(amount, memory_order);
 #endif
 }
 
@@ -183,7 +189,15 @@ HF_HD inline bool claim_same_side(std::uint64_t* word) {
 /// release, signals for all (release is cumulative).
 /// `amount` counts several at once (a receive standing for all the pieces of its peer).
 HF_HD inline std::uint64_t count_in_same_side(std::uint64_t* word, std::uint64_t amount = 1) {
-  return detail::fetch_add<Scope::same_side, true>(word, amount);
+  return detail::fetch_add<Scope::same_side, detail::AddOrder::acq_rel>(word, amount);
+}
+
+/// Adds `amount` to a counter that only one side modifies, relaxed at that side's scope; returns
+/// the value before. For a count that publishes nothing, whose completion is a mark of progress
+/// only: a GPU thread's release first waits until its own earlier stores are performed, and one
+/// that went across NVLink takes microseconds to be.
+HF_HD inline std::uint64_t count_relaxed_same_side(std::uint64_t* word, std::uint64_t amount) {
+  return detail::fetch_add<Scope::same_side, detail::AddOrder::relaxed>(word, amount);
 }
 
 /// Raises a word that only one side (GPU blocks, or host threads) modifies to `value` unless it
@@ -210,7 +224,7 @@ HF_HD inline bool raise_same_side(std::uint64_t* word, std::uint64_t value) {
 /// visible to whoever acquires the sum. Only for words that the GPUs of one peer-to-peer pair
 /// with native atomics modify, never the CPU (rule 1): the node transport's arrival counters.
 HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) {
-  (void)detail::fetch_add<Scope::system, false>(word, amount);
+  (void)detail::fetch_add<Scope::system, detail::AddOrder::release>(word, amount);
 }
 
 /// A system-scope release fence: this thread's earlier writes, and what it has observed (release

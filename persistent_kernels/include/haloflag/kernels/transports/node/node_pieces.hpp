@@ -205,7 +205,19 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
   }
 }
 
-/// After a block took `pieces` of peer `p`'s pieces of `epoch` in (thread 0; `placed`: the
+/// The member of `group` that stores a receive's word into its peer (free_early,
+/// lines_unpacked): one of another warp than thread 0's, where the group has one. A GPU thread's
+/// release, and the fence of the caller's grid barrier, which thread 0 makes, first wait until
+/// the stores of that thread's warp are performed, and one across NVLink takes about 2 us to be.
+/// Thread 0's count of the work and the barrier then no longer wait for it (docs/design.md,
+/// "The whole exchange from the caller's kernel").
+template <ExchangeGroup Group>
+HF_HD int peer_word_writer(const Group& group) {
+  constexpr int kWarpThreads = 32;
+  return group.size() > kWarpThreads ? kWarpThreads : 0;
+}
+
+/// After a block took `pieces` of peer `p`'s pieces of `epoch` in (one thread, peer_word_writer; `placed`: the
 /// epoch went into the ghost cells). Where the caller's kernel picks its fields (embedded), the
 /// block completing the peer's count tells the peer at once where the next epoch may go, a
 /// whole iteration ahead of the start, so that the peer's next sends wait for nothing:
@@ -251,8 +263,8 @@ HF_HD BlockStatus refuse_other_fields(const Group& group, const ExchangePlan& pl
   return BlockStatus::failed;
 }
 
-/// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (thread
-/// 0): the block completing the peer's count frees the set of words they came in for the epoch
+/// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (one
+/// thread, peer_word_writer): the block completing the peer's count frees the set of words they came in for the epoch
 /// two ahead. Relaxed, as every announce (rule 3): the reads of the set are complete, behind
 /// each block's barrier and its count.
 HF_HD inline void lines_unpacked(const ExchangePlan& plan, std::uint32_t p, std::uint64_t pieces,
@@ -276,7 +288,8 @@ HF_HD inline notify::FlaggedWait lines_wait(const ExchangePlan& plan, std::uint3
 }
 
 /// The group takes elements [first, end) of node receive `message` from peer `p`'s lines of
-/// `epoch`, then thread 0 counts `pieces` pieces unpacked. Every member returns the same
+/// `epoch`, then counts `pieces` pieces unpacked (thread 0 the work, peer_word_writer the
+/// peer's). Every member returns the same
 /// status: failed when any member's wait failed.
 template <ExchangeGroup Group>
 HF_HD BlockStatus take_lines_of(const Group& group, const ExchangePlan& plan,
@@ -289,18 +302,17 @@ HF_HD BlockStatus take_lines_of(const Group& group, const ExchangePlan& plan,
       lines_of_epoch(const_cast<std::byte*>(route.data), layout, epoch);
   (void)take_lines(group, layout, fields_of(plan), first, end, lines, epoch,
                    lines_wait(plan, route.peer, waiter, group.thread()));
-  group.sync();
+  group.sync();  // every member's words are in, or its wait failed and said so
   int failed = 0;
+  if (group.thread() == 0) failed = device_wait_failed(plan.control) ? 1 : 0;
+  if (group.from_leader(failed) != 0) return BlockStatus::failed;
+  if (group.thread() == peer_word_writer(group)) lines_unpacked(plan, route.peer, pieces, epoch);
   if (group.thread() == 0) {
-    failed = device_wait_failed(plan.control) ? 1 : 0;
-    if (failed == 0) {
-      if (first == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
-      stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
-      lines_unpacked(plan, route.peer, pieces, epoch);
-      count_piece_work(plan, epoch, pieces);
-    }
+    if (first == 0) stamp_device_time(plan.times.recv_slot(message, RecvTime::ready_seen));
+    stamp_device_time(plan.times.recv_slot(message, RecvTime::unpacked));
+    count_piece_work(plan, epoch, pieces);
   }
-  return group.from_leader(failed) != 0 ? BlockStatus::failed : BlockStatus::ok;
+  return BlockStatus::ok;
 }
 
 }  // namespace detail
@@ -452,10 +464,12 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
                               node.recvs[piece.message].data);
       group.sync();
     }
+    const std::uint32_t taken = direct ? peer.direct_pieces_in : 1;
+    if (group.thread() == detail::peer_word_writer(group)) {
+      detail::free_early(plan, piece.peer, epoch, taken, peer_direct, next_slot);
+    }
     if (group.thread() == 0) {
       if (!direct) stamp_device_time(plan.times.recv_slot(piece.message, RecvTime::unpacked));
-      const std::uint32_t taken = direct ? peer.direct_pieces_in : 1;
-      detail::free_early(plan, piece.peer, epoch, taken, peer_direct, next_slot);
       count_piece_work(plan, epoch, taken);
     }
   }
