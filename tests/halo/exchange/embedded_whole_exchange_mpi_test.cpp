@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -108,24 +109,30 @@ std::array<DevicePlan, 2> buffered_plans(const DevicePlan& original, TwoFields& 
 // next epoch's field, except at the run's last epoch; or, wrongly, this epoch's own plan.
 enum class SaysNext { nothing, next_field, same_field };
 
-// The "kernel": kBlocks threads run epochs first .. first + count - 1, each started and finished
-// from inside, with a barrier before start (the fields are written) and after finish (every
-// ghost cell is in); thread 0 then checks every ghost cell.
+// The "kernel": kBlocks blocks of `members` threads each (one thread: a HostThreadGroup, more: a
+// HostTeamGroup of their own) run epochs first .. first + count - 1, each started and finished
+// from inside, with a barrier of the whole grid before start (the fields are written) and after
+// finish (every ghost cell is in); the grid's first thread then checks every ghost cell.
 GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerifier& verifier,
                      TwoFields& fields, std::uint64_t first, int count,
-                     SaysNext says = SaysNext::nothing) {
+                     SaysNext says = SaysNext::nothing, int members = 1) {
   GridOutcome outcome;
-  std::barrier<> barrier(kBlocks);
+  const int threads = kBlocks * members;
+  std::barrier<> barrier(threads);
   std::array<int, 2> slots{};
-  auto body = [&](int b) {
-    const HostTeamGroup grid{&barrier, &slots, b, kBlocks};
-    const HostThreadGroup block;
+  std::vector<std::unique_ptr<std::barrier<>>> block_barriers;
+  std::vector<std::array<int, 2>> block_slots(kBlocks);
+  for (int b = 0; b < kBlocks; ++b) {
+    block_barriers.push_back(std::make_unique<std::barrier<>>(members));
+  }
+  auto blocks_run = [&](const auto& block, const HostTeamGroup& grid, int b) {
     const auto index = static_cast<std::uint32_t>(b);
+    const bool leader = grid.thread() == 0;
     for (int i = 0; i < count; ++i) {
       const std::uint64_t epoch = first + static_cast<std::uint64_t>(i);
       const auto f = static_cast<std::size_t>(epoch % 2);
       const DevicePlan& plan = plans[f];
-      if (b == 0) {
+      if (leader) {
         verifier.fill(fields.host[f], epoch);
         fields.device[f].upload(fields.host[f]);
       }
@@ -142,10 +149,10 @@ GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerif
                                                              next);
       }
       if (haloflag::kernels::embedded_failed(grid, plan)) {
-        if (b == 0) outcome.failed = true;
+        if (leader) outcome.failed = true;
         return;
       }
-      if (b == 0) {
+      if (leader) {
         fields.device[f].download(fields.host[f]);
         const std::string report = verifier.check_all(fields.host[f], epoch);
         if (!report.empty() && outcome.wrong_epochs++ == 0) outcome.first_report = report;
@@ -154,8 +161,20 @@ GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerif
       grid.sync();
     }
   };
+  auto body = [&](int t) {
+    const HostTeamGroup grid{&barrier, &slots, t, threads};
+    const int b = t / members;
+    if (members == 1) {
+      blocks_run(HostThreadGroup{}, grid, b);
+    } else {
+      const auto index = static_cast<std::size_t>(b);
+      blocks_run(HostTeamGroup{block_barriers[index].get(), &block_slots[index], t % members,
+                               members},
+                 grid, b);
+    }
+  };
   std::vector<std::jthread> team;
-  for (int b = 0; b < kBlocks; ++b) team.emplace_back(body, b);
+  for (int t = 0; t < threads; ++t) team.emplace_back(body, t);
   team.clear();  // joins
   return outcome;
 }
@@ -178,6 +197,29 @@ TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
   exchange.started_on_device(kEpochs);
   exchange.finish();
   EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));
+  EXPECT_FALSE(outcome.failed);
+  EXPECT_EQ(outcome.epochs_done, kEpochs);
+  EXPECT_EQ(outcome.wrong_epochs, 0)
+      << "rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
+      << " epochs wrong; first: " << outcome.first_report;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Blocks of more than a warp's threads: each block's words into its node peers (the start's
+// announce, the early tell, a set of lines freed) then come from its member 32
+// (kernels::peer_word_writer) while member 0 counts and leads, the split the GPU's blocks run.
+// Every ghost cell checked, as with blocks of one thread.
+TEST(EmbeddedWholeExchange, BlocksOfManyThreadsSplitTheirWordsIntoPeersFromTheirCounts) {
+  SKIP_UNLESS_HOST_BACKEND();
+  constexpr int kMembers = 40;
+  const Geometry geometry = slab();
+  const ExchangeVerifier verifier(geometry, world_rank());
+  TwoFields fields(verifier);
+  Exchange exchange(geometry, fields.device[0].view(), embedded_options());
+  const GridOutcome outcome = run_grid(buffered_plans(exchange.device_plan(), fields), verifier,
+                                       fields, 1, kEpochs, SaysNext::nothing, kMembers);
+  exchange.started_on_device(kEpochs);
+  exchange.finish();
   EXPECT_FALSE(outcome.failed);
   EXPECT_EQ(outcome.epochs_done, kEpochs);
   EXPECT_EQ(outcome.wrong_epochs, 0)

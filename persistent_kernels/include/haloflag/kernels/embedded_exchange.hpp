@@ -180,9 +180,11 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
       detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
+  // Only the grid's own epoch checks read it, and it publishes nothing.
   if (block == 0 && group.thread() == 0) {
-    // Only the grid's own epoch checks read it, and it publishes nothing.
     notify::store_relaxed_same_side(internal.device_epoch, epoch);
+  }
+  if (block == 0 && group.thread() == peer_word_writer(group)) {
     // Peers whose pieces of the last exchange came through the buffer, or told then where this
     // one goes (NextExchange), heard of it as this rank took those pieces in (node_pieces.hpp,
     // free_early); the others hear of it now, with the slot of the plan's fields.

@@ -140,8 +140,9 @@ HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& pl
 }
 
 /// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's
-/// ghosts free and relays what it saw (kStopEpoch when its wait failed); the others follow the
-/// relay in device memory. A watcher that leaves idle (idle_exit.hpp) does neither.
+/// ghosts free (peer_word_writer) and relays what it saw (thread 0; kStopEpoch when its wait
+/// failed); the others follow the relay in device memory. A watcher that leaves idle
+/// (idle_exit.hpp) does neither.
 template <ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, ResidentLaunch launch,
@@ -150,8 +151,11 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
     return follow_start(group, plan, launch, plan.pieces.start_relay, epoch, block, false);
   }
   const BlockStatus status = watch_start(group, plan, launch, epoch, block);
+  // The announce goes from another warp than the relay's release, which would wait for it.
+  if (status == BlockStatus::ok && group.thread() == peer_word_writer(group)) {
+    announce_ghosts_free(plan, epoch);
+  }
   if (status != BlockStatus::left && group.thread() == 0) {
-    if (status == BlockStatus::ok) announce_ghosts_free(plan, epoch);
     notify::store_release_system(plan.pieces.start_relay,
                                  status == BlockStatus::failed
                                      ? kStopEpoch
@@ -164,7 +168,9 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
 template <LinesCode Lines, ExchangeGroup Group>
 HF_HD void piece_grid_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                                std::uint32_t blocks, std::uint64_t epoch) {
-  if (block == 0 && group.thread() == 0) announce_ghosts_free(plan, epoch);
+  if (block == 0 && group.thread() == peer_word_writer(group)) {
+    announce_ghosts_free(plan, epoch);
+  }
   if (piece_grid_sends<Lines>(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
   (void)piece_grid_receives<Lines>(group, plan, block, blocks, epoch);
 }

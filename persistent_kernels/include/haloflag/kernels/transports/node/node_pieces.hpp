@@ -41,6 +41,18 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
   return *static_cast<const volatile std::uint32_t*>(plan.field_slot);
 }
 
+/// The member of `group` that stores a word into a node peer (the start's announce, free_early,
+/// lines_unpacked): one of another warp than thread 0's, where the group has one. A GPU thread's
+/// release, and the fence of the caller's grid barrier, which thread 0 makes, first wait until
+/// the stores of that thread's warp are performed, and one across NVLink takes about 2 us to be.
+/// Thread 0's relay of the start, its count of the work and the barrier then no longer wait for
+/// it (docs/design.md, "One exchange").
+template <ExchangeGroup Group>
+HF_HD int peer_word_writer(const Group& group) {
+  constexpr int kWarpThreads = 32;
+  return group.size() > kWarpThreads ? kWarpThreads : 0;
+}
+
 /// This rank's ghost cells (FieldSet `slot`, where the sender mapped it) or else its node
 /// buffers may take `epoch` (one thread): a store into node sender `p`'s memory, noted in this
 /// rank's (announced_to). The store publishes nothing, so it is relaxed (rule 3): every read of
@@ -205,22 +217,10 @@ HF_HD inline void stamp_arrival(const ExchangePlan& plan, const NodePiece& piece
   }
 }
 
-/// The member of `group` that stores a receive's word into its peer (free_early,
-/// lines_unpacked): one of another warp than thread 0's, where the group has one. A GPU thread's
-/// release, and the fence of the caller's grid barrier, which thread 0 makes, first wait until
-/// the stores of that thread's warp are performed, and one across NVLink takes about 2 us to be.
-/// Thread 0's count of the work and the barrier then no longer wait for it (docs/design.md,
-/// "The whole exchange from the caller's kernel").
-template <ExchangeGroup Group>
-HF_HD int peer_word_writer(const Group& group) {
-  constexpr int kWarpThreads = 32;
-  return group.size() > kWarpThreads ? kWarpThreads : 0;
-}
-
-/// After a block took `pieces` of peer `p`'s pieces of `epoch` in (one thread, peer_word_writer; `placed`: the
-/// epoch went into the ghost cells). Where the caller's kernel picks its fields (embedded), the
-/// block completing the peer's count tells the peer at once where the next epoch may go, a
-/// whole iteration ahead of the start, so that the peer's next sends wait for nothing:
+/// After a block took `pieces` of peer `p`'s pieces of `epoch` in (one thread, peer_word_writer;
+/// `placed`: the epoch went into the ghost cells). Where the caller's kernel picks its fields
+/// (embedded), the block completing the peer's count tells the peer at once where the next epoch
+/// may go, a whole iteration ahead of the start, so that the peer's next sends wait for nothing:
 ///   - into the ghost cells of `next_slot`, the FieldSet of the caller's next exchange
 ///     (NextExchange), after any epoch: the caller's kernel said it leaves them alone until
 ///     that exchange completes;
@@ -264,9 +264,9 @@ HF_HD BlockStatus refuse_other_fields(const Group& group, const ExchangePlan& pl
 }
 
 /// After a block unpacked `pieces` pieces of `epoch` from peer `p`, which sends in lines (one
-/// thread, peer_word_writer): the block completing the peer's count frees the set of words they came in for the epoch
-/// two ahead. Relaxed, as every announce (rule 3): the reads of the set are complete, behind
-/// each block's barrier and its count.
+/// thread, peer_word_writer): the block completing the peer's count frees the set of words they
+/// came in for the epoch two ahead. Relaxed, as every announce (rule 3): the reads of the set
+/// are complete, behind each block's barrier and its count.
 HF_HD inline void lines_unpacked(const ExchangePlan& plan, std::uint32_t p, std::uint64_t pieces,
                                  std::uint64_t epoch) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
@@ -465,7 +465,7 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
       group.sync();
     }
     const std::uint32_t taken = direct ? peer.direct_pieces_in : 1;
-    if (group.thread() == detail::peer_word_writer(group)) {
+    if (group.thread() == peer_word_writer(group)) {
       detail::free_early(plan, piece.peer, epoch, taken, peer_direct, next_slot);
     }
     if (group.thread() == 0) {
