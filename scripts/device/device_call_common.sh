@@ -131,6 +131,29 @@ jacobi3d_two_forms() {
   done
 }
 
+# jacobi3d_trees STEP SIZES: jacobi3d_run into $o/STEP at SIZES cells per rank, 7 and 27 points,
+# the tree before and this tree in turn (their order swapped every other round), $rounds rounds;
+# 50 iterations at 256^3 and 200 below, checked against the single-rank reference up to 64^3.
+# Each run is named j3dSIZE_POINTSpt_TREE_rROUND.
+jacobi3d_trees() {
+  local step=$1 sizes=$2 turn=(before after)
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "$rounds"); do
+    for local in $sizes; do
+      local check=()
+      ((local <= 64)) && check=(--check)
+      for points in 7 27; do
+        for tree in "${turn[@]}"; do
+          TREE=$tree jacobi3d_run "$step" "j3d${local}_${points}pt_${tree}_r$round" \
+            --local "$local" --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) \
+            "${check[@]}" || return 1
+        done
+      done
+    done
+    turn=("${turn[1]}" "${turn[0]}")
+  done
+}
+
 # build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
 # its targets built in the background, the logs in $o; wait_for_before waits for it.
 build_before_in_background() {

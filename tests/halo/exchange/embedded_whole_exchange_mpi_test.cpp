@@ -179,6 +179,15 @@ GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerif
   return outcome;
 }
 
+// The kernel ran every epoch, and every ghost cell of each was right.
+void expect_every_ghost_cell(const GridOutcome& outcome, const std::string& what) {
+  EXPECT_FALSE(outcome.failed) << what;
+  EXPECT_EQ(outcome.epochs_done, kEpochs) << what;
+  EXPECT_EQ(outcome.wrong_epochs, 0)
+      << what << ", rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
+      << " epochs wrong; first: " << outcome.first_report;
+}
+
 TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
   SKIP_UNLESS_HOST_BACKEND();
   const Geometry geometry = slab();
@@ -197,11 +206,7 @@ TEST(EmbeddedWholeExchange, KernelStartsEveryExchangeItselfOverNodeAndSelf) {
   exchange.started_on_device(kEpochs);
   exchange.finish();
   EXPECT_EQ(exchange.epoch(), static_cast<std::uint64_t>(kEpochs));
-  EXPECT_FALSE(outcome.failed);
-  EXPECT_EQ(outcome.epochs_done, kEpochs);
-  EXPECT_EQ(outcome.wrong_epochs, 0)
-      << "rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
-      << " epochs wrong; first: " << outcome.first_report;
+  expect_every_ghost_cell(outcome, "blocks of one thread");
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -220,11 +225,7 @@ TEST(EmbeddedWholeExchange, BlocksOfManyThreadsSplitTheirWordsIntoPeersFromTheir
                                        fields, 1, kEpochs, SaysNext::nothing, kMembers);
   exchange.started_on_device(kEpochs);
   exchange.finish();
-  EXPECT_FALSE(outcome.failed);
-  EXPECT_EQ(outcome.epochs_done, kEpochs);
-  EXPECT_EQ(outcome.wrong_epochs, 0)
-      << "rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
-      << " epochs wrong; first: " << outcome.first_report;
+  expect_every_ghost_cell(outcome, "blocks of " + std::to_string(kMembers) + " threads");
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -539,14 +540,6 @@ GridOutcome run_grid_beside_host(Exchange& exchange, const ExchangeVerifier& ver
   kernel.join();
   EXPECT_EQ(exchange.epoch(), last);
   return outcome;
-}
-
-void expect_every_ghost_cell(const GridOutcome& outcome, const std::string& what) {
-  EXPECT_FALSE(outcome.failed) << what;
-  EXPECT_EQ(outcome.epochs_done, kEpochs) << what;
-  EXPECT_EQ(outcome.wrong_epochs, 0)
-      << what << ", rank " << world_rank() << ": " << outcome.wrong_epochs << " of " << kEpochs
-      << " epochs wrong; first: " << outcome.first_report;
 }
 
 TEST(EmbeddedWholeExchange, PeersOverMpiAreDrivenBesideTheKernel) {

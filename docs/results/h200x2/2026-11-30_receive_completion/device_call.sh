@@ -71,22 +71,7 @@ for step in $STEPS; do
       GPU_TESTS=${GPU_TESTS:-jacobi3d_reference|embedded_whole} stencil_gpu_tests
       ;;
     trees)
-      mkdir -p "$o/trees"
-      order=(before after)
-      for round in $(seq 1 "$rounds"); do
-        for local in ${SIZES_3D:-32 64 128 256}; do
-          check=()
-          ((local <= 64)) && check=(--check)
-          for points in 7 27; do
-            for tree in "${order[@]}"; do
-              TREE=$tree jacobi3d_run trees "j3d${local}_${points}pt_${tree}_r$round" \
-                --local "$local" --stencil "$points" --iterations $((local >= 256 ? 50 : 200)) \
-                "${check[@]}" || break 4
-            done
-          done
-        done
-        order=("${order[1]}" "${order[0]}")
-      done
+      jacobi3d_trees trees "${SIZES_3D:-32 64 128 256}"
       echo "trees: $(left) s left"
       ;;
     halo_ab)
