@@ -5,8 +5,14 @@
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank (HALOFLAG_BREAKDOWN_LOCAL), at 7 and 27
 # points, in rounds, once per setting (HALOFLAG_EXP, which the patch reads). Four patches, each
 # with its settings:
-#  - docs/results/h200x2/2026-11-30_sends_update/stamps.patch (the default; fits the trees whose
-#    exchange start may update the boundary, from c636c26: stamp 1 is then stamp 0),
+#  - docs/results/h200x2/2026-11-30_receive_completion/stamps_from_d249bba.patch (the default;
+#    fits the trees whose blocks store their words into node peers from their second warp, from
+#    d249bba: stamp 3, after block 0's announce, is that warp's), its stamps_after.patch (fits
+#    63ca791, whose start's announce was thread 0's) and stamps.patch (fits 6c1602f, with
+#    settings 20-23: the ways to complete a receive, that record's README),
+#    docs/results/h200x2/2026-11-30_sends_update/stamps.patch (fits the trees whose
+#    exchange start may update the boundary, from c636c26 to before the interior counter, 0494f99:
+#    stamp 1 is then stamp 0),
 #    docs/results/h200x2/2026-11-30_next_exchange/stamps.patch (the trees whose finish may tell
 #    the next exchange, from 0193473 to c636c26: stages 2-3 are then the announce of the peers
 #    not told),
@@ -49,7 +55,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 }
 out=$1
 source_dir=$(cd "${2:-$root}" && pwd)
-patch_file=${3:-$root/docs/results/h200x2/2026-11-30_sends_update/stamps.patch}
+patch_file=${3:-$root/docs/results/h200x2/2026-11-30_receive_completion/stamps_from_d249bba.patch}
 rounds=${HALOFLAG_BREAKDOWN_ROUNDS:-2}
 local_cells=${HALOFLAG_BREAKDOWN_LOCAL:-32}
 iterations=$((local_cells >= 256 ? 50 : 200))
