@@ -3,7 +3,7 @@
 # copy of a tree with a measurement-only patch (never merged) runs on 2 ranks over the node
 # transport (one GPU per rank; on a one-GPU machine both ranks on it under MPS, a proxy:
 # scripts/gpu/run_with_mps.sh), 32^3 cells per rank (HALOFLAG_BREAKDOWN_LOCAL), at 7 and 27
-# points, in rounds, once per setting (HALOFLAG_EXP, which the patch reads). Four patches, each
+# points, in rounds, once per setting (HALOFLAG_EXP, which the patch reads). The patches, each
 # with its settings:
 #  - docs/results/h200x2/2026-11-30_receive_completion/stamps_from_d249bba.patch (the default;
 #    fits the trees whose blocks store their words into node peers from their second warp, from
