@@ -46,7 +46,7 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
 /// release, and the fence of the caller's grid barrier, which thread 0 makes, first wait until
 /// the stores of that thread's warp are performed, and one across NVLink takes about 2 us to be.
 /// Thread 0's relay of the start, its count of the work and the barrier then no longer wait for
-/// it (docs/design.md, "One exchange").
+/// it (docs/design.md, "Rules of the flag protocol", rule 3).
 template <ExchangeGroup Group>
 HF_HD int peer_word_writer(const Group& group) {
   constexpr int kWarpThreads = 32;
