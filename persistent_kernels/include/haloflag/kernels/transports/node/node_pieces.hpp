@@ -49,7 +49,11 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
 /// it (docs/design.md, "Rules of the flag protocol", rule 3).
 template <ExchangeGroup Group>
 HF_HD int peer_word_writer(const Group& group) {
+#if HF_HIP_DEVICE_CODE
+  constexpr int kWarpThreads = 64;  // a wavefront of the gfx9 GPUs the HIP build is for
+#else
   constexpr int kWarpThreads = 32;
+#endif
   return group.size() > kWarpThreads ? kWarpThreads : 0;
 }
 
@@ -289,8 +293,7 @@ HF_HD inline notify::FlaggedWait lines_wait(const ExchangePlan& plan, std::uint3
 
 /// The group takes elements [first, end) of node receive `message` from peer `p`'s lines of
 /// `epoch`, then counts `pieces` pieces unpacked (thread 0 the work, peer_word_writer the
-/// peer's). Every member returns the same
-/// status: failed when any member's wait failed.
+/// peer's). Every member returns the same status: failed when any member's wait failed.
 template <ExchangeGroup Group>
 HF_HD BlockStatus take_lines_of(const Group& group, const ExchangePlan& plan,
                                 std::uint32_t message, std::uint32_t first, std::uint32_t end,
