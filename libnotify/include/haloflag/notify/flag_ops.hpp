@@ -47,9 +47,11 @@ HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std
 /// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads.
 HF_HD inline void back_off(const WaitControl& control) {
 #if HF_HIP_DEVICE_CODE
-  // s_sleep(n) pauses about 64 * n clock cycles; at 1.5-2 GHz that is about 40 ns per step.
-  const std::uint32_t steps = control.poll_backoff_ns / 40 + 1;
-  for (std::uint32_t i = 0; i < steps; i += 127) __builtin_amdgcn_s_sleep(127);
+  // s_sleep(1) pauses about 64 clock cycles, about 40 ns at 1.5-2 GHz; its argument must be a
+  // constant, so the pause is a count of them (none for a wait that does not pause).
+  for (std::uint32_t slept = 0; slept < control.poll_backoff_ns; slept += 40) {
+    __builtin_amdgcn_s_sleep(1);
+  }
 #elif HF_DEVICE_CODE
   if (control.poll_backoff_ns > 0) __nanosleep(control.poll_backoff_ns);
 #else

@@ -133,14 +133,15 @@ HF_HD BlockStatus follow_start(const Group& group, const ExchangePlan& plan,
                                std::uint64_t epoch, std::uint32_t waiter, bool other_kernel) {
   const std::uint32_t array_id = plan.pack_start.array_id;
   if (!plan.idle.leaves()) {
-    return leader_wait_word(group, relay, array_id, 0, epoch, plan.control, waiter,
-                            notify::AbortReads::none);
+    return leader_wait_word(group, relay, array_id, 0, epoch, plan.control.for_gpu_memory(),
+                            waiter, notify::AbortReads::none);
   }
   const detail::FollowerIdleCheck left{plan.idle.left.word(static_cast<std::uint32_t>(launch.grid)),
                                        launch.generation};
-  BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch, plan.control,
-                                                 waiter, notify::AbortReads::none,
-                                                 notify::Scope::system, plan.idle.window_ns, left);
+  BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch,
+                                                 plan.control.for_gpu_memory(), waiter,
+                                                 notify::AbortReads::none, notify::Scope::system,
+                                                 plan.idle.window_ns, left);
   if (other_kernel && status == BlockStatus::ok) {
     status = static_cast<BlockStatus>(group.from_leader(
         static_cast<int>(group.thread() == 0 && left() ? BlockStatus::left : BlockStatus::ok)));
