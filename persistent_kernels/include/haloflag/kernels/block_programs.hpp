@@ -359,7 +359,8 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
                                       bool watches_host, std::uint32_t waiter,
                                       ResidentLaunch launch, std::uint64_t epoch) {
   if (!watches_host) {
-    return follow_start(group, plan, launch, plan.pack_start_relay.word(0), epoch, waiter, false);
+    return follow_start(group, plan, launch, plan.pack_start_relay.word(0), notify::Scope::system,
+                        epoch, waiter, false);
   }
   BlockStatus status = BlockStatus::ok;
   if (plan.send_buffer_free.count != 0 && epoch > 1) {
@@ -394,7 +395,8 @@ HF_HD BlockStatus resident_unpack_step(const Group& group, const ExchangePlan& p
                                        std::uint32_t block, ResidentLaunch launch,
                                        std::uint64_t epoch) {
   const BlockStatus status =
-      follow_start(group, plan, launch, plan.pack_start_relay.word(0), epoch, block, true);
+      follow_start(group, plan, launch, plan.pack_start_relay.word(0), notify::Scope::system, epoch,
+                   block, true);
   if (status != BlockStatus::ok) return status;
   return unpack_receive(group, plan, unpack_role(plan, block), epoch, block);
 }

@@ -124,23 +124,25 @@ HF_HD BlockStatus watch_start(const Group& group, const ExchangePlan& plan, Resi
 }
 
 /// A follower waits for its watcher's `relay` (device memory) to show `epoch`, or for the
-/// watcher to leave. `other_kernel`: the follower is not in the watcher's kernel (the unpack
-/// grid), so a watcher of the next generation may relay the start before this block has seen
-/// its own leave: a relay seen is the start only while the grid has not left.
+/// watcher to leave. `scope`: the relay's (docs/design.md, the table of words). `other_kernel`:
+/// the follower is not in the watcher's kernel (the unpack grid), so a watcher of the next
+/// generation may relay the start before this block has seen its own leave: a relay seen is the
+/// start only while the grid has not left.
 template <ExchangeGroup Group>
 HF_HD BlockStatus follow_start(const Group& group, const ExchangePlan& plan,
                                ResidentLaunch launch, const std::uint64_t* relay,
-                               std::uint64_t epoch, std::uint32_t waiter, bool other_kernel) {
+                               notify::Scope scope, std::uint64_t epoch, std::uint32_t waiter,
+                               bool other_kernel) {
   const std::uint32_t array_id = plan.pack_start.array_id;
   if (!plan.idle.leaves()) {
     return leader_wait_word(group, relay, array_id, 0, epoch, plan.control.for_gpu_memory(),
-                            waiter, notify::AbortReads::none);
+                            waiter, notify::AbortReads::none, scope);
   }
   const detail::FollowerIdleCheck left{plan.idle.left.word(static_cast<std::uint32_t>(launch.grid)),
                                        launch.generation};
   BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch,
                                                  plan.control.for_gpu_memory(), waiter,
-                                                 notify::AbortReads::none, notify::Scope::system,
+                                                 notify::AbortReads::none, scope,
                                                  plan.idle.window_ns, left);
   if (other_kernel && status == BlockStatus::ok) {
     status = static_cast<BlockStatus>(group.from_leader(

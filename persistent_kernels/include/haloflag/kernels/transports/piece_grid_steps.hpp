@@ -141,14 +141,16 @@ HF_HD BlockStatus piece_grid_receives(const Group& group, const ExchangePlan& pl
 
 /// Step 1 for the resident grid: block 0 watches the host's pack_start, announces this rank's
 /// ghosts free (peer_word_writer) and relays what it saw (thread 0; kStopEpoch when its wait
-/// failed); the others follow the relay in device memory. A watcher that leaves idle
-/// (idle_exit.hpp) does neither.
+/// failed); the others follow the relay in device memory. The relay is a gate between one GPU's
+/// blocks, so it is released at device scope: a system-scope release first waits for the bus.
+/// A watcher that leaves idle (idle_exit.hpp) does neither.
 template <ExchangeGroup Group>
 HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
                                    std::uint32_t block, ResidentLaunch launch,
                                    std::uint64_t epoch) {
   if (block != 0) {
-    return follow_start(group, plan, launch, plan.pieces.start_relay, epoch, block, false);
+    return follow_start(group, plan, launch, plan.pieces.start_relay, notify::Scope::same_side,
+                        epoch, block, false);
   }
   const BlockStatus status = watch_start(group, plan, launch, epoch, block);
   // The announce goes from another warp than the relay's release, which would wait for it.
@@ -156,10 +158,10 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
     announce_ghosts_free(plan, epoch);
   }
   if (status != BlockStatus::left && group.thread() == 0) {
-    notify::store_release_system(plan.pieces.start_relay,
-                                 status == BlockStatus::failed
-                                     ? kStopEpoch
-                                     : notify::load_relaxed_system(plan.pack_start.word(0)));
+    const std::uint64_t seen = status == BlockStatus::failed
+                                   ? kStopEpoch
+                                   : notify::load_relaxed_system(plan.pack_start.word(0));
+    notify::store_release_same_side(plan.pieces.start_relay, seen);
   }
   return status;
 }
@@ -189,7 +191,7 @@ HF_HD BlockStatus resident_piece_grid_step(const Group& group, const ExchangePla
     status = piece_grid_receives<Lines>(group, plan, block, blocks, epoch);
   }
   if (status == BlockStatus::failed && group.thread() == 0) {
-    notify::store_release_system(plan.pieces.start_relay, kStopEpoch);
+    notify::store_release_same_side(plan.pieces.start_relay, kStopEpoch);
   }
   return status;
 }
