@@ -157,20 +157,30 @@ HF_HD inline std::uint64_t first_abort_check(AbortReads abort_reads) {
 /// Waits until *word >= epoch, the abort flag is raised, or the deadline passes; from `idle_ns`
 /// of waiting on, each look at the clock also asks `leave()`, and the wait gives up quietly
 /// (WaitOutcome::idle, nothing recorded) when it says so (look_while_waiting). A resident
-/// kernel's wait for the next exchange uses it to leave the GPU (idle_exit.hpp).
+/// kernel's wait for the next exchange uses it to leave the GPU (idle_exit.hpp). `seen`, where
+/// given, gets the value that ended a ready wait: a word in pinned host memory costs a read
+/// across the bus each time it is read again.
 template <class Leave>
 HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t array_id,
                                      std::uint32_t index, std::uint64_t epoch,
                                      const WaitControl& control, Side side, std::uint32_t waiter,
                                      AbortReads abort_reads, Scope scope, std::uint64_t idle_ns,
-                                     Leave leave) {
-  if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
+                                     Leave leave, std::uint64_t* seen = nullptr) {
+  std::uint64_t value = load_acquire(word, scope);
+  if (value >= epoch) {
+    if (seen != nullptr) *seen = value;
+    return WaitOutcome::ready;
+  }
   const std::uint64_t start = clock_ns();
   const std::uint64_t deadline = wait_deadline(control, idle_ns);
   std::uint64_t next_abort_check = first_abort_check(abort_reads);
   for (std::uint32_t polls = 1;; ++polls) {
     back_off(control, polls);
-    if (load_acquire(word, scope) >= epoch) return WaitOutcome::ready;
+    value = load_acquire(word, scope);
+    if (value >= epoch) {
+      if (seen != nullptr) *seen = value;
+      return WaitOutcome::ready;
+    }
     if (polls % kPollsPerCheck != 0) continue;
     const std::uint64_t waited = clock_ns() - start;
     const WaitOutcome outcome =

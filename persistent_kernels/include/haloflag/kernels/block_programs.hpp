@@ -366,12 +366,10 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
   if (plan.send_buffer_free.count != 0 && epoch > 1) {
     status = leader_wait(group, plan.send_buffer_free, 0, epoch - 1, plan.control, waiter);
   }
-  if (status == BlockStatus::ok) status = watch_start(group, plan, launch, epoch, waiter);
+  std::uint64_t seen = kStopEpoch;  // thread 0's: the pack_start that ended its wait
+  if (status == BlockStatus::ok) status = watch_start(group, plan, launch, epoch, waiter, seen);
   if (status != BlockStatus::left && group.thread() == 0) {
-    notify::signal_flag(plan.pack_start_relay, 0,
-                        status == BlockStatus::failed
-                            ? kStopEpoch
-                            : notify::load_relaxed_system(plan.pack_start.word(0)));
+    notify::signal_flag(plan.pack_start_relay, 0, status == BlockStatus::failed ? kStopEpoch : seen);
   }
   return status;
 }

@@ -41,7 +41,8 @@ enum class BlockStatus : int {
 
 /// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record)
 /// as notify::wait_word_or_leave does, asking `leave` from `idle_ns` of waiting on; every member
-/// gets the outcome.
+/// gets the outcome. The stop is told by the value that ended the wait, not by a second read;
+/// `leader_seen`, where given, gets that value (the leader's alone).
 template <ExchangeGroup Group, class Leave>
 HF_HD BlockStatus leader_wait_word_or_leave(const Group& group, const std::uint64_t* word,
                                             std::uint32_t array_id, std::uint32_t index,
@@ -49,34 +50,37 @@ HF_HD BlockStatus leader_wait_word_or_leave(const Group& group, const std::uint6
                                             const notify::WaitControl& control,
                                             std::uint32_t waiter, notify::AbortReads abort_reads,
                                             notify::Scope scope, std::uint64_t idle_ns,
-                                            Leave leave) {
+                                            Leave leave, std::uint64_t* leader_seen = nullptr) {
   BlockStatus status = BlockStatus::ok;
   if (group.thread() == 0) {
+    std::uint64_t seen = 0;
     const notify::WaitOutcome outcome =
         notify::wait_word_or_leave(word, array_id, index, epoch, control, notify::Side::device,
-                                   waiter, abort_reads, scope, idle_ns, leave);
+                                   waiter, abort_reads, scope, idle_ns, leave, &seen);
     if (outcome == notify::WaitOutcome::idle) {
       status = BlockStatus::left;
     } else if (outcome != notify::WaitOutcome::ready) {
       status = BlockStatus::failed;
-    } else if (notify::load_relaxed(word, scope) == kStopEpoch) {
+    } else if (seen == kStopEpoch) {
       status = BlockStatus::stop;
     }
+    if (leader_seen != nullptr) *leader_seen = seen;
   }
   return static_cast<BlockStatus>(group.from_leader(static_cast<int>(status)));
 }
 
 /// The group's leader waits on one flag word (`array_id` and `index` name it in a failure record);
-/// every member gets the outcome.
+/// every member gets the outcome, and `leader_seen` (where given) the value that ended the wait.
 template <ExchangeGroup Group>
 HF_HD BlockStatus leader_wait_word(const Group& group, const std::uint64_t* word,
                                    std::uint32_t array_id, std::uint32_t index,
                                    std::uint64_t epoch, const notify::WaitControl& control,
                                    std::uint32_t waiter,
                                    notify::AbortReads abort_reads = notify::AbortReads::periodic,
-                                   notify::Scope scope = notify::Scope::system) {
+                                   notify::Scope scope = notify::Scope::system,
+                                   std::uint64_t* leader_seen = nullptr) {
   return leader_wait_word_or_leave(group, word, array_id, index, epoch, control, waiter,
-                                   abort_reads, scope, 0, notify::NeverLeave{});
+                                   abort_reads, scope, 0, notify::NeverLeave{}, leader_seen);
 }
 
 /// The same for flag `index` of `flags`: member 0 waits, every member gets the outcome.

@@ -108,19 +108,22 @@ HF_HD inline void say_launched(const ExchangePlan& plan, ResidentLaunch launch,
 
 /// The watcher waits for exchange `epoch` to start on the host's pack_start flag: ok, stop (the
 /// host stored kStopEpoch), failed (deadline or abort, recorded), or left (idle: the grid leaves).
+/// `seen` gets what its leader saw in pack_start, which the watcher relays: read again, it would
+/// cost the start another read across the bus.
 template <ExchangeGroup Group>
 HF_HD BlockStatus watch_start(const Group& group, const ExchangePlan& plan, ResidentLaunch launch,
-                              std::uint64_t epoch, std::uint32_t waiter) {
+                              std::uint64_t epoch, std::uint32_t waiter, std::uint64_t& seen) {
   const std::uint64_t* start = plan.pack_start.word(0);
   if (!plan.idle.leaves()) {
     return leader_wait_word(group, start, plan.pack_start.array_id, 0, epoch, plan.control,
-                            waiter);
+                            waiter, notify::AbortReads::periodic, notify::Scope::system, &seen);
   }
   return leader_wait_word_or_leave(group, start, plan.pack_start.array_id, 0, epoch, plan.control,
                                    waiter, notify::AbortReads::periodic, notify::Scope::system,
                                    plan.idle.window_ns,
                                    detail::WatcherIdleCheck(plan, launch.grid, launch.generation,
-                                                            epoch));
+                                                            epoch),
+                                   &seen);
 }
 
 /// A follower waits for its watcher's `relay` (device memory) to show `epoch`, or for the

@@ -152,16 +152,15 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
     return follow_start(group, plan, launch, plan.pieces.start_relay, notify::Scope::same_side,
                         epoch, block, false);
   }
-  const BlockStatus status = watch_start(group, plan, launch, epoch, block);
+  std::uint64_t seen = kStopEpoch;  // thread 0's: the pack_start that ended its wait
+  const BlockStatus status = watch_start(group, plan, launch, epoch, block, seen);
   // The announce goes from another warp than the relay's release, which would wait for it.
   if (status == BlockStatus::ok && group.thread() == peer_word_writer(group)) {
     announce_ghosts_free(plan, epoch);
   }
   if (status != BlockStatus::left && group.thread() == 0) {
-    const std::uint64_t seen = status == BlockStatus::failed
-                                   ? kStopEpoch
-                                   : notify::load_relaxed_system(plan.pack_start.word(0));
-    notify::store_release_same_side(plan.pieces.start_relay, seen);
+    notify::store_release_same_side(plan.pieces.start_relay,
+                                    status == BlockStatus::failed ? kStopEpoch : seen);
   }
   return status;
 }
