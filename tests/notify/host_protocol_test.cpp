@@ -173,9 +173,7 @@ TEST(HostTeamProtocol, AbortEndsEveryDeviceSideWait) {
 
 // Of many blocks waiting on one word, one reads the abort flag (AbortReads::periodic) and the
 // others only the device's own memory (AbortReads::none): the abort reaches them all through
-// the device_failed mirror that the first one's failure sets, long before their deadline. The
-// others wait as the kernels wait on a word in GPU memory, with the control's for_gpu_memory()
-// copy, which must keep the mirror, the deadline and the failure record.
+// the device_failed mirror that the first one's failure sets, long before their deadline.
 TEST(HostTeamProtocol, AbortReachesWaitsWithoutAbortReadsThroughTheDeviceMirror) {
   hn::ControlBlock control(hn::Backend::host, 60s);
   hn::FlagArray flags(control, 1, hn::FlagWriter::host, "node_arrival");
@@ -188,10 +186,9 @@ TEST(HostTeamProtocol, AbortReachesWaitsWithoutAbortReadsThroughTheDeviceMirror)
   const auto start = std::chrono::steady_clock::now();
   for (std::uint32_t b = 0; b < 4; ++b) {
     blocks.emplace_back([&, b] {
-      outcomes[b] = hn::wait_word(
-          word, flags.device_view().array_id, 0, 1,
-          b == 0 ? device_control : device_control.for_gpu_memory(), hn::Side::device, b,
-          b == 0 ? hn::AbortReads::periodic : hn::AbortReads::none);
+      outcomes[b] = hn::wait_word(word, flags.device_view().array_id, 0, 1, device_control,
+                                  hn::Side::device, b,
+                                  b == 0 ? hn::AbortReads::periodic : hn::AbortReads::none);
     });
   }
   std::this_thread::sleep_for(30ms);

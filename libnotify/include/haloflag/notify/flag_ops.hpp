@@ -44,14 +44,8 @@ HF_HD inline bool poll_flag(const FlagArrayView& flags, std::uint32_t index, std
 }
 
 /// Lets other work run between polls: host threads yield (many ranks may share few cores,
-/// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads, once
-/// they made the control's polls before a pause (`polls` counts them from 1).
-HF_HD inline void back_off(const WaitControl& control, std::uint32_t polls) {
-#if HF_DEVICE_CODE
-  if (polls <= control.polls_before_pause) return;
-#else
-  (void)polls;
-#endif
+/// rule 7); GPU threads sleep for the control's back-off, which thins out their bus reads.
+HF_HD inline void back_off(const WaitControl& control) {
 #if HF_HIP_DEVICE_CODE
   // s_sleep(1) pauses about 64 clock cycles, about 40 ns at 1.5-2 GHz; its argument must be a
   // constant, so the pause is a count of them (none for a wait that does not pause).
@@ -175,7 +169,7 @@ HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t ar
   const std::uint64_t deadline = wait_deadline(control, idle_ns);
   std::uint64_t next_abort_check = first_abort_check(abort_reads);
   for (std::uint32_t polls = 1;; ++polls) {
-    back_off(control, polls);
+    back_off(control);
     value = load_acquire(word, scope);
     if (value >= epoch) {
       if (seen != nullptr) *seen = value;

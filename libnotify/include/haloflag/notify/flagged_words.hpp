@@ -67,7 +67,7 @@ HF_HD HF_NOINLINE inline bool wait_flagged_word_slowly(const std::uint64_t* at, 
   std::uint64_t next_abort_check = first_abort_check(how.abort_reads);
   NeverLeave stay;
   for (std::uint32_t polls = 1;; ++polls) {
-    back_off(how.control, polls);
+    back_off(how.control);
     word = load_flagged_word(at);
     if (flagged_by(word, epoch)) return true;
     if (polls % kPollsPerCheck != 0) continue;

@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "haloflag/notify/flag_line.hpp"
-#include "haloflag/notify/portability.hpp"
 
 namespace haloflag::notify {
 
@@ -59,26 +58,13 @@ struct WaitControl {
   std::uint64_t timeout_ns = 0;  ///< deadline of each wait
   /// Pause between two polls of a flag by a GPU thread. Every poll of pinned host memory is a
   /// read across the bus; many blocks polling back to back slow the host's own memory traffic
-  /// (MPI copies included), so waits trade a little latency for far fewer reads. Waits on words
-  /// in the GPU's own memory take for_gpu_memory().
+  /// (MPI copies included), so waits trade a little latency for far fewer reads.
   std::uint32_t poll_backoff_ns = 0;
-  /// Polls a wait makes before its first pause (for_gpu_memory).
-  std::uint32_t polls_before_pause = 0;
   /// Device side only: a word in the GPU's own memory that the first device-side failure sets
   /// beside its record. A grid that asks each iteration whether a wait failed reads it there
   /// instead of the record's line in pinned host memory, a read across the bus on the path of
   /// every iteration. Null: the record alone.
   std::uint64_t* device_failed = nullptr;
-
-  /// The same control for a word in the waiting GPU's own memory: its polls stay on the GPU, so
-  /// the first few (about 2 µs of them) do not pause and a short wait ends as soon as the word is
-  /// written; a longer one then pauses, so that its spinning does not slow the blocks that still
-  /// compute beside it.
-  HF_HD constexpr WaitControl for_gpu_memory() const {
-    WaitControl near = *this;
-    near.polls_before_pause = 8;
-    return near;
-  }
 };
 
 }  // namespace haloflag::notify

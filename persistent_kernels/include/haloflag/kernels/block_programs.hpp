@@ -138,8 +138,8 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus wait_for_short_sends(const Group& group, const ExchangePlan& plan,
                                        std::uint64_t epoch, std::uint32_t waiter) {
   if (plan.short_send_count == 0) return BlockStatus::ok;
-  return leader_wait(group, plan.short_sends_signalled, 0, epoch, plan.control.for_gpu_memory(),
-                     waiter, notify::AbortReads::none, notify::Scope::same_side);
+  return leader_wait(group, plan.short_sends_signalled, 0, epoch, plan.control, waiter,
+                     notify::AbortReads::none, notify::Scope::same_side);
 }
 
 /// What a block of the stream_notify or resident pack (unpack) grid does: blocks [0, messages)
@@ -226,8 +226,8 @@ HF_HD BlockStatus unpack_long_by_team(const Group& group, const ExchangePlan& pl
     }
   } else if (!stopped) {
     // Member 0 reads the abort flag and stops the copy: the others only poll device memory.
-    status = leader_wait(group, plan.unpack_ready_relay, r, epoch, plan.control.for_gpu_memory(),
-                         waiter, notify::AbortReads::none);
+    status = leader_wait(group, plan.unpack_ready_relay, r, epoch, plan.control, waiter,
+                         notify::AbortReads::none);
   }
   if (status != BlockStatus::ok) return status;
   const GridShare share = grid_share(group, member, members);

@@ -47,13 +47,12 @@ namespace detail {
 /// epochs. The check costs no read of its own: the leader's first read of the word it waits on
 /// decides both whether the epoch is in turn and whether it must wait. A word that counts
 /// (`per_epoch` units per exchange, a node arrival counter) is on epoch e once it reached
-/// e x per_epoch; a plain flag has per_epoch 1. `in_gpu_memory`: the word lies in this GPU's
-/// memory, and its polls do not pause (WaitControl::for_gpu_memory).
+/// e x per_epoch; a plain flag has per_epoch 1.
 template <ExchangeGroup Group>
 HF_HD BlockStatus wait_in_turn(const Group& group, const ExchangePlan& plan,
                                const std::uint64_t* word, std::uint32_t array_id,
                                std::uint32_t index, std::uint64_t epoch, std::uint64_t per_epoch,
-                               std::uint32_t waiter, bool in_gpu_memory) {
+                               std::uint32_t waiter) {
   int status = static_cast<int>(BlockStatus::ok);
   if (group.thread() == 0) {
     const std::uint64_t target = epoch * per_epoch;
@@ -67,8 +66,7 @@ HF_HD BlockStatus wait_in_turn(const Group& group, const ExchangePlan& plan,
                                   0, waiter);
       status = static_cast<int>(BlockStatus::failed);
     } else if (seen < target &&
-               notify::wait_word(word, array_id, index, target,
-                                 in_gpu_memory ? plan.control.for_gpu_memory() : plan.control,
+               notify::wait_word(word, array_id, index, target, plan.control,
                                  notify::Side::device, waiter) != notify::WaitOutcome::ready) {
       status = static_cast<int>(BlockStatus::failed);
     }
@@ -81,7 +79,7 @@ template <ExchangeGroup Group>
 HF_HD BlockStatus wait_for_start(const Group& group, const ExchangePlan& plan,
                                  std::uint64_t epoch, std::uint32_t waiter) {
   return wait_in_turn(group, plan, plan.pack_start.word(0), plan.pack_start.array_id, 0, epoch, 1,
-                      waiter, false);
+                      waiter);
 }
 
 }  // namespace detail
@@ -161,13 +159,13 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
   if (self_recv(internal, message)) {
     // Its send's group stores the epoch into a word in this GPU's memory once the copy is in.
     return detail::wait_in_turn(group, internal, &internal.routes.self->placed[message].epoch,
-                                internal.routes.self->placed_id, message, epoch, 1, message, true);
+                                internal.routes.self->placed_id, message, epoch, 1, message);
   }
   const NodeRecvRoute* route = node_recv(internal, message);
   if (route == nullptr) {
     if (detail::wait_in_turn(group, internal, internal.unpack_ready.word(message),
-                             internal.unpack_ready.array_id, message, epoch, 1, message,
-                             false) != BlockStatus::ok) {
+                             internal.unpack_ready.array_id, message, epoch, 1,
+                             message) != BlockStatus::ok) {
       return BlockStatus::failed;
     }
     unpack_and_signal(group, internal, message, epoch);
@@ -190,12 +188,10 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
         route->pieces, epoch, message);
   }
   // The arrival word is in this rank's memory: the epoch is checked against it, not against the
-  // host's pack_start, which would cost every node receive a read across PCIe. It lies in
-  // pinned host memory only where the grids relay it (the fallback).
+  // host's pack_start, which would cost every node receive a read across PCIe.
   const std::uint64_t per_epoch = arrival_target(peer, 1) > 0 ? arrival_target(peer, 1) : 1;
   if (detail::wait_in_turn(group, internal, peer.arrival_here, internal.routes.node->arrival_id,
-                           route->peer, epoch, per_epoch, message,
-                           peer.arrival_relay == nullptr) != BlockStatus::ok) {
+                           route->peer, epoch, per_epoch, message) != BlockStatus::ok) {
     return BlockStatus::failed;
   }
   // A peer that placed its pieces straight into the ghost cells left nothing to unpack, but for

@@ -148,7 +148,7 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
     if (self_recv(plan, r) != nullptr || node_recv(plan, r) != nullptr) continue;
     if (!takes_mpi_message(k++, block, blocks)) continue;
     if (wait_in_turn(group, plan, plan.unpack_ready.word(r), plan.unpack_ready.array_id, r,
-                     epoch, 1, r, false) != BlockStatus::ok) {
+                     epoch, 1, r) != BlockStatus::ok) {
       return BlockStatus::failed;
     }
     unpack_and_signal(group, plan, r, epoch);

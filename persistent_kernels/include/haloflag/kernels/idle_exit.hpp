@@ -138,14 +138,13 @@ HF_HD BlockStatus follow_start(const Group& group, const ExchangePlan& plan,
                                bool other_kernel) {
   const std::uint32_t array_id = plan.pack_start.array_id;
   if (!plan.idle.leaves()) {
-    return leader_wait_word(group, relay, array_id, 0, epoch, plan.control.for_gpu_memory(),
-                            waiter, notify::AbortReads::none, scope);
+    return leader_wait_word(group, relay, array_id, 0, epoch, plan.control, waiter,
+                            notify::AbortReads::none, scope);
   }
   const detail::FollowerIdleCheck left{plan.idle.left.word(static_cast<std::uint32_t>(launch.grid)),
                                        launch.generation};
-  BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch,
-                                                 plan.control.for_gpu_memory(), waiter,
-                                                 notify::AbortReads::none, scope,
+  BlockStatus status = leader_wait_word_or_leave(group, relay, array_id, 0, epoch, plan.control,
+                                                 waiter, notify::AbortReads::none, scope,
                                                  plan.idle.window_ns, left);
   if (other_kernel && status == BlockStatus::ok) {
     status = static_cast<BlockStatus>(group.from_leader(

@@ -147,8 +147,6 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
   const std::uint64_t* word = relayed && peer.ghosts_free_relay != nullptr
                                   ? peer.ghosts_free_relay
                                   : peer.ghosts_free_here;
-  // Only a peer's word itself can lie in pinned host memory (where the relays exist).
-  const bool host_word = word == peer.ghosts_free_here && peer.ghosts_free_relay != nullptr;
   constexpr int kSlots = static_cast<int>(kBufferedSlot) + 1;
   int outcome = static_cast<int>(kBufferedSlot);  // BlockStatus * kSlots + slot placed into
   if (group.thread() == 0) {
@@ -158,9 +156,8 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
     notify::WaitOutcome waited = notify::WaitOutcome::ready;
     if (seen < ghosts_free_word(epoch, 0)) {
       waited = notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
-                                 ghosts_free_word(epoch, 0),
-                                 host_word ? plan.control : plan.control.for_gpu_memory(),
-                                 notify::Side::device, waiter, abort_reads);
+                                 ghosts_free_word(epoch, 0), plan.control, notify::Side::device,
+                                 waiter, abort_reads);
       seen = notify::load_relaxed_system(word);
     }
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
@@ -284,13 +281,13 @@ HF_HD inline void lines_unpacked(const ExchangePlan& plan, std::uint32_t p, std:
   }
 }
 
-/// How the threads of block `waiter` wait for the words of a piece from peer `p`, in this GPU's
-/// memory (a failure is node_arrival[p]'s). Pieces arrive on their own, so any block may be the last one waiting
+/// How the threads of block `waiter` wait for the words of a piece from peer `p` (a failure is
+/// node_arrival[p]'s). Pieces arrive on their own, so any block may be the last one waiting
 /// after an abort: thread 0 of each reads the host's abort flag once it has waited long
 /// (AbortReads::late), and the others leave once a device wait has failed.
 HF_HD inline notify::FlaggedWait lines_wait(const ExchangePlan& plan, std::uint32_t p,
                                             std::uint32_t waiter, int thread) {
-  return {plan.control.for_gpu_memory(), plan.routes.node->arrival_id, p, waiter,
+  return {plan.control, plan.routes.node->arrival_id, p, waiter,
           thread == 0 ? notify::AbortReads::late : notify::AbortReads::none};
 }
 
@@ -450,12 +447,11 @@ HF_HD BlockStatus node_receive_pieces(const Group& group, const ExchangePlan& pl
     const bool placeable = node.recvs[piece.message].through_buffer == 0;
     const bool counts_placed = j == peer.first_direct_piece;
     if (launched && placeable && placed_directly(peer, slot) && !counts_placed) continue;
-    // The word, or where it lies in pinned host memory its relay: GPU memory either way.
     const std::uint64_t* arrival =
         peer.arrival_relay != nullptr ? peer.arrival_relay : peer.arrival_here;
-    const BlockStatus status = leader_wait_word(
-        group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
-        plan.control.for_gpu_memory(), block, detail::first_piece_of_peer(node.recv_pieces, j));
+    const BlockStatus status =
+        leader_wait_word(group, arrival, node.arrival_id, piece.peer, arrival_target(peer, epoch),
+                         plan.control, block, detail::first_piece_of_peer(node.recv_pieces, j));
     if (status != BlockStatus::ok) return status;
     const std::uint64_t told = launched ? slot : slot_told(plan, peer, epoch);
     if (!launched && told != kBufferedSlot && told != plan.fields_slot) {
