@@ -369,7 +369,8 @@ HF_HD BlockStatus resident_pack_start(const Group& group, const ExchangePlan& pl
   std::uint64_t seen = kStopEpoch;  // thread 0's: the pack_start that ended its wait
   if (status == BlockStatus::ok) status = watch_start(group, plan, launch, epoch, waiter, seen);
   if (status != BlockStatus::left && group.thread() == 0) {
-    notify::signal_flag(plan.pack_start_relay, 0, status == BlockStatus::failed ? kStopEpoch : seen);
+    notify::signal_flag(plan.pack_start_relay, 0,
+                        status == BlockStatus::failed ? kStopEpoch : seen);
   }
   return status;
 }
