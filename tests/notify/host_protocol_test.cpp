@@ -7,6 +7,7 @@
 #include <barrier>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -148,6 +149,36 @@ TEST(HostTeamProtocol, DeviceSideDeadlineRecordsTheFailure) {
     EXPECT_NE(text.find("device-side wait on unpack_ready[5] timed out"), std::string::npos) << text;
     EXPECT_NE(text.find("expected epoch >= 3, last seen 2 (block 11)"), std::string::npos) << text;
   }
+}
+
+// A wait hands back the value that ended it, so that a watcher relays what it saw without
+// reading a word in pinned host memory across the bus again: the value stored, not the epoch
+// waited for, and the kernels' stop value (the largest) when the host stopped them.
+TEST(HostTeamProtocol, AWaitHandsBackTheValueThatEndedIt) {
+  hn::ControlBlock control(hn::Backend::host, 5s);
+  hn::FlagArray flags(control, 1, hn::FlagWriter::host, "pack_start");
+  const hn::WaitControl device_control = control.device_control();
+  const std::uint64_t* word = flags.device_view().word(0);
+  const auto wait_for = [&](std::uint64_t epoch, std::uint64_t& seen) {
+    return hn::wait_word_or_leave(word, flags.device_view().array_id, 0, epoch, device_control,
+                                  hn::Side::device, 0, hn::AbortReads::periodic,
+                                  hn::Scope::system, 0, hn::NeverLeave{}, &seen);
+  };
+  std::uint64_t seen = 0;
+  flags.signal(0, 7);
+  EXPECT_EQ(wait_for(5, seen), hn::WaitOutcome::ready);
+  EXPECT_EQ(seen, 7u);  // already there at the first look
+  std::thread host([&] {
+    std::this_thread::sleep_for(20ms);
+    flags.signal(0, 9);
+  });
+  EXPECT_EQ(wait_for(8, seen), hn::WaitOutcome::ready);
+  host.join();
+  EXPECT_EQ(seen, 9u);  // seen while polling
+  constexpr std::uint64_t kStop = std::numeric_limits<std::uint64_t>::max();
+  flags.signal(0, kStop);
+  EXPECT_EQ(wait_for(10, seen), hn::WaitOutcome::ready);
+  EXPECT_EQ(seen, kStop);
 }
 
 TEST(HostTeamProtocol, AbortEndsEveryDeviceSideWait) {
