@@ -161,31 +161,28 @@ HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t ar
                                      AbortReads abort_reads, Scope scope, std::uint64_t idle_ns,
                                      Leave leave, std::uint64_t* seen = nullptr) {
   std::uint64_t value = load_acquire(word, scope);
-  if (value >= epoch) {
-    if (seen != nullptr) *seen = value;
-    return WaitOutcome::ready;
-  }
-  const std::uint64_t start = clock_ns();
-  const std::uint64_t deadline = wait_deadline(control, idle_ns);
-  std::uint64_t next_abort_check = first_abort_check(abort_reads);
-  for (std::uint32_t polls = 1;; ++polls) {
-    back_off(control);
-    value = load_acquire(word, scope);
-    if (value >= epoch) {
-      if (seen != nullptr) *seen = value;
-      return WaitOutcome::ready;
-    }
-    if (polls % kPollsPerCheck != 0) continue;
-    const std::uint64_t waited = clock_ns() - start;
-    const WaitOutcome outcome =
-        look_while_waiting(control, abort_reads, waited, next_abort_check, idle_ns, deadline, leave);
-    if (outcome == WaitOutcome::idle) return outcome;
-    if (outcome != WaitOutcome::ready) {
-      record_wait_failure(control, side, outcome, array_id, index, epoch,
-                          load_relaxed(word, scope), waited, waiter);
-      return outcome;
+  if (value < epoch) {
+    const std::uint64_t start = clock_ns();
+    const std::uint64_t deadline = wait_deadline(control, idle_ns);
+    std::uint64_t next_abort_check = first_abort_check(abort_reads);
+    for (std::uint32_t polls = 1;; ++polls) {
+      back_off(control);
+      value = load_acquire(word, scope);
+      if (value >= epoch) break;
+      if (polls % kPollsPerCheck != 0) continue;
+      const std::uint64_t waited = clock_ns() - start;
+      const WaitOutcome outcome = look_while_waiting(control, abort_reads, waited,
+                                                     next_abort_check, idle_ns, deadline, leave);
+      if (outcome == WaitOutcome::idle) return outcome;
+      if (outcome != WaitOutcome::ready) {
+        record_wait_failure(control, side, outcome, array_id, index, epoch, value, waited,
+                            waiter);
+        return outcome;
+      }
     }
   }
+  if (seen != nullptr) *seen = value;
+  return WaitOutcome::ready;
 }
 
 /// Waits until flags[index] >= epoch, the abort flag is raised, or control.timeout_ns passes.
@@ -194,14 +191,15 @@ HF_HD WaitOutcome wait_word_or_leave(const std::uint64_t* word, std::uint32_t ar
 ///
 /// wait_word is the same wait on a single flag word that is not part of an array this side owns
 /// (a peer's flag mapped into this process); `array_id` and `index` name it in a failure record.
-/// `scope` is the word's: Scope::same_side for a gate between one side's own blocks.
+/// `scope` is the word's: Scope::same_side for a gate between one side's own blocks. `seen`:
+/// as wait_word_or_leave's.
 HF_HD inline WaitOutcome wait_word(const std::uint64_t* word, std::uint32_t array_id,
                                    std::uint32_t index, std::uint64_t epoch,
                                    const WaitControl& control, Side side, std::uint32_t waiter,
                                    AbortReads abort_reads = AbortReads::periodic,
-                                   Scope scope = Scope::system) {
+                                   Scope scope = Scope::system, std::uint64_t* seen = nullptr) {
   return wait_word_or_leave(word, array_id, index, epoch, control, side, waiter, abort_reads,
-                            scope, 0, NeverLeave{});
+                            scope, 0, NeverLeave{}, seen);
 }
 
 /// Waits until flag `index` of `flags` shows `epoch`, the deadline passes or an abort is raised.

@@ -157,8 +157,7 @@ HF_HD GhostsFree wait_ghosts_free(const Group& group, const ExchangePlan& plan,
     if (seen < ghosts_free_word(epoch, 0)) {
       waited = notify::wait_word(word, plan.routes.node->ghosts_free_id, peer_index,
                                  ghosts_free_word(epoch, 0), plan.control, notify::Side::device,
-                                 waiter, abort_reads);
-      seen = notify::load_relaxed_system(word);
+                                 waiter, abort_reads, notify::Scope::system, &seen);
     }
     if (waited != notify::WaitOutcome::ready || seen == kStopEpoch) {  // a relay of a failure
       outcome = static_cast<int>(BlockStatus::failed) * kSlots;
@@ -360,12 +359,14 @@ HF_HD inline bool relay_host_words(const ExchangePlan& plan, std::uint64_t epoch
     if (arrivals ? peer.lines_in != 0 : lines_free_from_start(peer, epoch)) continue;
     const std::uint64_t* word = arrivals ? peer.arrival_here : peer.ghosts_free_here;
     const std::uint64_t target = arrivals ? arrival_target(peer, epoch) : ghosts_free_word(epoch, 0);
-    const bool seen = ok && notify::wait_word(word, arrivals ? plan.routes.node->arrival_id
-                                                             : plan.routes.node->ghosts_free_id,
-                                              p, target, plan.control, notify::Side::device, 0) ==
-                               notify::WaitOutcome::ready;
-    ok = seen;
-    notify::store_release_system(relay, seen ? notify::load_relaxed_system(word) : kStopEpoch);
+    // The word as the wait saw it: read again, it would cost another read across the bus.
+    std::uint64_t seen = kStopEpoch;
+    ok = ok && notify::wait_word(word, arrivals ? plan.routes.node->arrival_id
+                                                : plan.routes.node->ghosts_free_id,
+                                 p, target, plan.control, notify::Side::device, 0,
+                                 notify::AbortReads::periodic, notify::Scope::system, &seen) ==
+                   notify::WaitOutcome::ready;
+    notify::store_release_system(relay, ok ? seen : kStopEpoch);
   }
   return ok;
 }
