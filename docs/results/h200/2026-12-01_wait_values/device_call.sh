@@ -16,11 +16,26 @@
 #           ab/summary.txt
 #   j3d     Jacobi3D before and after at 32^3 (SIZES, cells a side per rank), 7 and 27 points,
 #           conventional_overlap and resident, in turn, ROUNDS rounds; j3d/summary.txt
+#   jbuilds Jacobi3D alone of both trees, side by side
+#   rates   one rank's Jacobi3D on the GPU, every variant, both trees in turn at 128^3 and 256^3,
+#           7 and 27 points, ROUNDS rounds: each variant's update alone against the copy rate
+#           (rates/summary.txt)
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
 STEPS=${STEPS:-builds tests ab j3d}
 this_tree_call
+
+# rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
+# $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout.
+rate3d() {
+  local name=$1 tree=$2 cells=$3 stencil=$4 iterations=$5
+  timeout 60 mpiexec -n 1 "$(jacobi3d "$tree")" --local "$cells" --stencil "$stencil" \
+    --variant all --iterations "$iterations" --repeats 5 \
+    --json "$o/rates/$name.json" >"$o/rates/$name.txt" 2>&1
+  echo "$name: $(grep -A5 '^update alone' "$o/rates/$name.txt" | grep -E '%$' |
+    awk '{printf "%s %s %s; ", $1, $2, $5}')" | tee -a "$o/rates/summary.txt"
+}
 
 for step in $STEPS; do
   case $step in
@@ -58,6 +73,29 @@ for step in $STEPS; do
     j3d)
       jacobi3d_trees j3d "${SIZES:-32}"
       echo "j3d: $(left) s left"
+      ;;
+    jbuilds)
+      build_before_in_background $(($(nproc) / 2)) haloflag_jacobi3d
+      configure_or_stop -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF
+      build_or_errors $(($(nproc) / 2)) haloflag_jacobi3d jacobi3d_reference_mpi_test
+      wait_for_before
+      echo "built: $(left) s left"
+      ;;
+    rates)
+      mkdir -p "$o/rates"
+      turn=(before after)
+      for round in $(seq 1 "$rounds"); do
+        for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
+          read -r cells stencil iterations <<<"$shape"
+          for tree in "${turn[@]}"; do
+            (($(left) > 30)) || break 3
+            rate3d "j3d${cells}_${stencil}pt_${tree}_r$round" "$tree" "$cells" "$stencil" \
+              "$iterations"
+          done
+        done
+        turn=("${turn[1]}" "${turn[0]}")
+      done
+      echo "rates: $(left) s left"
       ;;
   esac
 done
