@@ -2,21 +2,19 @@
 // found by all of them at once and no rank is left waiting in a collective.
 #pragma once
 
-#include "haloflag/halo/transport.hpp"
-#include "haloflag/notify/control_block.hpp"
-
-#include <CLI/CLI.hpp>
-
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/cli_declarations.hpp"
 #include "haloflag/halo/exchange_options.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/strategy.hpp"
+#include "haloflag/halo/transport.hpp"
 #include "haloflag/kernels/launch_settings.hpp"
+#include "haloflag/notify/control_block.hpp"
 
 namespace haloflag::bench {
 

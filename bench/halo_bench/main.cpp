@@ -5,6 +5,7 @@
 // Exit status: 0 when every verified exchange was right; 1 when one was wrong or the set-up
 // failed; 2 for bad options or a request that cannot run here. A failure inside an exchange
 // (a missed deadline, an MPI error) aborts every rank with MPI_Abort, so none is left waiting.
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>

@@ -1,13 +1,12 @@
 // The command line of `interference` (bench/README.md lists every option).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/cli_declarations.hpp"
 #include "memory_accessor.hpp"
 #include "scenario.hpp"
 

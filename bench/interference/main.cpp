@@ -7,6 +7,7 @@
 // not, or a set-up or measurement step failed; 2 for bad options or a request that cannot run
 // here. A failure inside a case (a missed deadline, a GPU or MPI error) aborts both ranks with
 // MPI_Abort, so neither is left waiting.
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>

@@ -1,9 +1,10 @@
 // notify_latency's command line: what is measured how often, and with which waits.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+
+#include "haloflag/bench/cli_declarations.hpp"
 
 namespace haloflag::bench {
 

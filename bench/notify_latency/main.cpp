@@ -9,6 +9,7 @@
 // Exit status: 0 when everything asked was measured; 1 when a measurement failed (a missed
 // deadline, a GPU runtime error, a read that saw the wrong value) or the report could not be
 // written; 2 for bad options or a GPU backend that is not built or has no usable GPU.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <exception>
 #include <iostream>

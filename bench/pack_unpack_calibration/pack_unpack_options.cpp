@@ -1,5 +1,6 @@
 #include "pack_unpack_options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <limits>

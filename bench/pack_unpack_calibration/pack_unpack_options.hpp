@@ -1,11 +1,11 @@
 // Options of haloflag_calibrate_pack_unpack (docs/model.md lists them with their defaults).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "haloflag/bench/cli_declarations.hpp"
 
 namespace haloflag::bench {
 

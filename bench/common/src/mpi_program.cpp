@@ -1,5 +1,6 @@
 #include "haloflag/bench/mpi_program.hpp"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <cstdio>

@@ -1,5 +1,7 @@
 #include "haloflag/bench/option_values.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 
 namespace haloflag::bench {
@@ -13,6 +15,10 @@ std::vector<std::string> split_list(const std::string& text) {
     begin = end + 1;
   }
   return items;
+}
+
+void refuse_triple(const std::string& option, std::size_t count) {
+  throw CLI::ValidationError(option, "takes N or X,Y,Z, got " + std::to_string(count) + " values");
 }
 
 }  // namespace haloflag::bench

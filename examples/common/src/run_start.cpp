@@ -1,5 +1,7 @@
 #include "haloflag/examples/run_start.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
 #include "haloflag/bench/usage_error.hpp"

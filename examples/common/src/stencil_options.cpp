@@ -1,5 +1,7 @@
 #include "haloflag/examples/stencil_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "haloflag/bench/integer_validator.hpp"
 
 namespace haloflag::examples {
@@ -15,6 +17,11 @@ CLI::Option* add_host_threads_option(CLI::App& app, int& threads) {
                         "host backend: CPU threads that play the resident kernel's grid")
       ->check(haloflag::bench::at_least(1))
       ->capture_default_str();
+}
+
+void refuse_variant(const std::string& name, const std::string& expected) {
+  throw CLI::ValidationError("--variant",
+                             "unknown variant '" + name + "' (expected " + expected + ")");
 }
 
 }  // namespace haloflag::examples

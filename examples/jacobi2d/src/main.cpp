@@ -8,6 +8,7 @@
 // Exit status: 0 on success; 1 when a variant differs from the reference or the set-up failed;
 // 2 for bad options or a problem that cannot be decomposed. A failure while iterating (a missed
 // deadline, an MPI error) is printed by the rank that saw it and ends every rank with MPI_Abort.
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <chrono>

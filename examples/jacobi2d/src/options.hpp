@@ -2,12 +2,11 @@
 // peer spells them, so that the same command line runs both programs.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/cli_declarations.hpp"
 #include "precision.hpp"
 #include "variant.hpp"
 

@@ -1,12 +1,11 @@
 // The command line of haloflag_jacobi3d.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/cli_declarations.hpp"
 #include "haloflag/halo/index3.hpp"
 #include "haloflag/halo/transport.hpp"
 #include "jacobi_variant.hpp"

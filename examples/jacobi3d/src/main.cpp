@@ -11,6 +11,7 @@
 // large for the memory there among it); 2 for bad options or a problem that cannot be
 // decomposed. A failure while iterating (a missed deadline, an MPI error) is printed by the rank
 // that saw it and ends every rank with MPI_Abort.
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>

@@ -3,13 +3,14 @@
 // MPI_Abort instead of leaving the others waiting, and the JSON files they write.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include "haloflag/bench/cli_declarations.hpp"
 
 namespace haloflag::bench {
 

@@ -4,7 +4,6 @@
 // 2 for what the user asked wrongly, 1 for the rest: haloflag/bench/setup_agreement.hpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <chrono>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "haloflag/bench/backend_choice.hpp"
+#include "haloflag/bench/cli_declarations.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/gpu_binding.hpp"

@@ -3,13 +3,12 @@
 // --variant list.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "haloflag/bench/cli_declarations.hpp"
 #include "haloflag/bench/option_values.hpp"
 
 namespace haloflag::examples {
@@ -20,6 +19,9 @@ CLI::Option* add_transport_option(CLI::App& app, std::string& transport, const s
 // --host-threads N, at least 1: the CPU threads that play the resident kernel's grid on the
 // host backend (HostTeam).
 CLI::Option* add_host_threads_option(CLI::App& app, int& threads);
+
+// Throws CLI::ValidationError: --variant named `name`, which is none of `expected`.
+[[noreturn]] void refuse_variant(const std::string& name, const std::string& expected);
 
 // The variants a comma-separated --variant list names, in `kinds` order and each once: a kind by
 // its name (to_string(kind)), every kind by "all", and the kinds for which `also_named(name,
@@ -36,10 +38,7 @@ std::vector<Kind> parse_variant_list(const std::string& text, const std::array<K
       chosen[k] = chosen[k] || named;
       known = known || named;
     }
-    if (!known) {
-      throw CLI::ValidationError("--variant",
-                                 "unknown variant '" + name + "' (expected " + expected + ")");
-    }
+    if (!known) refuse_variant(name, expected);
   }
   std::vector<Kind> variants;
   for (std::size_t k = 0; k < N; ++k) {
