@@ -20,6 +20,9 @@
 #   rates   one rank's Jacobi3D on the GPU, every variant, both trees in turn at 128^3 and 256^3,
 #           7 and 27 points, ROUNDS rounds: each variant's update alone against the copy rate
 #           (rates/summary.txt)
+#   all     this tree, every target, tests configured, into build-all
+#   gpu     build-all's GPU tests (ctest -L gpu), but those that GPU_DONE (a ctest regex) names,
+#           within the call's time
 set -uo pipefail
 # shellcheck source=scripts/device/device_call_common.sh
 source scripts/device/device_call_common.sh
@@ -80,6 +83,16 @@ for step in $STEPS; do
       build_or_errors $(($(nproc) / 2)) haloflag_jacobi3d jacobi3d_reference_mpi_test
       wait_for_before
       echo "built: $(left) s left"
+      ;;
+    all)
+      build_into build-all
+      ;;
+    gpu)
+      b=$root/build-all
+      in_build "$b" "$o/ctest_gpu_all.txt" timeout $(($(left) - 10)) ctest -L gpu \
+        --timeout 120 --output-on-failure ${GPU_DONE:+-E "$GPU_DONE"}
+      grep -E "tests passed|Failed|Not Run|Skipped|\*\*\*|Total Test" "$o/ctest_gpu_all.txt"
+      echo "gpu: $(left) s left"
       ;;
     rates)
       mkdir -p "$o/rates"
