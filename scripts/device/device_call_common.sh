@@ -221,6 +221,24 @@ halo_bench_node() {
   echo "$name: $(grep -E "^$strategy " "$dir/$name.txt" | head -1)"
 }
 
+# halo_bench_trees STEP: halo_bench_node of the tree before and this tree in turn (their order
+# turned every round), resident at CUBES (200 800), $rounds rounds, into $o/STEP; the rows in
+# $o/STEP/summary.txt and on stdout.
+halo_bench_trees() {
+  local step=$1 turn=(before after)
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "$rounds"); do
+    for cube in ${CUBES:-200 800}; do
+      for tree in "${turn[@]}"; do
+        (($(left) > 30)) || return 0
+        halo_bench_node "${builds[$tree]}/bench/halo_bench" "$o/$step" "${tree}_${cube}_r$round" \
+          "$cube" resident | tee -a "$o/$step/summary.txt"
+      done
+    done
+    turn=("${turn[1]}" "${turn[0]}")
+  done
+}
+
 # jacobi32_lines DIR POINTS LINES ROUND: Jacobi3D of $build at 32^3 cells per rank over node,
 # conventional_overlap and resident, checked, the node peers in lines up to LINES bytes (0:
 # none), into DIR/j32_POINTSpt_linesLINES_rROUND.{json,txt}; its two rows on stdout.

@@ -59,18 +59,7 @@ for step in $STEPS; do
       GPU_TESTS=${GPU_TESTS:-$gpu_tests} stencil_gpu_tests
       ;;
     ab)
-      mkdir -p "$o/ab"
-      turn=(before after)
-      for round in $(seq 1 "$rounds"); do
-        for cube in ${CUBES:-200 800}; do
-          for tree in "${turn[@]}"; do
-            (($(left) > 30)) || break 3
-            halo_bench_node "${builds[$tree]}/bench/halo_bench" "$o/ab" "${tree}_${cube}_r$round" \
-              "$cube" resident | tee -a "$o/ab/summary.txt"
-          done
-        done
-        turn=("${turn[1]}" "${turn[0]}")
-      done
+      halo_bench_trees ab
       echo "ab: $(left) s left"
       ;;
     j3d)
