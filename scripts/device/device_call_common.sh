@@ -36,6 +36,7 @@ pack_work() { tar -czf "$work_tarball" -C "$OUT" "$work_name" && rm -rf "$o"; }
 
 # step_call LIMIT: a call of one step (STEP) within LIMIT seconds; its work in $o, $OUT/work, packed
 # into $OUT/STEP.tar.gz; the GPUs and the commit recorded first.
+# shellcheck disable=SC2153  # STEP is the caller's
 step_call() {
   call_clock "$1"
   work_folder work "$STEP.tar.gz"
@@ -155,7 +156,9 @@ jacobi3d_trees() {
 }
 
 # build_before_in_background JOBS TARGET...: the tree before configured (tests off) and those of
-# its targets built in the background, the logs in $o; wait_for_before waits for it.
+# its targets built in the background, the logs in $o; wait_for_before waits for that build (by
+# its process: a bare `wait` returns 0 whatever its jobs returned), ends the call if it failed,
+# then waits for whatever else the caller left running beside it.
 build_before_in_background() {
   local jobs=$1
   shift
@@ -163,9 +166,11 @@ build_before_in_background() {
   configure_cuda .ab/before "${builds[before]}" "$o/configure_before.log" \
     -DHALOFLAG_BUILD_TESTS=OFF || { tail -30 "$o/configure_before.log"; exit 1; }
   cmake --build "${builds[before]}" -j "$jobs" --target "$@" >"$o/build_before.log" 2>&1 &
+  before_build=$!
 }
 wait_for_before() {
-  wait || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
+  wait "$before_build" || { grep -B2 -A8 "error:" "$o/build_before.log" | head -60; exit 1; }
+  wait
 }
 
 # links_table BEFORE_SOURCE AFTER_PATCH ROUTES: the table of links (scripts/bench/
