@@ -6,7 +6,6 @@
 
 #include <cstdint>
 
-#include "haloflag/examples/l2_prefetch.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "stencil_kind.hpp"
 
@@ -85,36 +84,9 @@ HF_HD inline void update_cell(StencilKind kind, const SweepFields<Real>& fields,
                                                       fields.stride_z);
 }
 
-// How many planes ahead of its loads a column walk asks the L2 for its own row (update_column).
-// A step waits for the plane above; with the lines of the next few on their way, a thread has
-// that many lines in flight where it would have one, which the resident kernels (half the
-// threads an SM holds, capped at 64 registers) need to keep the memory busy.
-inline constexpr std::int64_t kPrefetchPlanes = 4;
-
-// The walk's prefetches from a run's first cell at `cell`: the planes its first steps load (2
-// up to kPrefetchPlanes; plane 1 is loaded at once), within the `planes` the run reads.
-template <class Real>
-HF_HD HF_FORCEINLINE void prefetch_run_start(const Real* in, std::int64_t cell, std::int64_t sz,
-                                             std::int64_t planes) {
-  for (std::int64_t q = 2; q <= kPrefetchPlanes && q <= planes; ++q) {
-    haloflag::examples::prefetch_to_l2(in + cell + q * sz);
-  }
-}
-
-// The walk's prefetch at step p (the cell at `cell`): plane p + 1 + kPrefetchPlanes of the run,
-// if the run reads it.
-template <class Real>
-HF_HD HF_FORCEINLINE void prefetch_step(const Real* in, std::int64_t cell, std::int64_t sz,
-                                        std::int64_t p, std::int64_t planes) {
-  constexpr std::int64_t kAhead = 1 + kPrefetchPlanes;
-  if (p + kAhead <= planes) haloflag::examples::prefetch_to_l2(in + cell + kAhead * sz);
-}
-
 // update_cell for `planes` (>= 1) cells up the z axis from `cell`, with the same values: each
 // plane's centre (7 points) or plane sum (27 points) is loaded or summed once and kept for the
-// cells above, so a cell costs 5 loads instead of 7, or 9 instead of 27. The step at plane p
-// asks the L2 for plane p + 1 + kPrefetchPlanes, within the planes the run reads (up to
-// `planes`, the one above its last cell).
+// cells above, so a cell costs 5 loads instead of 7, or 9 instead of 27.
 template <class Real>
 HF_HD inline void update_column(StencilKind kind, const SweepFields<Real>& fields,
                                 std::int64_t cell, std::int64_t planes) {
@@ -133,9 +105,7 @@ HF_HD inline void update_column(StencilKind kind, const SweepFields<Real>& field
   if (kind == StencilKind::seven_point) {
     Real below = in[cell - sz];
     Real center = in[cell];
-    prefetch_run_start(in, cell, sz, planes);
     for (std::int64_t p = 0; p < planes; ++p, cell += sz) {
-      prefetch_step(in, cell, sz, p, planes);
       const Real above = in[cell + sz];
       out[cell] = seven_point_mean(center, below, above, in, cell, sy);
       below = center;
@@ -145,9 +115,7 @@ HF_HD inline void update_column(StencilKind kind, const SweepFields<Real>& field
   }
   Real below = plane_sum(in, cell - sz, sy);
   Real center = plane_sum(in, cell, sy);
-  prefetch_run_start(in, cell, sz, planes);
   for (std::int64_t p = 0; p < planes; ++p, cell += sz) {
-    prefetch_step(in, cell, sz, p, planes);
     const Real above = plane_sum(in, cell + sz, sy);
     out[cell] = mean_of_planes(below, center, above);
     below = center;
