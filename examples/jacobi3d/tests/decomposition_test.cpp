@@ -190,6 +190,16 @@ TEST(Problem, RefusesGridsTooSmallForTheGhostWidth) {
   EXPECT_NE(local.find("--local"), std::string::npos) << local;
 }
 
+TEST(Problem, RefusesFieldsPast32BitIndices) {
+  // 2048 x 2048 x 1023 owned cells are 2050 x 2050 x 1025 with ghosts: over 2^32.
+  const std::string message = problem_error(SizeKind::per_rank, {2048, 2048, 1023}, 1);
+  EXPECT_NE(message.find("--local 2048,2048,1023 over 1 ranks leaves each rank a field of "
+                         "4307562500 cells"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(problem_error(SizeKind::per_rank, {2048, 2048, 1018}, 1), "");  // 2050^2 x 1020
+}
+
 TEST(Problem, PerRankSizeIsKeptOnEveryRank) {
   const Problem problem = make_problem(StencilKind::twenty_seven_point, SizeKind::per_rank,
                                        {6, 5, 4}, 4);
