@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Session 74's calls on one H200 (issue 58, item 4: the updates at the memory's rate), from the
+# repository root on the GPU machine, with .deps from scripts/stage_offline_deps.sh carried and
+# .ab/before, a copy of the tree before without docs/results (named in .ab/before/TREE). The
+# other trees are made from this one on the machine, into /tmp/haloflag_trees/NAME, one for each
+# NAME of EXTRA: d8 sets kPrefetchPlanes to 8, any other NAME applies NAME.patch (in this folder).
+# AFTER=0 leaves this tree out of the builds, the rates and the tests. STEPS lists the steps of a
+# call (default: builds rates tests).
+#   builds  every tree's Jacobi3D side by side: before into build-before (tests off), NAME into
+#           build-NAME and this tree into build-gpu, with Jacobi3D's reference test
+#   rates   one rank's Jacobi3D on the GPU, every variant, at 128^3 and 256^3, 7 and 27 points,
+#           the trees in turn (their order turned every round), ROUNDS rounds (2), rounds from
+#           FIRST_ROUND (1): each variant's update alone against the copy rate measured in the
+#           same run (rates/summary.txt; tables: scripts/tables/update_rate_tables.py rates)
+#   tests   Jacobi3D's GPU tests (its reference at 1 and 2 ranks, double and float) of every
+#           tree but the one before
+#   jacobi  this tree's Jacobi3D alone, on every core
+#   ncu     Nsight Compute (--set full) on one rank's update alone at 256^3, 27 and 7 points: the
+#           resident kernel (its third launch: warm-up, timed run, update alone) and the
+#           conventional variant's box_kernel, into ncu/ (a report and its text per kernel)
+set -uo pipefail
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+STEPS=${STEPS:-builds rates tests}
+this_tree_call
+read -r -a extra <<<"${EXTRA:-d8 apart}"
+for name in "${extra[@]}"; do builds[$name]=$root/build-$name; done
+mine=(after)
+[[ ${AFTER:-1} == 0 ]] && mine=()
+tested=("${mine[@]}" "${extra[@]}")
+
+# tree_of NAME: this tree's sources copied into /tmp/haloflag_trees/NAME and changed as NAME
+# says (the header above); its path on stdout.
+tree_of() {
+  local name=$1 here=$root/docs/results/h200/2026-12-01_column_prefetch
+  local tree=/tmp/haloflag_trees/$name
+  rm -rf "$tree" && mkdir -p "$tree"
+  tar -C "$root" --exclude=./docs/results --exclude='./build*' --exclude=./.ab --exclude=./.deps \
+    --exclude=./.git --exclude=./.tools -cf - . | tar -C "$tree" -xf -
+  if [[ $name == d8 ]]; then
+    sed -i 's/kPrefetchPlanes = 4;/kPrefetchPlanes = 8;/' \
+      "$tree/examples/jacobi3d/src/cell_update.hpp"
+  else
+    patch -s -d "$tree" -p1 <"$here/$name.patch"
+  fi
+  echo "$tree"
+}
+
+# rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
+# $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
+# and in $o/rates/summary.txt.
+rate3d() {
+  local name=$1 tree=$2 cells=$3 stencil=$4 iterations=$5
+  timeout 60 mpiexec -n 1 "$(jacobi3d "$tree")" --local "$cells" --stencil "$stencil" \
+    --variant all --iterations "$iterations" --repeats 5 \
+    --json "$o/rates/$name.json" >"$o/rates/$name.txt" 2>&1
+  echo "$name: $(grep -A5 '^update alone' "$o/rates/$name.txt" | grep -E '%$' |
+    awk '{printf "%s %s %s; ", $1, $2, $5}')" | tee -a "$o/rates/summary.txt"
+}
+
+# profile_update NAME VARIANT KERNEL SKIP STENCIL: Nsight Compute's full set on the launch of
+# KERNEL after SKIP others in one rank's Jacobi3D of this tree, VARIANT alone at 256^3 and
+# STENCIL points, 10 iterations, one warm-up and one timed run, then its update alone; the report
+# and the program's output into $o/ncu/NAME.*, its headline figures on stdout.
+profile_update() {
+  local name=$1 variant=$2 kernel=$3 skip=$4 stencil=$5
+  local ncu candidate
+  ncu=$(command -v ncu)
+  for candidate in /opt/nvidia/nsight-compute/*/ncu; do [[ -n $ncu ]] || ncu=$candidate; done
+  (($(left) > 60)) || return 0
+  timeout $(($(left) - 30)) "$ncu" --set full --kernel-name "regex:$kernel" \
+    --launch-skip "$skip" --launch-count 1 --export "$o/ncu/$name" \
+    mpiexec -n 1 "$(jacobi3d after)" --local 256 --stencil "$stencil" --variant "$variant" \
+    --iterations 10 --warmup 1 --repeats 1 >"$o/ncu/$name.txt" 2>&1
+  echo "$name:"
+  grep -E "^ +(Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Registers Per|\
+Theoretical Occupancy|L1/TEX Hit Rate|L2 Hit Rate|Block Limit Registers|Warp Cycles Per Issued)" \
+    "$o/ncu/$name.txt" | head -12
+}
+
+# build_tree NAME SOURCE JOBS: SOURCE's Jacobi3D and its reference test into builds[NAME], in the
+# background; its process in $!.
+build_tree() {
+  local name=$1 source=$2 jobs=$3
+  configure_cuda "$source" "${builds[$name]}" "$o/configure_$name.log" \
+    -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF ||
+    { tail -30 "$o/configure_$name.log"; exit 1; }
+  cmake --build "${builds[$name]}" -j "$jobs" --target haloflag_jacobi3d \
+    jacobi3d_reference_mpi_test >"$o/build_$name.log" 2>&1 &
+}
+
+for step in $STEPS; do
+  case $step in
+    builds)
+      jobs=$(($(nproc) / (1 + ${#tested[@]})))
+      build_before_in_background "$jobs" haloflag_jacobi3d
+      pids=()
+      for name in "${tested[@]}"; do
+        if [[ $name == after ]]; then source=$root; else source=$(tree_of "$name"); fi
+        build_tree "$name" "$source" "$jobs"
+        pids+=($!)
+      done
+      for i in "${!tested[@]}"; do
+        wait "${pids[$i]}" ||
+          { grep -B2 -A8 "error:" "$o/build_${tested[$i]}.log" | head -60; exit 1; }
+      done
+      wait_for_before
+      echo "built: $(left) s left"
+      ;;
+    rates)
+      mkdir -p "$o/rates"
+      turn=(before "${tested[@]}")
+      first=${FIRST_ROUND:-1}
+      for ((k = 1; k < first; ++k)); do turn=("${turn[@]:1}" "${turn[0]}"); done
+      for round in $(seq "$first" $((first + rounds - 1))); do
+        for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
+          read -r cells stencil iterations <<<"$shape"
+          for tree in "${turn[@]}"; do
+            (($(left) > 30)) || break 3
+            rate3d "jacobi3d_${cells}_${stencil}_${tree}_r$round" "$tree" "$cells" "$stencil" \
+              "$iterations"
+          done
+        done
+        turn=("${turn[@]:1}" "${turn[0]}")
+      done
+      echo "rates: $(left) s left"
+      ;;
+    tests)
+      for name in "${tested[@]}"; do
+        in_build "${builds[$name]}" "$o/ctest_$name.txt" timeout 100 ctest -L gpu --timeout 60 \
+          --output-on-failure -R jacobi3d_reference_cuda
+        echo "$name: $(grep -E "tests passed" "$o/ctest_$name.txt")"
+      done
+      echo "tested: $(left) s left"
+      ;;
+    jacobi)
+      build_this_tree haloflag_jacobi3d
+      ;;
+    ncu)
+      mkdir -p "$o/ncu"
+      for stencil in 27 7; do
+        profile_update "resident_256_$stencil" resident resident_kernel 2 "$stencil"
+        profile_update "conventional_256_$stencil" conventional box_kernel 15 "$stencil"
+      done
+      echo "ncu: $(left) s left"
+      ;;
+  esac
+done
