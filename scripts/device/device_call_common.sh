@@ -83,6 +83,40 @@ this_tree_call() {
 jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
 jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
 
+# rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
+# $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
+# and in $o/rates/summary.txt.
+rate3d() {
+  local name=$1 tree=$2 cells=$3 stencil=$4 iterations=$5
+  timeout 60 mpiexec -n 1 "$(jacobi3d "$tree")" --local "$cells" --stencil "$stencil" \
+    --variant all --iterations "$iterations" --repeats 5 \
+    --json "$o/rates/$name.json" >"$o/rates/$name.txt" 2>&1
+  echo "$name: $(grep -A5 '^update alone' "$o/rates/$name.txt" | grep -E '%$' |
+    awk '{printf "%s %s %s; ", $1, $2, $5}')" | tee -a "$o/rates/summary.txt"
+}
+
+# rates_in_turn NAMER TREE...: rate3d of each TREE at 128^3 and 256^3 cells, 7 and 27 points
+# (200 and 50 iterations), the trees in turn, their order turned by one every round, $rounds
+# rounds from FIRST_ROUND (1), while the call has time; `NAMER LOCAL STENCIL TREE ROUND` prints
+# each run's name.
+rates_in_turn() {
+  local namer=$1 turn=("${@:2}") first=${FIRST_ROUND:-1} k round shape
+  local cells stencil iterations tree
+  mkdir -p "$o/rates"
+  for ((k = 1; k < first; ++k)); do turn=("${turn[@]:1}" "${turn[0]}"); done
+  for round in $(seq "$first" $((first + rounds - 1))); do
+    for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
+      read -r cells stencil iterations <<<"$shape"
+      for tree in "${turn[@]}"; do
+        (($(left) > 30)) || return 0
+        rate3d "$("$namer" "$cells" "$stencil" "$tree" "$round")" "$tree" "$cells" "$stencil" \
+          "$iterations"
+      done
+    done
+    turn=("${turn[@]:1}" "${turn[0]}")
+  done
+}
+
 # jacobi3d_rows FILE: a Jacobi3D run's medians per iteration, then each update alone against the
 # copy rate.
 jacobi3d_rows() {

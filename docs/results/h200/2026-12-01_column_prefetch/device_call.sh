@@ -46,17 +46,9 @@ tree_of() {
   echo "$tree"
 }
 
-# rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
-# $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
-# and in $o/rates/summary.txt.
-rate3d() {
-  local name=$1 tree=$2 cells=$3 stencil=$4 iterations=$5
-  timeout 60 mpiexec -n 1 "$(jacobi3d "$tree")" --local "$cells" --stencil "$stencil" \
-    --variant all --iterations "$iterations" --repeats 5 \
-    --json "$o/rates/$name.json" >"$o/rates/$name.txt" 2>&1
-  echo "$name: $(grep -A5 '^update alone' "$o/rates/$name.txt" | grep -E '%$' |
-    awk '{printf "%s %s %s; ", $1, $2, $5}')" | tee -a "$o/rates/summary.txt"
-}
+# rates_name LOCAL STENCIL TREE ROUND: the name of a run of the rates step, as
+# scripts/tables/update_rate_tables.py reads it.
+rates_name() { echo "jacobi3d_${1}_${2}_${3}_r$4"; }
 
 # profile_update NAME VARIANT KERNEL SKIP STENCIL: Nsight Compute's full set on the launch of
 # KERNEL after SKIP others in one rank's Jacobi3D of this tree, VARIANT alone at 256^3 and
@@ -108,21 +100,7 @@ for step in $STEPS; do
       echo "built: $(left) s left"
       ;;
     rates)
-      mkdir -p "$o/rates"
-      turn=(before "${tested[@]}")
-      first=${FIRST_ROUND:-1}
-      for ((k = 1; k < first; ++k)); do turn=("${turn[@]:1}" "${turn[0]}"); done
-      for round in $(seq "$first" $((first + rounds - 1))); do
-        for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
-          read -r cells stencil iterations <<<"$shape"
-          for tree in "${turn[@]}"; do
-            (($(left) > 30)) || break 3
-            rate3d "jacobi3d_${cells}_${stencil}_${tree}_r$round" "$tree" "$cells" "$stencil" \
-              "$iterations"
-          done
-        done
-        turn=("${turn[@]:1}" "${turn[0]}")
-      done
+      rates_in_turn rates_name before "${tested[@]}"
       echo "rates: $(left) s left"
       ;;
     tests)

@@ -29,16 +29,8 @@ source scripts/device/device_call_common.sh
 STEPS=${STEPS:-builds tests ab j3d}
 this_tree_call
 
-# rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
-# $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout.
-rate3d() {
-  local name=$1 tree=$2 cells=$3 stencil=$4 iterations=$5
-  timeout 60 mpiexec -n 1 "$(jacobi3d "$tree")" --local "$cells" --stencil "$stencil" \
-    --variant all --iterations "$iterations" --repeats 5 \
-    --json "$o/rates/$name.json" >"$o/rates/$name.txt" 2>&1
-  echo "$name: $(grep -A5 '^update alone' "$o/rates/$name.txt" | grep -E '%$' |
-    awk '{printf "%s %s %s; ", $1, $2, $5}')" | tee -a "$o/rates/summary.txt"
-}
+# j3d_name LOCAL STENCIL TREE ROUND: the name of a run of the rates step.
+j3d_name() { echo "j3d${1}_${2}pt_${3}_r$4"; }
 
 for step in $STEPS; do
   case $step in
@@ -84,19 +76,7 @@ for step in $STEPS; do
       echo "gpu: $(left) s left"
       ;;
     rates)
-      mkdir -p "$o/rates"
-      turn=(before after)
-      for round in $(seq 1 "$rounds"); do
-        for shape in "128 7 200" "128 27 200" "256 7 50" "256 27 50"; do
-          read -r cells stencil iterations <<<"$shape"
-          for tree in "${turn[@]}"; do
-            (($(left) > 30)) || break 3
-            rate3d "j3d${cells}_${stencil}pt_${tree}_r$round" "$tree" "$cells" "$stencil" \
-              "$iterations"
-          done
-        done
-        turn=("${turn[1]}" "${turn[0]}")
-      done
+      rates_in_turn j3d_name before after
       echo "rates: $(left) s left"
       ;;
   esac
