@@ -31,6 +31,7 @@
 #include "haloflag/bench/copy_rate.hpp"
 #include "haloflag/bench/mpi_program.hpp"
 #include "haloflag/bench/setup_agreement.hpp"
+#include "haloflag/bench/usage_error.hpp"
 #include "haloflag/examples/run_end.hpp"
 #include "haloflag/examples/run_facts.hpp"
 #include "haloflag/examples/run_start.hpp"
@@ -137,9 +138,15 @@ int run_jacobi(int argc, char** argv) {
     return *exit_code;
   }
   const int rank = start.rank;
-  // After binding, so that a GPU's free memory is that of the GPU this rank allocates on.
+  // After binding, so that a GPU's free memory is that of the GPU this rank allocates on. The
+  // sweeps' 32-bit index limit is checked after the memory, which most sizes past it exceed too.
   if (const auto exit_code = hb::run_agreed_setup(comm, kTool, [&] {
         require_field_memory(options, *problem, rank, start.backend.backend);
+        try {
+          refuse_fields_past_32_bits(*problem, options.size_kind, options.size);
+        } catch (const ProblemError& error) {
+          throw hb::UsageError(error.what());
+        }
       })) {
     return *exit_code;
   }

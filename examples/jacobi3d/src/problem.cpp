@@ -29,22 +29,6 @@ hh::RankGrid choose_rank_grid(SizeKind kind, const hh::Index3& size, int ranks) 
   }
 }
 
-// The sweeps index a rank's field, its ghost cells included, in 32 bits (box_sweep.hpp): a GPU
-// divides 64-bit numbers in software, at a cost a memory-bound update feels. A field of 2^32
-// cells or more (32 GiB of floats) is refused here rather than swept wrong.
-void refuse_fields_past_32_bits(SizeKind kind, const hh::Index3& size, int ranks,
-                                const hh::Index3& global, const hh::RankGrid& grid) {
-  std::int64_t cells = 1;
-  for (int axis = 0; axis < 3; ++axis) cells *= global[axis] / grid[axis] + 2 * kGhostWidth;
-  if (cells >= (std::int64_t{1} << 32)) {
-    throw ProblemError(option_name(kind) + " " + hh::format_triple(size) + " over " +
-                       std::to_string(ranks) + " ranks leaves each rank a field of " +
-                       std::to_string(cells) +
-                       " cells (ghosts included); the sweeps index at most 2^32 - 1: "
-                       "use more ranks or a smaller size");
-  }
-}
-
 }  // namespace
 
 Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size, int ranks,
@@ -78,7 +62,6 @@ Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size,
                          " needs at least " + std::to_string(2 * kGhostWidth));
     }
   }
-  refuse_fields_past_32_bits(kind, size, ranks, spec.global_size, grid);
   spec.ranks = ranks;
   spec.divide = grid;
   spec.periodic = {true, true, true};
@@ -90,6 +73,18 @@ Problem make_problem(StencilKind stencil, SizeKind kind, const hh::Index3& size,
     return Problem{stencil, hh::Geometry(spec), precision};
   } catch (const hh::GeometryError& error) {
     throw ProblemError(option_name(kind) + " " + hh::format_triple(size) + ": " + error.what());
+  }
+}
+
+void refuse_fields_past_32_bits(const Problem& problem, SizeKind kind, const hh::Index3& size) {
+  const hh::Index3 extent = problem.geometry.subdomain(0).field_extent;
+  const std::int64_t cells = extent[0] * extent[1] * extent[2];
+  if (cells >= (std::int64_t{1} << 32)) {
+    throw ProblemError(option_name(kind) + " " + hh::format_triple(size) + " over " +
+                       std::to_string(problem.geometry.ranks()) +
+                       " ranks leaves each rank a field of " + std::to_string(cells) +
+                       " cells (ghosts included); the sweeps index at most 2^32 - 1: "
+                       "use more ranks or a smaller size");
   }
 }
 

@@ -30,4 +30,12 @@ inline constexpr std::int64_t kGhostWidth = 1;
 Problem make_problem(StencilKind stencil, SizeKind kind, const haloflag::halo::Index3& size,
                      int ranks, Precision precision = Precision::float64);
 
+// The sweeps index a rank's field, ghost cells included, in 32 bits (box_sweep.hpp): a GPU
+// divides 64-bit numbers in software, at a cost a memory-bound update feels. Throws
+// ProblemError, naming the option and the cells, for a field of 2^32 cells or more rather than
+// sweep it wrong. Apart from make_problem so that a size too large for memory as well is
+// refused for its memory first, the limit every machine meets.
+void refuse_fields_past_32_bits(const Problem& problem, SizeKind kind,
+                                const haloflag::halo::Index3& size);
+
 }  // namespace jacobi3d

@@ -192,12 +192,21 @@ TEST(Problem, RefusesGridsTooSmallForTheGhostWidth) {
 
 TEST(Problem, RefusesFieldsPast32BitIndices) {
   // 2048 x 2048 x 1023 owned cells are 2050 x 2050 x 1025 with ghosts: over 2^32.
-  const std::string message = problem_error(SizeKind::per_rank, {2048, 2048, 1023}, 1);
+  const auto limit_error = [](const Index3& size) -> std::string {
+    const Problem problem = make_problem(StencilKind::seven_point, SizeKind::per_rank, size, 1);
+    try {
+      refuse_fields_past_32_bits(problem, SizeKind::per_rank, size);
+    } catch (const ProblemError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string message = limit_error({2048, 2048, 1023});
   EXPECT_NE(message.find("--local 2048,2048,1023 over 1 ranks leaves each rank a field of "
                          "4307562500 cells"),
             std::string::npos)
       << message;
-  EXPECT_EQ(problem_error(SizeKind::per_rank, {2048, 2048, 1018}, 1), "");  // 2050^2 x 1020
+  EXPECT_EQ(limit_error({2048, 2048, 1018}), "");  // 2050^2 x 1020
 }
 
 TEST(Problem, PerRankSizeIsKeptOnEveryRank) {
