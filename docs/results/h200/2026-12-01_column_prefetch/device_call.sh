@@ -4,8 +4,8 @@
 # .ab/before, a copy of the tree before without docs/results (named in .ab/before/TREE). The
 # other trees are made from this one on the machine, into /tmp/haloflag_trees/NAME, one for each
 # NAME of EXTRA: d8 sets kPrefetchPlanes to 8, any other NAME applies NAME.patch (in this folder).
-# AFTER=0 leaves this tree out of the builds, the rates and the tests. STEPS lists the steps of a
-# call (default: builds rates tests).
+# AFTER=0 leaves this tree out of the builds, the rates and the tests, BEFORE=0 the tree before
+# out of the builds and the rates. STEPS lists the steps of a call (default: builds rates tests).
 #   builds  every tree's Jacobi3D side by side: before into build-before (tests off), NAME into
 #           build-NAME and this tree into build-gpu, with Jacobi3D's reference test
 #   rates   one rank's Jacobi3D on the GPU, every variant, at 128^3 and 256^3, 7 and 27 points,
@@ -23,11 +23,13 @@ set -uo pipefail
 source scripts/device/device_call_common.sh
 STEPS=${STEPS:-builds rates tests}
 this_tree_call
-read -r -a extra <<<"${EXTRA:-d8 apart}"
+read -r -a extra <<<"${EXTRA-d8 apart}"
 for name in "${extra[@]}"; do builds[$name]=$root/build-$name; done
 mine=(after)
 [[ ${AFTER:-1} == 0 ]] && mine=()
 tested=("${mine[@]}" "${extra[@]}")
+rated=(before "${tested[@]}")
+[[ ${BEFORE:-1} == 0 ]] && rated=("${tested[@]}")
 
 # tree_of NAME: this tree's sources copied into /tmp/haloflag_trees/NAME and changed as NAME
 # says (the header above); its path on stdout.
@@ -84,8 +86,8 @@ build_tree() {
 for step in $STEPS; do
   case $step in
     builds)
-      jobs=$(($(nproc) / (1 + ${#tested[@]})))
-      build_before_in_background "$jobs" haloflag_jacobi3d
+      jobs=$(($(nproc) / ${#rated[@]}))
+      [[ ${rated[0]} == before ]] && build_before_in_background "$jobs" haloflag_jacobi3d
       pids=()
       for name in "${tested[@]}"; do
         if [[ $name == after ]]; then source=$root; else source=$(tree_of "$name"); fi
@@ -96,11 +98,11 @@ for step in $STEPS; do
         wait "${pids[$i]}" ||
           { grep -B2 -A8 "error:" "$o/build_${tested[$i]}.log" | head -60; exit 1; }
       done
-      wait_for_before
+      [[ ${rated[0]} == before ]] && wait_for_before
       echo "built: $(left) s left"
       ;;
     rates)
-      rates_in_turn rates_name before "${tested[@]}"
+      rates_in_turn rates_name "${rated[@]}"
       echo "rates: $(left) s left"
       ;;
     tests)
