@@ -8,13 +8,15 @@ jacobi2d_<nx>x<ny>_<tree>_r<round>.json, optionally prefixed mps_
   scripts/tables/update_rate_tables.py RATES_DIR
   scripts/tables/update_rate_tables.py --iterations RATES_DIR
   scripts/tables/update_rate_tables.py --after TREE RATES_DIR
+  scripts/tables/update_rate_tables.py --before TREE --after TREE RATES_DIR
 
 Each cell is the median over the rounds of that tree's per-run median (µs per iteration, the
 slowest rank) and its fraction of the copy rate measured in the same run; "before / after" is the
 ratio of those medians. --iterations: the whole iteration instead (runs whose ranks shared a GPU,
 where the update's rate says nothing). --after TREE: the runs of the tree named TREE (letters and
 digits) stand for "after", where a call ran more than two trees
-(docs/results/h200/2026-12-01_column_prefetch). Markdown on stdout.
+(docs/results/h200/2026-12-01_column_prefetch); --before TREE likewise for "before". Markdown on
+stdout.
 """
 import json
 import re
@@ -55,16 +57,17 @@ def shape_label(program, shape):
     return shape.replace("x", " × ") + " cells, norm every 100"
 
 
-def paired(runs, program, shared, after_tree):
-    """(shape, variant, before samples, after samples) of `program`, in order of size, "after"
-    the tree named `after_tree`; runs whose ranks shared a GPU only where `shared`."""
+def paired(runs, program, shared, pair):
+    """(shape, variant, before samples, after samples) of `program`, in order of size, "before"
+    and "after" the trees named in `pair`; runs whose ranks shared a GPU only where `shared`."""
+    before_tree, after_tree = pair
     for (name, shape), trees in sorted(runs.items(), key=lambda item: sort_key(*item[0])):
-        if name != program or "before" not in trees or after_tree not in trees:
+        if name != program or before_tree not in trees or after_tree not in trees:
             continue
         if shape.endswith("_mps") and not shared:
             continue
         for variant, after in trees[after_tree].items():
-            before = trees["before"].get(variant)
+            before = trees[before_tree].get(variant)
             if before:
                 yield shape, variant, before, after
 
@@ -81,14 +84,14 @@ def markdown(heading, columns, rows):
     return "\n".join(lines) + "\n"
 
 
-def table(runs, program, heading, after_tree):
+def table(runs, program, heading, pair):
     """The update alone; runs whose ranks shared a GPU are left out (their rate says nothing)."""
     columns = [("problem per rank", False), ("variant", False), ("update before, µs", True),
                ("update after, µs", True), ("before / after", True),
                ("fraction of the copy rate, before → after", False),
                ("iteration before → after, µs", False), ("rounds", True)]
     rows = []
-    for shape, variant, before, after in paired(runs, program, False, after_tree):
+    for shape, variant, before, after in paired(runs, program, False, pair):
         b, a = median_of(before, 0), median_of(after, 0)
         rows.append([shape_label(program, shape), variant, f"{b:.1f}", f"{a:.1f}", f"{b / a:.2f}×",
                      f"{median_of(before, 1):.2f} → {median_of(after, 1):.2f}",
@@ -97,12 +100,12 @@ def table(runs, program, heading, after_tree):
     return markdown(heading, columns, rows)
 
 
-def iteration_table(runs, program, heading, after_tree):
+def iteration_table(runs, program, heading, pair):
     """The whole iteration, runs whose ranks shared a GPU included."""
     columns = [("problem per rank", False), ("variant", False), ("iteration before, µs", True),
                ("iteration after, µs", True), ("before / after", True), ("rounds", True)]
     rows = []
-    for shape, variant, before, after in paired(runs, program, True, after_tree):
+    for shape, variant, before, after in paired(runs, program, True, pair):
         b, a = median_of(before, 2), median_of(after, 2)
         rows.append([shape_label(program, shape), variant, f"{b:.1f}", f"{a:.1f}", f"{b / a:.2f}×",
                      str(min(len(before), len(after)))])
@@ -119,19 +122,20 @@ def main():
     iterations = arguments[:1] == ["--iterations"]
     if iterations:
         arguments = arguments[1:]
-    after_tree = "after"
-    if arguments[:1] == ["--after"] and len(arguments) > 1:
-        after_tree = arguments[1]
+    trees = {"--before": "before", "--after": "after"}
+    while arguments[:1] in (["--before"], ["--after"]) and len(arguments) > 1:
+        trees[arguments[0]] = arguments[1]
         arguments = arguments[2:]
     if len(arguments) != 1:
-        sys.exit("usage: update_rate_tables.py [--iterations] [--after TREE] RATES_DIR")
+        sys.exit("usage: update_rate_tables.py [--iterations] [--before TREE] [--after TREE] "
+                 "RATES_DIR")
     runs = load(arguments[0])
     if not runs:
         sys.exit(f"update_rate_tables.py: no jacobi*_<tree>_r<round>.json in {arguments[0]}")
     render = iteration_table if iterations else table
     for program, heading in (("jacobi3d", "Jacobi3D, double"), ("jacobi2d", "jacobi2d, float")):
         if any(name == program for name, _ in runs):
-            print(render(runs, program, heading, after_tree))
+            print(render(runs, program, heading, (trees["--before"], trees["--after"])))
 
 
 if __name__ == "__main__":

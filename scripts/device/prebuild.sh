@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds a tree's CUDA programs here, for a device call to run without building them there: nvcc
+# on gpu_jacobi.cu alone takes minutes of the call's limit. Run from anywhere:
+#   scripts/device/prebuild.sh BUILD SOURCE TARGET...
+# configures SOURCE (a tree) into BUILD, a folder of this repository (the GPU machine holds the
+# repository at the same path, so the tests' paths that CMake wrote stay right), builds TARGETs,
+# then packs what running them needs (their programs, shared libraries, CTest's files) into
+# .prebuilt/BUILD.tar.xz, a few MiB a tree. The call carries .prebuilt, and device_call_common.sh's
+# use_prebuilt unpacks each into place. SOURCE must exist there at the
+# same path (a record's call makes its patched trees there before it tests them).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+(($# >= 3)) || { echo "usage: $0 BUILD SOURCE TARGET..." >&2; exit 2; }
+build=$1 source=$(cd "$2" && pwd)
+shift 2
+cmake -S "$source" -B "$root/$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
+  -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
+  >"$root/$build/prebuild_configure.log"
+cmake --build "$root/$build" -j "$(nproc)" --target "$@"
+mkdir -p "$root/.prebuilt"
+slim=$(mktemp -d)
+trap 'rm -rf "$slim"' EXIT
+# The TARGETs' programs alone (the build may hold others from earlier), stripped: what a call
+# carries counts towards the device tool's 64 MiB with the tree.
+names=()
+for target in "$@"; do names+=(-o -name "$target"); done
+(cd "$root/$build" &&
+  find . -type f \( -name CTestTestfile.cmake -o -name '*.so*' "${names[@]}" \) \
+    ! -path '*/CMakeFiles/*' -print0 | xargs -0 cp --parents -t "$slim")
+find "$slim" -type f ! -name '*.cmake' ! -name '*.so*' -exec strip --strip-unneeded {} +
+{ git -C "$root" log --oneline -1 | cut -c1-60; echo "sources: $source"; } >"$slim/TREE"
+tar -C "$slim" -cJf "$root/.prebuilt/$build.tar.xz" .
+echo "prebuilt $build ($(du -h "$root/.prebuilt/$build.tar.xz" | cut -f1)) from $source"
