@@ -12,7 +12,6 @@
 #include "box_sweep.hpp"
 #include "haloflag/kernels/box.hpp"
 #include "haloflag/notify/portability.hpp"
-#include "staged_run.hpp"
 
 namespace jacobi3d {
 
@@ -51,8 +50,7 @@ HF_HD inline void reset_interior_counter(std::uint64_t* word) {
 inline constexpr std::uint32_t kRoundsTaken = 2;
 
 // Every cell of `box`, by the blocks of a grid of `blocks`. A take is one column run for each
-// group of kTileCells threads in the block (a CUDA block of exactly kTileCells threads walks its
-// run through shared memory: staged_run.hpp), or, in blocks of other sizes (the host team's
+// group of kTileCells threads in the block, or, in blocks of other sizes (the host team's
 // blocks of one thread), one run that the block sweeps cell by cell. Each block sweeps its own
 // takes (its index, then a round of blocks on) of all but the last kRoundsTaken whole rounds,
 // then takes the others from the counter, whose next value its thread 0 asks for while the
@@ -67,23 +65,11 @@ HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<
   const auto threads = static_cast<std::uint32_t>(block.size());
   const auto thread = static_cast<std::uint32_t>(block.thread());
   const std::uint32_t groups = threads % kTileCells == 0 ? threads / kTileCells : 1;
-#if defined(__CUDA_ARCH__)
-  const ColumnRuns runs =
-      column_runs(box, blocks * groups, groups == 1 && threads == kTileCells ? kStagedMaxRun
-                                                                               : kMaxColumnRun);
-#else
   const ColumnRuns runs = column_runs(box, blocks * groups);
-#endif
   const std::uint32_t takes = (runs.count() + groups - 1) / groups;
   const auto sweep_take = [&](std::uint32_t take) {
     if (threads % kTileCells == 0) {
       const std::uint32_t item = take * groups + thread / kTileCells;
-#if defined(__CUDA_ARCH__)
-      if (groups == 1) {  // a tile a block: the block walks it through shared memory
-        if (item < runs.count()) update_run_staged(kind, fields, box, runs, item, thread);
-        return;
-      }
-#endif
       if (item < runs.count()) update_run_lane(kind, fields, box, runs, item, thread % kTileCells);
     } else {
       sweep_box(kind, fields, run_box(box, runs, take), thread, threads);

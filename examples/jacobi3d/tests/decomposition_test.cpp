@@ -167,11 +167,6 @@ TEST(BoxSweep, ColumnRunFitsTheGroups) {
   EXPECT_EQ(column_run(1, 3, 1), 4u);         // one group: one run covers the column
   EXPECT_EQ(column_run(1000, 4, 4000), 1u);   // a plane each fills every group in one round
   EXPECT_EQ(column_run(4, 30, 106), 2u);      // 30^3 over 106 groups: 2 planes, one round
-  // The staged walk's longer runs (kStagedMaxRun): 254 planes of 256 tiles over 528 blocks take
-  // 2 rounds of 64, where runs of at most 16 take 8; at 126^3 over 264 blocks, one round of 32.
-  EXPECT_EQ(column_run(256, 254, 528, 64), 64u);
-  EXPECT_EQ(column_run(256, 254, 528), 16u);
-  EXPECT_EQ(column_run(64, 126, 264, 64), 32u);
 }
 
 std::string problem_error(SizeKind kind, const Index3& size, int ranks) {
