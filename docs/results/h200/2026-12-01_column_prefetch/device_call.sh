@@ -17,6 +17,10 @@
 #           same run (rates/summary.txt; tables: scripts/tables/update_rate_tables.py rates)
 #   tests   Jacobi3D's GPU tests (its reference at 1 and 2 ranks, double and float) of every
 #           tree but the one before, or of those TESTS_OF lists
+#   grid    the resident variant alone at GRID_LOCAL^3 cells (128; a list runs each), 7 and 27
+#           points, 200 iterations, of every rated tree in turn, its grid the default and
+#           GRID_BLOCKS blocks (396 528), ROUNDS rounds, into grid/
+#           (jacobi3d_LOCAL_STENCIL_TREE_bBLOCKS_rROUND.*; the default grid is b0)
 #   jacobi  this tree's Jacobi3D alone, on every core
 #   ncu     Nsight Compute (--set full) on one rank's update alone at 256^3, 27 and 7 points: the
 #           resident kernel (its third launch: warm-up, timed run, update alone) and the
@@ -124,6 +128,28 @@ for step in $STEPS; do
         echo "$name: $(grep -E "tests passed" "$o/ctest_$name.txt")"
       done
       echo "tested: $(left) s left"
+      ;;
+    grid)
+      mkdir -p "$o/grid"
+      for round in $(seq 1 "$rounds"); do
+        for shape in $(for l in ${GRID_LOCAL:-128}; do echo "${l}_7 ${l}_27"; done); do
+          for blocks in 0 ${GRID_BLOCKS-396 528}; do
+            for name in "${rated[@]}"; do
+              (($(left) > 30)) || break 4
+              cells=${shape%_*} stencil=${shape#*_}
+              run=jacobi3d_${cells}_${stencil}_${name}_b${blocks}_r$round
+              timeout 60 mpiexec -n 1 "$(jacobi3d "$name")" --local "$cells" --stencil "$stencil" \
+                --variant resident --resident-blocks "$blocks" --iterations 200 --repeats 5 \
+                --json "$o/grid/$run.json" >"$o/grid/$run.txt" 2>&1
+              echo "$run: $(awk '/^resident / {print "iteration", $2}' "$o/grid/$run.txt" |
+                head -1); $(grep -A3 '^update alone' "$o/grid/$run.txt" | grep -E '%$' |
+                awk '{printf "update %s %s", $2, $5}') [$(grep -oE 'grid: [0-9]+ blocks' \
+                "$o/grid/$run.txt" | head -1)]" | tee -a "$o/grid/summary.txt"
+            done
+          done
+        done
+      done
+      echo "grid: $(left) s left"
       ;;
     jacobi)
       build_this_tree haloflag_jacobi3d
