@@ -78,12 +78,13 @@ inline constexpr std::uint32_t kMaxColumnRun = 16;
 // runs times the planes a run loads (its own and the two it starts from). Long runs load less
 // per cell; a run length that leaves some groups a round more than the rest costs that round.
 HF_HD inline std::uint32_t column_run(std::uint32_t tiles, std::uint32_t planes,
-                                      std::uint32_t groups) {
+                                      std::uint32_t groups,
+                                      std::uint32_t max_run = kMaxColumnRun) {
   // 32-bit throughout (a rank's part holds far fewer than 2^32 cells): a GPU divides 64-bit
   // numbers in software, and the resident kernel sizes its runs on every sweep.
   std::uint32_t best = 1;
   std::uint32_t best_cost = ~std::uint32_t{0};
-  for (std::uint32_t run = 1; run <= kMaxColumnRun; run *= 2) {
+  for (std::uint32_t run = 1; run <= max_run; run *= 2) {
     const std::uint32_t items = tiles * ((planes + run - 1) / run);
     const std::uint32_t rounds = (items + groups - 1) / groups;
     const std::uint32_t cost = rounds * ((run < planes ? run : planes) + 2);
@@ -107,12 +108,13 @@ struct ColumnRuns {
 };
 
 // The runs of `box` for `groups` groups of kTileCells members.
-HF_HD inline ColumnRuns column_runs(const haloflag::kernels::Box& box, std::uint32_t groups) {
+HF_HD inline ColumnRuns column_runs(const haloflag::kernels::Box& box, std::uint32_t groups,
+                                    std::uint32_t max_run = kMaxColumnRun) {
   const auto nx = static_cast<std::uint32_t>(box.extent[0]);
   const auto ny = static_cast<std::uint32_t>(box.extent[1]);
   const auto nz = static_cast<std::uint32_t>(box.extent[2]);
   ColumnRuns runs{(nx + kTileX - 1) / kTileX, (ny + kTileY - 1) / kTileY, 1, 0};
-  runs.run = column_run(runs.tiles(), nz, groups);
+  runs.run = column_run(runs.tiles(), nz, groups, max_run);
   runs.runs_z = (nz + runs.run - 1) / runs.run;
   return runs;
 }

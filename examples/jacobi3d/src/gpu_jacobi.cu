@@ -17,6 +17,7 @@
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "resident_iterations.hpp"
+#include "staged_run.hpp"
 
 namespace jacobi3d {
 
@@ -61,10 +62,12 @@ __global__ void __launch_bounds__(kMaxGpuThreads)
 
 // kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form; kLines: the embedded
 // API's build, two for the whole exchange; kSendsUpdate: the whole exchange's sends update the
-// cells they send, built without lines only (resident_iterations).
-template <class Real, bool kWholeExchange, hk::LinesCode kLines, bool kSendsUpdate = false>
+// cells they send, built without lines only (resident_iterations); kStaged: the interior walked
+// through shared memory (staged_run.hpp), built for the sending-update form only.
+template <class Real, bool kWholeExchange, hk::LinesCode kLines, bool kSendsUpdate = false,
+          bool kStaged = false>
 __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_iterations<kWholeExchange, kLines, kSendsUpdate>(
+  (void)resident_iterations<kWholeExchange, kLines, kSendsUpdate, kStaged>(
       hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x, launch);
 }
 
@@ -89,22 +92,31 @@ template __global__ void resident_kernel<float, true, LinesCode::absent, true>(
     ResidentLaunch<float>);
 template __global__ void resident_kernel<double, true, LinesCode::absent, true>(
     ResidentLaunch<double>);
+template __global__ void resident_kernel<float, true, LinesCode::absent, true, true>(
+    ResidentLaunch<float>);
+template __global__ void resident_kernel<double, true, LinesCode::absent, true, true>(
+    ResidentLaunch<double>);
 
 // The resident kernel of `whole_exchange`'s form and, for the whole exchange, of `lines`' build,
 // with sends that update their cells where `sends_update` asks and the build has no lines (as
-// HostResidentIterations chooses).
+// HostResidentIterations chooses), and of those the one with the staged walk where `staged`.
 template <class Real>
 const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode::present,
-                               bool sends_update = false) {
+                               bool sends_update = false, bool staged = false) {
   if (!whole_exchange) {
     return reinterpret_cast<const void*>(resident_kernel<Real, false, LinesCode::present>);
   }
   if (lines == LinesCode::present) {
     return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::present>);
   }
-  return sends_update
-             ? reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent, true>)
-             : reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent>);
+  if (!sends_update) {
+    return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent>);
+  }
+  if (staged) {
+    return reinterpret_cast<const void*>(
+        resident_kernel<Real, true, LinesCode::absent, true, true>);
+  }
+  return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent, true>);
 }
 
 }  // namespace
@@ -130,7 +142,9 @@ void load_gpu_kernels() {
                              resident_kernel_of<double>(true, LinesCode::present),
                              resident_kernel_of<double>(true, LinesCode::absent),
                              resident_kernel_of<float>(true, LinesCode::absent, true),
-                             resident_kernel_of<double>(true, LinesCode::absent, true)}) {
+                             resident_kernel_of<double>(true, LinesCode::absent, true),
+                             resident_kernel_of<float>(true, LinesCode::absent, true, true),
+                             resident_kernel_of<double>(true, LinesCode::absent, true, true)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }
@@ -368,22 +382,28 @@ template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(const RunSettings& settings, std::int64_t cells)
-      : grid_({resident_kernel_of<Real>(false),
+      : threads_(checked_gpu_threads(settings.gpu_threads)),
+        grid_({resident_kernel_of<Real>(false),
                resident_kernel_of<Real>(true, LinesCode::present),
                resident_kernel_of<Real>(true, LinesCode::absent),
-               resident_kernel_of<Real>(true, LinesCode::absent, true)},
-              checked_gpu_threads(settings.gpu_threads), settings.resident_blocks,
-              settings.gpu_sharers, cells) {}
+               resident_kernel_of<Real>(true, LinesCode::absent, true),
+               resident_kernel_of<Real>(true, LinesCode::absent, true, true)},
+              threads_, settings.resident_blocks, settings.gpu_sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
     // The whole exchange without the lines' code unless a node peer takes lines: fewer
-    // registers (docs/design.md, "Lines").
+    // registers (docs/design.md, "Lines"). The staged walk's kernel only where it stages: its
+    // ring of shared memory slows the sweeps that do not.
     const LinesCode lines = hk::embedded_lines_build(launch.plans[0]);
-    grid_.launch(
-        resident_kernel_of<Real>(launch.whole_exchange, lines, launch.sends_update_cells),
-        arguments);
+    const bool staged = launch.interior_counter != nullptr &&
+                        staged_walk_pays(launch.regions.interior,
+                                         static_cast<std::uint32_t>(grid_.blocks()),
+                                         static_cast<std::uint32_t>(threads_));
+    grid_.launch(resident_kernel_of<Real>(launch.whole_exchange, lines,
+                                          launch.sends_update_cells, staged),
+                 arguments);
   }
 
   haloflag::examples::ResidentOutcome wait() override {
@@ -402,6 +422,7 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
 
  private:
   ResidentLaunch<Real> launch_{};
+  int threads_;
   haloflag::examples::CooperativeGrid grid_;
 };
 

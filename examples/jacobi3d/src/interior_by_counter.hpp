@@ -12,6 +12,7 @@
 #include "box_sweep.hpp"
 #include "haloflag/kernels/box.hpp"
 #include "haloflag/notify/portability.hpp"
+#include "staged_run.hpp"
 
 namespace jacobi3d {
 
@@ -50,14 +51,16 @@ HF_HD inline void reset_interior_counter(std::uint64_t* word) {
 inline constexpr std::uint32_t kRoundsTaken = 2;
 
 // Every cell of `box`, by the blocks of a grid of `blocks`. A take is one column run for each
-// group of kTileCells threads in the block, or, in blocks of other sizes (the host team's
+// group of kTileCells threads in the block (with kStaged, a CUDA block of exactly kTileCells
+// threads walks its run through shared memory where staged_walk_pays), or, in blocks of other
+// sizes (the host team's
 // blocks of one thread), one run that the block sweeps cell by cell. Each block sweeps its own
 // takes (its index, then a round of blocks on) of all but the last kRoundsTaken whole rounds,
 // then takes the others from the counter, whose next value its thread 0 asks for while the
 // block sweeps its current take, so that the answer's trip hides behind it. Each block stops at
 // its first take past the end, so the counter moves by the takes it dealt plus one a block; a
 // sweep of no more takes than blocks is dealt out alone and leaves it be.
-template <class Real, class Block>
+template <bool kStaged = false, class Real, class Block>
 HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<Real>& fields,
                                             const haloflag::kernels::Box& box, const Block& block,
                                             std::uint32_t block_index, std::uint32_t blocks,
@@ -65,11 +68,22 @@ HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<
   const auto threads = static_cast<std::uint32_t>(block.size());
   const auto thread = static_cast<std::uint32_t>(block.thread());
   const std::uint32_t groups = threads % kTileCells == 0 ? threads / kTileCells : 1;
-  const ColumnRuns runs = column_runs(box, blocks * groups);
+  ColumnRuns runs = column_runs(box, blocks * groups);
+#if defined(__CUDA_ARCH__)
+  // A tile a block, walked through shared memory (staged_run.hpp), in the kernel built for it.
+  const bool staged = kStaged && staged_walk_pays(box, blocks, threads);
+  if (staged) runs = column_runs(box, blocks, kStagedMaxRun);
+#endif
   const std::uint32_t takes = (runs.count() + groups - 1) / groups;
   const auto sweep_take = [&](std::uint32_t take) {
     if (threads % kTileCells == 0) {
       const std::uint32_t item = take * groups + thread / kTileCells;
+#if defined(__CUDA_ARCH__)
+      if (staged) {
+        if (item < runs.count()) update_run_staged(kind, fields, box, runs, item, thread);
+        return;
+      }
+#endif
       if (item < runs.count()) update_run_lane(kind, fields, box, runs, item, thread % kTileCells);
     } else {
       sweep_box(kind, fields, run_box(box, runs, take), thread, threads);

@@ -56,16 +56,17 @@ HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
 }
 
 // Step 3: the interior, shared out by the counter where the launch has one, else dealt out by
-// grid thread.
-template <class Real, class Block, class Grid>
+// grid thread; with kStaged, the counter's runs walked through shared memory where they are long
+// (interior_by_counter.hpp).
+template <bool kStaged, class Real, class Block, class Grid>
 HF_HD HF_FORCEINLINE void sweep_interior(const Block& block, const Grid& grid,
                                          std::uint32_t block_index, std::uint32_t blocks,
                                          const ResidentLaunch<Real>& launch,
                                          const SweepFields<Real>& fields,
                                          InteriorCounter& counter) {
   if (counter.word != nullptr) {
-    sweep_interior_by_counter(launch.stencil, fields, launch.regions.interior, block, block_index,
-                              blocks, counter);
+    sweep_interior_by_counter<kStaged>(launch.stencil, fields, launch.regions.interior, block,
+                                       block_index, blocks, counter);
   } else {
     sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
                        grid.size());
@@ -80,7 +81,7 @@ HF_HD HF_FORCEINLINE void sweep_interior(const Block& block, const Grid& grid,
 // Always inlined: called, it would take the kernel's launch by reference, and the kernel would
 // copy the launch (kilobytes) into every thread's stack first.
 template <bool kWholeExchange, haloflag::kernels::LinesCode kLines, bool kSendsUpdate,
-          class Real, class Block, class Grid>
+          bool kStaged = false, class Real, class Block, class Grid>
 HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& grid,
                                               std::uint32_t block_index, std::uint32_t blocks,
                                               const ResidentLaunch<Real>& launch) {
@@ -102,7 +103,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     }
 
     if (launch.updates_only) {
-      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
+      sweep_interior<kStaged>(block, grid, block_index, blocks, launch, fields, counter);
       grid.sync();  // this step's cells are written before the next step reads them
       continue;
     }
@@ -113,7 +114,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     if constexpr (kWholeExchange) {
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch,
                                                     launch.stencil, fields) != hk::BlockStatus::ok;
-      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
+      sweep_interior<kStaged>(block, grid, block_index, blocks, launch, fields, counter);
       if (!failed) {
         // The next iteration's exchange goes into the buffer read now, whose ghost cells no
         // sweep reads before it completes: its peers may place it there at once.
@@ -127,7 +128,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
       for (std::uint32_t m = block_index; m < plan.send_count() && !failed; m += blocks) {
         failed = hk::embedded_pack(block, plan, m, epoch) != hk::BlockStatus::ok;
       }
-      sweep_interior(block, grid, block_index, blocks, launch, fields, counter);
+      sweep_interior<kStaged>(block, grid, block_index, blocks, launch, fields, counter);
       for (std::uint32_t r = block_index; r < plan.recv_count() && !failed; r += blocks) {
         failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
       }

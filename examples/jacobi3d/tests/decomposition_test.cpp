@@ -14,6 +14,7 @@
 #include "counted_cell.hpp"
 #include "problem.hpp"
 #include "reference_solution.hpp"
+#include "staged_run.hpp"
 #include "sweep_regions.hpp"
 
 namespace {
@@ -167,6 +168,26 @@ TEST(BoxSweep, ColumnRunFitsTheGroups) {
   EXPECT_EQ(column_run(1, 3, 1), 4u);         // one group: one run covers the column
   EXPECT_EQ(column_run(1000, 4, 4000), 1u);   // a plane each fills every group in one round
   EXPECT_EQ(column_run(4, 30, 106), 2u);      // 30^3 over 106 groups: 2 planes, one round
+  // The staged walk's longer runs (kStagedMaxRun): 254 planes of 256 tiles over 528 blocks take
+  // 2 rounds of 64, where runs of at most 16 take 8; at 126^3 over 264 blocks, one round of 32.
+  EXPECT_EQ(column_run(256, 254, 528, 64), 64u);
+  EXPECT_EQ(column_run(256, 254, 528), 16u);
+  EXPECT_EQ(column_run(64, 126, 264, 64), 32u);
+}
+
+// The staged walk's kernel runs where its runs come out at 32 planes or more: 254^3 and 126^3
+// interiors on the default grids, not 126^3 over all 528 blocks (runs of 16), nor the small
+// sizes, nor blocks of another size.
+TEST(StagedWalk, PaysOnlyForLongRuns) {
+  const auto interior = [](std::int64_t n) {
+    return haloflag::kernels::Box{{1, 1, 1}, {n, n, n}};
+  };
+  EXPECT_TRUE(staged_walk_pays(interior(254), 528, 256));
+  EXPECT_TRUE(staged_walk_pays(interior(126), 264, 256));
+  EXPECT_FALSE(staged_walk_pays(interior(126), 528, 256));
+  EXPECT_FALSE(staged_walk_pays(interior(62), 132, 256));
+  EXPECT_FALSE(staged_walk_pays(interior(30), 128, 256));
+  EXPECT_FALSE(staged_walk_pays(interior(254), 264, 512));
 }
 
 std::string problem_error(SizeKind kind, const Index3& size, int ranks) {
