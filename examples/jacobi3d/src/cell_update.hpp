@@ -23,9 +23,10 @@ struct SweepFields {
 
 // out = (c + x- + x+ + y- + y+ + z- + z+) / 7, summed in that order; `center`, `below` (z-) and
 // `above` (z+) come from the caller, which may hold them from the plane before (update_column).
-template <class Real>
+// Index as in plane_sum.
+template <class Real, class Index = std::int64_t>
 HF_HD inline Real seven_point_mean(Real center, Real below, Real above, const Real* in,
-                                   std::int64_t cell, std::int64_t sy) {
+                                   Index cell, Index sy) {
   Real sum = center;
   sum += in[cell - 1];
   sum += in[cell + 1];
@@ -42,9 +43,10 @@ HF_HD inline Real seven_point_average(const Real* in, std::int64_t cell, std::in
   return seven_point_mean(in[cell], in[cell - sz], in[cell + sz], in, cell, sy);
 }
 
-// The sum of the 3 x 3 cells of one x-y plane around `cell`, y slowest, x fastest.
-template <class Real>
-HF_HD inline Real plane_sum(const Real* in, std::int64_t cell, std::int64_t sy) {
+// The sum of the 3 x 3 cells of one x-y plane around `cell`, y slowest, x fastest. Index: the
+// staged walk (staged_run.hpp) reads its shared-memory planes by 32-bit index.
+template <class Real, class Index = std::int64_t>
+HF_HD inline Real plane_sum(const Real* in, Index cell, Index sy) {
   const Real* row = in + cell - sy;
   Real sum = row[-1];
   sum += row[0];

@@ -94,22 +94,6 @@ __device__ inline void stage_plane(Real (*stage)[kStageCells], const Real* in,
   __pipeline_commit();
 }
 
-// The sum of the 3 x 3 cells of a staged plane around `at`, in plane_sum's order.
-template <class Real>
-__device__ inline Real staged_plane_sum(const Real* slot, std::uint32_t at) {
-  const Real* row = slot + at - kStageX;
-  Real sum = row[-1];
-  sum += row[0];
-  sum += row[1];
-  for (int dy = 0; dy < 2; ++dy) {
-    row += kStageX;
-    sum += row[-1];
-    sum += row[0];
-    sum += row[1];
-  }
-  return sum;
-}
-
 // Column run `item` of `box` (as update_run_lane numbers them), by all kTileCells threads of the
 // block, `lane` this thread's index; every thread must call it, for the block meets at a barrier
 // at every plane.
@@ -151,8 +135,8 @@ __device__ void update_run_staged(StencilKind kind, const SweepFields<Real>& fie
   __pipeline_wait_prior(kStagedPlanes - 3);
   __syncthreads();
   const bool seven = kind == StencilKind::seven_point;
-  Real below = seven ? stage[0][at] : staged_plane_sum(stage[0], at);
-  Real center = seven ? Real(0) : staged_plane_sum(stage[1], at);
+  Real below = seven ? stage[0][at] : plane_sum(stage[0], at, kStageX);
+  Real center = seven ? Real(0) : plane_sum(stage[1], at, kStageX);
   for (std::uint32_t p = 0; p < cells_z; ++p, out += sz) {
     stage_plane(stage, fields.in, copies, sz, p + kStagedPlanes - 1, planes, lane);
     __pipeline_wait_prior(kStagedPlanes - 3);  // planes up to p + 2 have landed, from this
@@ -161,20 +145,11 @@ __device__ void update_run_staged(StencilKind kind, const SweepFields<Real>& fie
     const Real* top = stage[(p + 2) % kStagedPlanes];
     if (seven) {
       const Real mid = middle[at];
-      if (mine) {
-        Real sum = mid;
-        sum += middle[at - 1];
-        sum += middle[at + 1];
-        sum += middle[at - kStageX];
-        sum += middle[at + kStageX];
-        sum += below;
-        sum += top[at];
-        *out = sum * (Real(1) / Real(7));
-      }
+      if (mine) *out = seven_point_mean(mid, below, top[at], middle, at, kStageX);
       below = mid;
       continue;
     }
-    const Real above = staged_plane_sum(top, at);
+    const Real above = plane_sum(top, at, kStageX);
     if (mine) *out = mean_of_planes(below, center, above);
     below = center;
     center = above;
