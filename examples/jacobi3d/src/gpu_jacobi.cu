@@ -387,7 +387,10 @@ class GpuResidentKernel final : public ResidentKernel<Real> {
                resident_kernel_of<Real>(true, LinesCode::present),
                resident_kernel_of<Real>(true, LinesCode::absent),
                resident_kernel_of<Real>(true, LinesCode::absent, true),
-               resident_kernel_of<Real>(true, LinesCode::absent, true, true)},
+               // The staged walk's kernel only for the blocks it serves: its shared memory would
+               // shrink the grid that fits for blocks of other sizes (the smallest fit counts).
+               resident_kernel_of<Real>(true, LinesCode::absent, true,
+                                        static_cast<std::uint32_t>(threads_) == kTileCells)},
               threads_, settings.resident_blocks, settings.gpu_sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {

@@ -20,7 +20,8 @@
 #   grid    the resident variant alone at GRID_LOCAL^3 cells (128; a list runs each), 7 and 27
 #           points, 200 iterations, of every rated tree in turn, its grid the default and
 #           GRID_BLOCKS blocks (396 528), ROUNDS rounds, into grid/
-#           (jacobi3d_LOCAL_STENCIL_TREE_bBLOCKS_rROUND.*; the default grid is b0)
+#           (jacobi3d_LOCAL_STENCIL_TREE_bBLOCKS_rROUND.*; the default grid is b0), GRID_OPTIONS
+#           added to each run's command line
 #   jacobi  this tree's Jacobi3D alone, on every core
 #   ncu     Nsight Compute (--set full) on one rank's update alone at 256^3, 27 and 7 points: the
 #           resident kernel (its third launch: warm-up, timed run, update alone) and the
@@ -131,6 +132,7 @@ for step in $STEPS; do
       ;;
     grid)
       mkdir -p "$o/grid"
+      read -r -a grid_options <<<"${GRID_OPTIONS:-}"
       for round in $(seq 1 "$rounds"); do
         for shape in $(for l in ${GRID_LOCAL:-128}; do echo "${l}_7 ${l}_27"; done); do
           for blocks in 0 ${GRID_BLOCKS-396 528}; do
@@ -140,6 +142,7 @@ for step in $STEPS; do
               run=jacobi3d_${cells}_${stencil}_${name}_b${blocks}_r$round
               timeout 60 mpiexec -n 1 "$(jacobi3d "$name")" --local "$cells" --stencil "$stencil" \
                 --variant resident --resident-blocks "$blocks" --iterations 200 --repeats 5 \
+                "${grid_options[@]}" \
                 --json "$o/grid/$run.json" >"$o/grid/$run.txt" 2>&1
               echo "$run: $(awk '/^resident / {print "iteration", $2}' "$o/grid/$run.txt" |
                 head -1); $(grep -A3 '^update alone' "$o/grid/$run.txt" | grep -E '%$' |
