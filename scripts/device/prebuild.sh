@@ -6,13 +6,14 @@
 # repository at the same path, so the tests' paths that CMake wrote stay right), builds TARGETs,
 # then packs what running them needs (their programs, shared libraries, CTest's files) into
 # .prebuilt/BUILD.tar.xz, a few MiB a tree. The call carries .prebuilt, and device_call_common.sh's
-# use_prebuilt unpacks each into place. SOURCE must exist there at the
-# same path (a record's call makes its patched trees there before it tests them).
+# use_prebuilt unpacks each into place. SOURCE must exist there at the same path (a record's call
+# makes its patched trees there before it tests them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 (($# >= 3)) || { echo "usage: $0 BUILD SOURCE TARGET..." >&2; exit 2; }
 build=$1 source=$(cd "$2" && pwd)
 shift 2
+mkdir -p "$root/$build"  # for the configure log, before CMake makes the folder
 cmake -S "$source" -B "$root/$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALOFLAG_GPU=cuda \
   -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
   >"$root/$build/prebuild_configure.log"
