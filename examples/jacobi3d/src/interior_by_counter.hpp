@@ -68,11 +68,13 @@ HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<
   const auto threads = static_cast<std::uint32_t>(block.size());
   const auto thread = static_cast<std::uint32_t>(block.thread());
   const std::uint32_t groups = threads % kTileCells == 0 ? threads / kTileCells : 1;
-  ColumnRuns runs = column_runs(box, blocks * groups);
 #if defined(__CUDA_ARCH__)
   // A tile a block, walked through shared memory (staged_run.hpp), in the kernel built for it.
-  const bool staged = kStaged && staged_walk_pays(box, blocks, threads);
-  if (staged) runs = column_runs(box, blocks, kStagedMaxRun);
+  ColumnRuns runs = kStaged ? staged_runs(box, blocks, threads) : ColumnRuns{0, 0, 0, 0};
+  const bool staged = runs.run != 0;
+  if (!staged) runs = column_runs(box, blocks * groups);
+#else
+  const ColumnRuns runs = column_runs(box, blocks * groups);
 #endif
   const std::uint32_t takes = (runs.count() + groups - 1) / groups;
   const auto sweep_take = [&](std::uint32_t take) {

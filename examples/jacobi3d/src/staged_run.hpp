@@ -32,13 +32,20 @@ inline constexpr std::uint32_t kStagedMaxRun = 64;
 // docs/results/h200/2026-12-01_column_prefetch).
 inline constexpr std::uint32_t kStagedMinRun = 32;
 
-// Whether `blocks` blocks of `threads` take `box`'s interior through shared memory: blocks of one
-// tile's threads, whose runs (at most kStagedMaxRun planes) come out at kStagedMinRun or more.
-// The host asks it to choose the kernel with the staged walk, which alone holds the ring: its
-// shared memory slows the sweeps that do not stage.
+// The runs `blocks` blocks of `threads` take of `box`'s interior through shared memory, or runs
+// of no planes where they do not: blocks of one tile's threads whose runs (at most
+// kStagedMaxRun planes) come out at kStagedMinRun or more. The kernel sizes its sweep with it
+// once; the host asks staged_walk_pays to choose the kernel with the staged walk, which alone
+// holds the ring: its shared memory slows the sweeps that do not stage.
+HF_HD inline ColumnRuns staged_runs(const haloflag::kernels::Box& box, std::uint32_t blocks,
+                                    std::uint32_t threads) {
+  if (threads != kTileCells) return ColumnRuns{0, 0, 0, 0};
+  const ColumnRuns runs = column_runs(box, blocks, kStagedMaxRun);
+  return runs.run >= kStagedMinRun ? runs : ColumnRuns{0, 0, 0, 0};
+}
 HF_HD inline bool staged_walk_pays(const haloflag::kernels::Box& box, std::uint32_t blocks,
                                    std::uint32_t threads) {
-  return threads == kTileCells && column_runs(box, blocks, kStagedMaxRun).run >= kStagedMinRun;
+  return staged_runs(box, blocks, threads).run != 0;
 }
 // A staged plane: the tile and a ring of one cell around it.
 inline constexpr std::uint32_t kStageX = kTileX + 2;

@@ -190,6 +190,17 @@ TEST(StagedWalk, PaysOnlyForLongRuns) {
   EXPECT_FALSE(staged_walk_pays(interior(254), 264, 512));
 }
 
+// The runs the staged kernel sweeps are the long ones where it pays, and none where it does not.
+TEST(StagedWalk, RunsAreTheLongOnesOrNone) {
+  const haloflag::kernels::Box interior{{1, 1, 1}, {126, 126, 126}};
+  const ColumnRuns runs = staged_runs(interior, 264, 256);
+  EXPECT_EQ(runs.run, 32u);
+  EXPECT_EQ(runs.tiles(), 64u);
+  EXPECT_EQ(runs.count(), 256u);
+  EXPECT_EQ(staged_runs(interior, 528, 256).run, 0u);
+  EXPECT_EQ(staged_runs(interior, 264, 512).count(), 0u);
+}
+
 std::string problem_error(SizeKind kind, const Index3& size, int ranks) {
   try {
     (void)make_problem(StencilKind::seven_point, kind, size, ranks);
