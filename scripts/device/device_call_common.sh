@@ -312,11 +312,11 @@ mps_when_shared() {
   if (($(nvidia-smi -L | grep -c '^GPU ') < $1)); then shared=(scripts/gpu/run_with_mps.sh "$1"); fi
 }
 
-# use_prebuilt: each build of .prebuilt (scripts/device/prebuild.sh, carried) unpacked into the
-# build folder of its name, once every program in it finds its shared libraries on this machine;
-# the call ends, naming what is missing, where one does not. NCCL was linked from the CUDA
-# toolkit's folder there; here it is python3's package (cmake/nccl_python_dirs.py), added to the
-# loader's path.
+# use_prebuilt: each build of .prebuilt's archive (scripts/device/prebuild.sh, carried), a folder
+# of this repository, unpacked into place once every program in it finds its shared libraries on
+# this machine; the call ends, naming what is missing, where one does not. NCCL was linked from
+# the CUDA toolkit's folder there; here it is python3's package (cmake/nccl_python_dirs.py),
+# added to the loader's path.
 use_prebuilt() {
   local packed name missing nccl
   for nccl in $(python3 "$root/cmake/nccl_python_dirs.py" 2>/dev/null); do
@@ -324,12 +324,16 @@ use_prebuilt() {
   done
   for packed in "$root"/.prebuilt/*.tar.xz; do
     [[ -f $packed ]] || continue
-    name=$(basename "$packed" .tar.xz)
-    rm -rf "${root:?}/$name" && mkdir -p "$root/$name" && tar -C "$root/$name" -xJf "$packed"
-    missing=$(find "$root/$name" -type f -perm -u+x ! -name '*.so*' -exec ldd {} + 2>/dev/null |
-      grep "not found" | sort -u)
-    [[ -z $missing ]] || { echo "prebuilt $name cannot run here: $missing"; exit 1; }
-    echo "prebuilt $name: $(cat "$root/$name/TREE")"
+    for name in $(tar -tJf "$packed" | awk -F/ 'NF > 2 {print $2}' | sort -u); do
+      rm -rf "${root:?}/$name"
+    done
+    tar -C "$root" -xJf "$packed"
+    for name in $(tar -tJf "$packed" | awk -F/ 'NF > 2 {print $2}' | sort -u); do
+      missing=$(find "$root/$name" -type f -perm -u+x ! -name '*.so*' -exec ldd {} + 2>/dev/null |
+        grep "not found" | sort -u)
+      [[ -z $missing ]] || { echo "prebuilt $name cannot run here: $missing"; exit 1; }
+      echo "prebuilt $name: $(cat "$root/$name/TREE")"
+    done
   done
 }
 

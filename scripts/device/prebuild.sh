@@ -4,10 +4,13 @@
 #   scripts/device/prebuild.sh BUILD SOURCE TARGET...
 # configures SOURCE (a tree) into BUILD, a folder of this repository (the GPU machine holds the
 # repository at the same path, so the tests' paths that CMake wrote stay right), builds TARGETs,
-# then packs what running them needs (their programs, shared libraries, CTest's files) into
-# .prebuilt/BUILD.tar.xz, a few MiB a tree. The call carries .prebuilt, and device_call_common.sh's
-# use_prebuilt unpacks each into place. SOURCE must exist there at the same path (a record's call
-# makes its patched trees there before it tests them).
+# and copies what running them needs (their programs, shared libraries, CTest's files) into
+# build-prebuilt/BUILD. Then it packs every build of build-prebuilt into one archive,
+# .prebuilt/builds.tar.xz (a few MiB; a tree's programs share most of their code with another
+# tree's, which one archive compresses once). The call carries .prebuilt, and
+# device_call_common.sh's use_prebuilt unpacks each build into place. To leave a build out of
+# the next archive, remove its folder from build-prebuilt. SOURCE must exist there at the same
+# path (a record's call makes its patched trees there before it tests them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 (($# >= 3)) || { echo "usage: $0 BUILD SOURCE TARGET..." >&2; exit 2; }
@@ -18,9 +21,9 @@ cmake -S "$source" -B "$root/$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHALOF
   -DHALOFLAG_BUILD_TESTS=ON -DHALOFLAG_PYTHON=OFF -DCMAKE_PREFIX_PATH="$root/.deps/root/usr" \
   >"$root/$build/prebuild_configure.log"
 cmake --build "$root/$build" -j "$(nproc)" --target "$@"
-mkdir -p "$root/.prebuilt"
-slim=$(mktemp -d)
-trap 'rm -rf "$slim"' EXIT
+mkdir -p "$root/.prebuilt" "$root/build-prebuilt"
+slim=$root/build-prebuilt/$build
+rm -rf "$slim" && mkdir -p "$slim"
 # The TARGETs' programs alone (the build may hold others from earlier), stripped: what a call
 # carries counts towards the device tool's 64 MiB with the tree.
 names=()
@@ -31,5 +34,8 @@ for target in "$@"; do names+=(-o -name "$target"); done
 find "$slim" -type f ! -name '*.cmake' ! -name '*.so*' -exec strip --strip-unneeded {} +
 { git -C "$root" log --oneline -1 | cut -c1-60; echo "sources: $source"; } >"$slim/TREE"
 # xz's largest window (64 MiB) finds the programs' shared GPU code again: half the size of -6.
-XZ_OPT=-9 tar -C "$slim" -cJf "$root/.prebuilt/$build.tar.xz" .
-echo "prebuilt $build ($(du -h "$root/.prebuilt/$build.tar.xz" | cut -f1)) from $source"
+rm -f "$root"/.prebuilt/*.tar.xz
+XZ_OPT=-9 tar -C "$root/build-prebuilt" -cJf "$root/.prebuilt/builds.tar.xz" .
+held=$(find "$root/build-prebuilt" -mindepth 1 -maxdepth 1 -printf '%f ')
+echo "prebuilt $build from $source; .prebuilt/builds.tar.xz" \
+  "($(du -h "$root/.prebuilt/builds.tar.xz" | cut -f1)) holds: $held"
