@@ -28,12 +28,12 @@ if(NOT TARGET haloflag_example_common)
   add_subdirectory(${CMAKE_CURRENT_LIST_DIR} ${CMAKE_CURRENT_BINARY_DIR}/example_common)
 endif()
 
-# haloflag_stencil_example(<name> CORE <sources> GPU <source> NO_GPU <source> PROGRAM <sources>)
+# haloflag_stencil_example(<name> CORE <sources> GPU <sources> NO_GPU <source> PROGRAM <sources>)
 # haloflag_<name>_core: the problem, the variants, the reference and the check (everything but
-# the command line), with the GPU source on a GPU backend or its stand-in without one;
+# the command line), with the GPU sources on a GPU backend or their stand-in without one;
 # haloflag_<name>: the program; in the haloflag tree with tests on, the folder tests/.
 function(haloflag_stencil_example name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "GPU;NO_GPU" "CORE;PROGRAM")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NO_GPU" "CORE;GPU;PROGRAM")
   set(core haloflag_${name}_core)
   add_library(${core} STATIC ${arg_CORE})
   target_include_directories(${core} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/src)

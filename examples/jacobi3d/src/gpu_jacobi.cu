@@ -1,8 +1,8 @@
 // The GPU side of the example, for CUDA and (through notify/gpu_runtime.hpp) HIP: the update
 // kernels of the conventional, conventional_overlap and stream variants, and the resident
-// kernel as a cooperative launch that is checked for co-residency first (a grid barrier with a
-// block that is not resident never returns). Each kernel is compiled for float and for double
-// fields.
+// kernel (resident_kernel.hpp) as a cooperative launch that is checked for co-residency first (a
+// grid barrier with a block that is not resident never returns). Each kernel is compiled for
+// float and for double fields.
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -17,6 +17,7 @@
 #include "haloflag/notify/gpu_handles.hpp"
 #include "haloflag/notify/gpu_runtime.hpp"
 #include "resident_iterations.hpp"
+#include "resident_kernel.hpp"
 #include "staged_run.hpp"
 
 namespace jacobi3d {
@@ -60,17 +61,6 @@ __global__ void __launch_bounds__(kMaxGpuThreads)
               static_cast<std::int64_t>(gridDim.x) * blockDim.x);
 }
 
-// kWholeExchange: ResidentLaunch::whole_exchange, one kernel per form; kLines: the embedded
-// API's build, two for the whole exchange; kSendsUpdate: the whole exchange's sends update the
-// cells they send, built without lines only (resident_iterations); kStaged: the interior walked
-// through shared memory (staged_run.hpp), built for the sending-update form only.
-template <class Real, bool kWholeExchange, hk::LinesCode kLines, bool kSendsUpdate = false,
-          bool kStaged = false>
-__global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_iterations<kWholeExchange, kLines, kSendsUpdate, kStaged>(
-      hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x, gridDim.x, launch);
-}
-
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated, and load_gpu_kernels() only takes its address (the link found none).
 template __global__ void box_kernel<float>(StencilKind, SweepFields<float>, hk::Box,
@@ -80,46 +70,10 @@ template __global__ void box_kernel<double>(StencilKind, SweepFields<double>, hk
 template __global__ void boundary_kernel<float>(StencilKind, SweepFields<float>, BoundaryLayer);
 template __global__ void boundary_kernel<double>(StencilKind, SweepFields<double>,
                                                  BoundaryLayer);
-using hk::LinesCode;
-template __global__ void resident_kernel<float, false, LinesCode::present>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, false, LinesCode::present>(
-    ResidentLaunch<double>);
-template __global__ void resident_kernel<float, true, LinesCode::present>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, true, LinesCode::present>(ResidentLaunch<double>);
-template __global__ void resident_kernel<float, true, LinesCode::absent>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, true, LinesCode::absent>(ResidentLaunch<double>);
-template __global__ void resident_kernel<float, true, LinesCode::absent, true>(
-    ResidentLaunch<float>);
-template __global__ void resident_kernel<double, true, LinesCode::absent, true>(
-    ResidentLaunch<double>);
-template __global__ void resident_kernel<float, true, LinesCode::absent, true, true>(
-    ResidentLaunch<float>);
-template __global__ void resident_kernel<double, true, LinesCode::absent, true, true>(
-    ResidentLaunch<double>);
-
-// The resident kernel of `whole_exchange`'s form and, for the whole exchange, of `lines`' build,
-// with sends that update their cells where `sends_update` asks and the build has no lines (as
-// HostResidentIterations chooses), and of those the one with the staged walk where `staged`.
-template <class Real>
-const void* resident_kernel_of(bool whole_exchange, LinesCode lines = LinesCode::present,
-                               bool sends_update = false, bool staged = false) {
-  if (!whole_exchange) {
-    return reinterpret_cast<const void*>(resident_kernel<Real, false, LinesCode::present>);
-  }
-  if (lines == LinesCode::present) {
-    return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::present>);
-  }
-  if (!sends_update) {
-    return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent>);
-  }
-  if (staged) {
-    return reinterpret_cast<const void*>(
-        resident_kernel<Real, true, LinesCode::absent, true, true>);
-  }
-  return reinterpret_cast<const void*>(resident_kernel<Real, true, LinesCode::absent, true>);
-}
 
 }  // namespace
+
+using haloflag::kernels::LinesCode;
 
 GpuRoom gpu_room() {
   int device = 0;

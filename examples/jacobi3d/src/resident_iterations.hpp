@@ -156,7 +156,8 @@ struct HostResidentIterations {
     }
     return hk::with_embedded_lines_build(launch.plans[0], [&](auto build) {
       constexpr hk::LinesCode kLines = decltype(build)::value;
-      // As the GPU kernels are built (gpu_jacobi.cu): sends that update cells without lines only.
+      // As the GPU kernels are built (resident_kernel_forms.hpp): sends that update cells without
+      // lines only.
       if (kLines == hk::LinesCode::absent && launch.sends_update_cells) {
         return resident_iterations<true, kLines, true>(block, grid, block_index, blocks, launch);
       }
