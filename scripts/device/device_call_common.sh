@@ -318,17 +318,16 @@ mps_when_shared() {
 # the CUDA toolkit's folder there; here it is python3's package (cmake/nccl_python_dirs.py),
 # added to the loader's path.
 use_prebuilt() {
-  local packed name missing nccl
+  local packed name missing nccl names
   for nccl in $(python3 "$root/cmake/nccl_python_dirs.py" 2>/dev/null); do
     export LD_LIBRARY_PATH=$nccl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   done
   for packed in "$root"/.prebuilt/*.tar.xz; do
     [[ -f $packed ]] || continue
-    for name in $(tar -tJf "$packed" | awk -F/ 'NF > 2 {print $2}' | sort -u); do
-      rm -rf "${root:?}/$name"
-    done
+    mapfile -t names < <(tar -tJf "$packed" | awk -F/ 'NF > 2 {print $2}' | sort -u)
+    for name in "${names[@]}"; do rm -rf "${root:?}/$name"; done
     tar -C "$root" -xJf "$packed"
-    for name in $(tar -tJf "$packed" | awk -F/ 'NF > 2 {print $2}' | sort -u); do
+    for name in "${names[@]}"; do
       missing=$(find "$root/$name" -type f -perm -u+x ! -name '*.so*' -exec ldd {} + 2>/dev/null |
         grep "not found" | sort -u)
       [[ -z $missing ]] || { echo "prebuilt $name cannot run here: $missing"; exit 1; }
