@@ -80,28 +80,38 @@ __global__ void publish_kernel(double* norm, NormSlots slots, std::uint64_t chec
   publish_norm(slots, check, take_norm(norm));
 }
 
-// kLines: the embedded API's build (resident_steps).
-template <class Real, hk::LinesCode kLines>
+// kLines: the embedded API's build, kSendsUpdate: the boundary rows inside the start
+// (resident_steps).
+template <class Real, hk::LinesCode kLines, bool kSendsUpdate>
 __global__ void __launch_bounds__(kMaxGpuThreads) resident_kernel(ResidentLaunch<Real> launch) {
-  (void)resident_steps<kLines>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{}, blockIdx.x,
-                               gridDim.x, launch, BlockNormAdd{});
+  (void)resident_steps<kLines, kSendsUpdate>(hk::ThreadBlockGroup{}, hk::CooperativeGridGroup{},
+                                             blockIdx.x, gridDim.x, launch, BlockNormAdd{});
 }
 
 // Instantiated here for both types: hipcc emits a template kernel's host stub where the kernel
 // is instantiated.
 template __global__ void rows_kernel<float>(PlaneStep<float>, RowSet, double*);
 template __global__ void rows_kernel<double>(PlaneStep<double>, RowSet, double*);
+// The forms: sends that update their rows are built without lines only, as in
+// HostResidentSteps.
 using hk::LinesCode;
-template __global__ void resident_kernel<float, LinesCode::present>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, LinesCode::present>(ResidentLaunch<double>);
-template __global__ void resident_kernel<float, LinesCode::absent>(ResidentLaunch<float>);
-template __global__ void resident_kernel<double, LinesCode::absent>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, LinesCode::present, false>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, LinesCode::present, false>(
+    ResidentLaunch<double>);
+template __global__ void resident_kernel<float, LinesCode::absent, false>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, LinesCode::absent, false>(ResidentLaunch<double>);
+template __global__ void resident_kernel<float, LinesCode::absent, true>(ResidentLaunch<float>);
+template __global__ void resident_kernel<double, LinesCode::absent, true>(ResidentLaunch<double>);
 
 template <class Real>
-const void* resident_kernel_of(LinesCode lines) {
-  return lines == LinesCode::present
-             ? reinterpret_cast<const void*>(resident_kernel<Real, LinesCode::present>)
-             : reinterpret_cast<const void*>(resident_kernel<Real, LinesCode::absent>);
+const void* resident_kernel_of(LinesCode lines, bool sends_update) {
+  if (lines == LinesCode::present) {
+    return reinterpret_cast<const void*>(resident_kernel<Real, LinesCode::present, false>);
+  }
+  const auto updating = resident_kernel<Real, LinesCode::absent, true>;
+  const auto boundary_first = resident_kernel<Real, LinesCode::absent, false>;
+  return sends_update ? reinterpret_cast<const void*>(updating)
+                      : reinterpret_cast<const void*>(boundary_first);
 }
 
 using haloflag::examples::blocks_held;
@@ -172,17 +182,17 @@ template <class Real>
 class GpuResidentKernel final : public ResidentKernel<Real> {
  public:
   GpuResidentKernel(int threads, int blocks, int sharers, std::int64_t cells)
-      : grid_({resident_kernel_of<Real>(LinesCode::present),
-               resident_kernel_of<Real>(LinesCode::absent)},
-              checked_gpu_threads(threads), blocks, sharers,
-              cells) {}
+      : grid_({resident_kernel_of<Real>(LinesCode::present, false),
+               resident_kernel_of<Real>(LinesCode::absent, false),
+               resident_kernel_of<Real>(LinesCode::absent, true)},
+              checked_gpu_threads(threads), blocks, sharers, cells) {}
 
   void launch(const ResidentLaunch<Real>& launch) override {
     launch_ = launch;  // the argument array points at it until the launch call returns
     void* arguments[] = {&launch_};
     // Without the lines' code unless a node peer takes lines: fewer registers.
     const LinesCode lines = hk::embedded_lines_build(launch.plans[0]);
-    grid_.launch(resident_kernel_of<Real>(lines), arguments);
+    grid_.launch(resident_kernel_of<Real>(lines, launch.sends_update_cells), arguments);
   }
 
   haloflag::examples::ResidentOutcome wait() override { return {grid_.wait(), true}; }
@@ -206,10 +216,12 @@ void load_gpu_kernels() {
   for (const void* kernel : {reinterpret_cast<const void*>(rows_kernel<float>),
                              reinterpret_cast<const void*>(rows_kernel<double>),
                              reinterpret_cast<const void*>(publish_kernel),
-                             resident_kernel_of<float>(LinesCode::present),
-                             resident_kernel_of<float>(LinesCode::absent),
-                             resident_kernel_of<double>(LinesCode::present),
-                             resident_kernel_of<double>(LinesCode::absent)}) {
+                             resident_kernel_of<float>(LinesCode::present, false),
+                             resident_kernel_of<float>(LinesCode::absent, false),
+                             resident_kernel_of<float>(LinesCode::absent, true),
+                             resident_kernel_of<double>(LinesCode::present, false),
+                             resident_kernel_of<double>(LinesCode::absent, false),
+                             resident_kernel_of<double>(LinesCode::absent, true)}) {
     cudaFuncAttributes attributes{};
     HF_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   }

@@ -78,6 +78,10 @@ Options parse_options(CLI::App& app, int argc, char** argv) {
   add_count(app, "--node-blocks", options.node_blocks,
             "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
             "resident grid: half the room the exchange's other kernels leave)", 0);
+  haloflag::examples::add_node_piece_bytes_option(app, options.node_piece_bytes);
+  haloflag::examples::add_sends_update_option(app, options.sends_update,
+                                              "on up to 64 cells per thread of the grid, on a "
+                                              "rank of two rows or more");
   app.add_flag("--next-exchange,!--no-next-exchange", options.next_exchange_told,
                "resident: each exchange's finish tells the node peers where the next one goes "
                "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "

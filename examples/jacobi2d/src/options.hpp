@@ -30,6 +30,8 @@ struct Options {
   int gpu_threads = 256;
   int resident_blocks = 0;
   int node_blocks = 0;  // the node transport's piece grid; 0: its default
+  int node_piece_bytes = 0;  // bytes of a node piece; 0: by the resident kernel's order
+  std::string sends_update = "auto";  // resident: auto, on or off (--sends-update)
   bool next_exchange_told = true;  // resident: finish tells where the next exchange goes
   int host_team_threads = 2;
   std::string transport = "auto";

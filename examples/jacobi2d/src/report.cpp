@@ -35,6 +35,8 @@ json parameters_json(const Options& options) {
           {"gpu_threads", options.gpu_threads},
           {"resident_blocks", options.resident_blocks},
           {"node_blocks", options.node_blocks},
+          {"node_piece_bytes", options.node_piece_bytes},
+          {"sends_update", options.sends_update},
           {"next_exchange_told", options.next_exchange_told},
           {"host_threads", options.host_team_threads},
           {"transport", options.transport},

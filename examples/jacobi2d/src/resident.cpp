@@ -3,12 +3,15 @@
 // and computes the norms. This thread follows the kernel: it sums each check's norm over the
 // ranks as the kernel publishes it, and drives the exchange's MPI peers, if any, meanwhile.
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "gpu_jacobi2d.hpp"
+#include "haloflag/examples/agreed_piece_bytes.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
+#include "haloflag/examples/resident_boundary_order.hpp"
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
@@ -28,28 +31,55 @@ class ResidentJacobi final : public RowVariant<Real> {
   ResidentJacobi(const Problem& problem, MPI_Comm comm, const RunSettings& settings)
       : RowVariant<Real>(problem, comm, settings, 2 * sizeof(double)) {
     const PlanePair<Real>& fields = this->fields_;
-    const hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
+    const bool host = settings.backend == haloflag::notify::Backend::host;
+    // The kernel first: its grid's size sets the pieces. A rank whose grid cannot be resident
+    // fails only after the collective set-up below, so that it cannot strand the others in it.
+    std::unique_ptr<ResidentKernel<Real>> kernel;
+    std::exception_ptr not_resident;
+    try {
+      kernel = host ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
+                          settings.host_team_threads, HostResidentSteps{}, "--host-threads")
+                    : GpuSide<Real>::resident_kernel(settings.gpu_threads,
+                                                     settings.resident_blocks,
+                                                     settings.gpu_sharers,
+                                                     fields.rows() * (fields.nx() - 2));
+    } catch (...) {
+      not_resident = std::current_exception();
+    }
+    const int blocks = kernel ? kernel->blocks() : 0;
+    const int block_threads = host ? 1 : settings.gpu_threads;
+    const bool wants_update = settings.sends_update_cells.value_or(
+        haloflag::examples::sends_update_boundary(fields.rows() * (fields.nx() - 2),
+                                                  std::int64_t{blocks} * block_threads, false));
+    hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
+    if (settings.node_piece_bytes == 0) {
+      options.advanced.launch.node_piece_bytes = haloflag::examples::agreed_piece_bytes(
+          comm, problem.geometry, fields.rank(), blocks,
+          wants_update ? block_threads * int{sizeof(Real)} : 0,
+          options.advanced.launch.node_piece_bytes);
+    }
+    piece_bytes_ = options.advanced.launch.node_piece_bytes;
     exchange_ = std::make_unique<hh::Exchange>(problem.geometry, fields.view(0), options);
+    // As the kernels are built: without lines (resident_steps.hpp). With one row, that row is in
+    // both sends, and its changes would count twice in the norm. Each rank decides alone: the
+    // order of its update and its sends is its own.
+    sends_update_ = wants_update && fields.rows() >= 2 &&
+                    haloflag::kernels::embedded_lines_build(exchange_->device_plan(
+                        fields.view(0))) == haloflag::kernels::LinesCode::absent;
     // The node senders place into both fields' ghost rows (collective): the kernel reads a
     // field's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(fields.view(1));
-    // After the collective set-up, so that a rank failing here (a grid that cannot be resident)
-    // cannot strand the others in it.
-    resident_.emplace(settings.backend == haloflag::notify::Backend::host
-                          ? haloflag::examples::host_resident_kernel<ResidentLaunch<Real>>(
-                                settings.host_team_threads, HostResidentSteps{}, "--host-threads")
-                          : GpuSide<Real>::resident_kernel(settings.gpu_threads,
-                                                           settings.resident_blocks,
-                                                           settings.gpu_sharers,
-                                                           fields.rows() * (fields.nx() - 2)),
-                      *exchange_, fields.rank());
+    if (not_resident) std::rethrow_exception(not_resident);
+    resident_.emplace(std::move(kernel), *exchange_, fields.rank());
   }
 
   VariantKind kind() const override { return VariantKind::resident; }
 
   std::string launch_description() const override {
     return resident_->describe() +
-           "; each exchange started by the kernel and split over its grid, " +
+           "; each exchange started by the kernel and split over its grid in node pieces of " +
+           std::to_string(piece_bytes_) + " B" +
+           (sends_update_ ? ", its sends updating the rows they send, " : ", ") +
            haloflag::examples::next_exchange_route(this->settings_.next_exchange_told);
   }
 
@@ -68,6 +98,7 @@ class ResidentJacobi final : public RowVariant<Real> {
     launch.first_epoch = exchange_->epoch() + 1;
     launch.exchange = exchange;
     launch.tell_next = this->settings_.next_exchange_told;
+    launch.sends_update_cells = sends_update_;
     launch.nccheck = this->settings_.nccheck;
     launch.norms = static_cast<double*>(this->accumulators_.data());
     launch.slots = this->follower_.slots();
@@ -87,6 +118,8 @@ class ResidentJacobi final : public RowVariant<Real> {
   }
 
   std::unique_ptr<hh::Exchange> exchange_;
+  bool sends_update_ = false;  // ResidentLaunch::sends_update_cells
+  int piece_bytes_ = 0;        // the exchange's node pieces (agreed_piece_bytes)
   // Destroyed first: the kernel reads the exchange's memory.
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
 };

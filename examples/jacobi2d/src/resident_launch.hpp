@@ -24,6 +24,10 @@ struct ResidentLaunch {
   // The finish of each exchange but the run's last tells the node peers where the next one goes
   // (VariantSettings::next_exchange_told).
   bool tell_next;
+  // The exchange's sends update the first and last row, with no grid barrier between them and
+  // the start (resident_steps.hpp; VariantSettings::sends_update_cells). Set only where each of
+  // those rows' cells is in one send: a rank of two rows or more, whose plans take no lines.
+  bool sends_update_cells;
   int nccheck;    // iterations i with i % nccheck == 0 compute the norm
   double* norms;  // two accumulators, check k adding into norms[k % 2]
   NormSlots slots;

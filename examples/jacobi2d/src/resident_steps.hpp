@@ -5,7 +5,10 @@
 //   1. the grid updates the first and last row (they read the ghost rows the last iteration
 //      unpacked);  grid barrier
 //   2. the grid starts the exchange of those rows, split over every block (peers over MPI are
-//      driven by the host beside the kernel: Exchange::started_on_device)
+//      driven by the host beside the kernel: Exchange::started_on_device).
+//      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: each
+//      block updates the cells of the rows it sends just before it moves them, and adds their
+//      changes to its norm sum; every cell of those rows is in exactly one send
 //   3. the grid updates the interior rows while the rows fly; on a norm check every member's
 //      sum of squared changes goes into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
@@ -15,6 +18,7 @@
 // k + 2 cannot add to it before the next iteration's first barrier, which waits for block 0.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "haloflag/kernels/embedded_api.hpp"
@@ -26,13 +30,37 @@
 
 namespace jacobi2d {
 
+// Step 2; with kSendsUpdate its sends update the cells they send first (the plan's fields are
+// the field `step` writes), adding their changes to `sum` on a norm check.
+template <haloflag::kernels::LinesCode kLines, bool kSendsUpdate, class Real, class Block>
+HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
+    const Block& block, const haloflag::kernels::DevicePlan& plan, std::uint32_t block_index,
+    std::uint32_t blocks, std::uint64_t epoch, const PlaneStep<Real>& step, bool check,
+    double& sum) {
+  namespace hk = haloflag::kernels;
+  if constexpr (kSendsUpdate) {
+    const auto update = [&](std::uint32_t /*variable*/, std::byte* cell) {
+      update_cell(step, reinterpret_cast<Real*>(cell) - step.out, check, sum);
+    };
+    return hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch, update);
+  } else {
+    (void)step;
+    (void)check;
+    (void)sum;
+    return hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch);
+  }
+}
+
 // Returns false when the run stopped on a failed wait (the host's exchange reports which).
 // NormAdd adds a member's sum to an accumulator; every member of the grid calls it at the same
 // point.
-// kLines: the embedded API's build, with the node transport's lines or without (fewer registers).
+// kLines: the embedded API's build, with the node transport's lines or without (fewer registers);
+// kSendsUpdate: step 1 inside the start (the launch's exchange on). Compile-time choices, so that
+// a GPU kernel holds the registers of one form only.
 // Always inlined: called, it would take the kernel's launch by reference, and the kernel would
 // copy the launch into every thread's stack first.
-template <haloflag::kernels::LinesCode kLines, class Real, class Block, class Grid, class NormAdd>
+template <haloflag::kernels::LinesCode kLines, bool kSendsUpdate, class Real, class Block,
+          class Grid, class NormAdd>
 HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
                                          std::uint32_t block_index, std::uint32_t blocks,
                                          const ResidentLaunch<Real>& launch,
@@ -40,6 +68,7 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
   namespace hk = haloflag::kernels;
   const RowSet boundary = boundary_rows(launch.rows);
   const RowSet interior = interior_rows(launch.rows);
+  const bool sends_update = kSendsUpdate && launch.exchange;
   for (int i = 0; i < launch.iterations; ++i) {
     const int in = (launch.first_in + i) & 1;
     const PlaneStep<Real> step{launch.planes[in], launch.planes[in ^ 1], launch.nx};
@@ -49,15 +78,18 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
     const auto k = static_cast<std::uint64_t>(i / launch.nccheck);
     double* norm = &launch.norms[k & 1];
 
-    double sum = sweep_rows(step, boundary, grid.thread(), grid.size(), check);
-    grid.sync();  // the boundary rows are written before any block packs them
+    double sum = 0.0;
+    if (!sends_update) {
+      sum = sweep_rows(step, boundary, grid.thread(), grid.size(), check);
+      grid.sync();  // the boundary rows are written before any block packs them
+    }
 
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
     // block, and embedded_failed() then sends all of them home together.
     bool failed = false;
     if (launch.exchange) {
-      failed = hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch) !=
-               hk::BlockStatus::ok;
+      failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch, step,
+                                                    check, sum) != hk::BlockStatus::ok;
     }
     sum += sweep_rows(step, interior, grid.thread(), grid.size(), check);
     if (check) add_to_norm(norm, sum);
@@ -88,9 +120,16 @@ struct HostResidentSteps {
   template <class Real, class Block, class Grid>
   bool operator()(const Block& block, const Grid& grid, std::uint32_t block_index,
                   std::uint32_t blocks, const ResidentLaunch<Real>& launch) const {
-    return haloflag::kernels::with_embedded_lines_build(launch.plans[0], [&](auto build) {
-      return resident_steps<decltype(build)::value>(block, grid, block_index, blocks, launch,
-                                                    HostNormAdd{});
+    namespace hk = haloflag::kernels;
+    return hk::with_embedded_lines_build(launch.plans[0], [&](auto build) {
+      constexpr hk::LinesCode kLines = decltype(build)::value;
+      // As the GPU kernels are built (gpu_jacobi2d.cu): sends that update rows without lines only.
+      if (kLines == hk::LinesCode::absent && launch.sends_update_cells) {
+        return resident_steps<kLines, true>(block, grid, block_index, blocks, launch,
+                                            HostNormAdd{});
+      }
+      return resident_steps<kLines, false>(block, grid, block_index, blocks, launch,
+                                           HostNormAdd{});
     });
   }
 };

@@ -58,6 +58,19 @@ HF_HD inline void add_change(double& sum, Real value, Real old) {
   sum += static_cast<double>(change) * static_cast<double>(change);
 }
 
+// One cell of a step, `cell` counted from the plane's start, as the sweeps compute it: the
+// resident kernel's sends update the cells they send with it (resident_steps.hpp). Adds the
+// square of its change to `sum` when `norm` is set.
+template <class Real>
+HF_HD inline void update_cell(const PlaneStep<Real>& step, std::int64_t cell, bool norm,
+                              double& sum) {
+  const std::int64_t nx = step.nx;
+  const Real value =
+      four_point_mean(step.in[cell + 1], step.in[cell - 1], step.in[cell + nx], step.in[cell - nx]);
+  step.out[cell] = value;
+  if (norm) add_change(sum, value, step.in[cell]);
+}
+
 // Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is
 // cut into items of one column and a run of up to kMaxRowRun contiguous rows, as long as every
 // member still gets an item; member m takes items m, m + members, ... (a column fastest), so

@@ -1,7 +1,7 @@
 // Every variant of the 2-D Jacobi equals the single-device reference bit for bit, and its norms
 // match the reference's, on whatever number of ranks mpiexec starts (the rows split unevenly at
 // 2 and 4): float and double, the norm every iteration and every third, the peers over node
-// (one host) and over MPI.
+// (one host) and over MPI; the resident kernel's boundary rows updated inside its sends or first.
 //
 // The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
 // skips every case, saying why.
@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "gpu_jacobi2d.hpp"
 #include "haloflag/examples/test_backend.hpp"
@@ -155,6 +156,31 @@ TEST(ResidentRoutes, LinesAndTheAnnounceAtTheStartMatchReference) {
     const CheckResult result = run_and_check(*variant, problem, settings);
     EXPECT_TRUE(result.identical)
         << (lines ? "lines: " : "announced at the start: ") << result.message;
+  }
+}
+
+// The resident kernel's two orders of the boundary rows: inside the exchange's sends, which
+// update the rows they send and add their changes to the norm, with no grid barrier before the
+// start; and first, behind that barrier. Asked for, the sends update on every rank but one of a
+// single row, which is in both sends (7 rows at 4 ranks: 2 + 1 + 1 + 1). Rows in 16-byte groups
+// and cell by cell, the norm every iteration.
+TEST(ResidentRoutes, SendsUpdatingTheRowsAndTheRowsFirstMatchReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  for (const auto& [nx, ny] : {std::pair<std::int64_t, std::int64_t>{12, 13}, {11, 13}, {12, 7}}) {
+    const Problem problem = make_problem(nx, ny, world_size(), Precision::float32);
+    for (const bool sends_update : {true, false}) {
+      RunSettings settings = test_settings(1);
+      settings.sends_update_cells = sends_update;
+      auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+      EXPECT_EQ(variant->launch_description().find("its sends updating the rows") !=
+                    std::string::npos,
+                sends_update && problem.rows(world_rank()) >= 2)
+          << variant->launch_description();
+      const CheckResult result = run_and_check(*variant, problem, settings);
+      EXPECT_TRUE(result.identical)
+          << nx << " x " << ny << ", " << (sends_update ? "sends updating: " : "rows first: ")
+          << result.message;
+    }
   }
 }
 

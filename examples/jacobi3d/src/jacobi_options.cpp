@@ -106,21 +106,15 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
   add_count(app, "--node-blocks", options.node_blocks,
             "blocks of the node transport's piece grid; 0: one per piece, as many as fit (a "
             "resident grid: half the room the exchange's other kernels leave)", 0);
-  add_count(app, "--node-piece-bytes", options.node_piece_bytes,
-            "node transport: bytes of a piece, the share of a message one block moves at a time "
-            "(at least a block's threads times the element size); 0: the library's default "
-            "(kernels::LaunchSettings)", 0);
+  hx::add_node_piece_bytes_option(app, options.node_piece_bytes);
   app.add_flag("--next-exchange,!--no-next-exchange", options.next_exchange_told,
                "resident: each exchange's finish tells the node peers where the next one goes "
                "(kernels::NextExchange); --no-next-exchange: each exchange announces its fields "
                "at its start")
       ->capture_default_str();
-  hb::add_choice(app, "--sends-update", options.sends_update, {"auto", "on", "off"},
-                 "resident: on: the exchange's sends update the boundary cells they send, with "
-                 "no grid barrier before the start; off: the boundary layer first, then a grid "
-                 "barrier, then the start; auto: on where the interior is taken from a counter "
-                 "(--interior-by-counter), else up to 64 cells per thread of the grid "
-                 "(examples/common/README.md)");
+  hx::add_sends_update_option(app, options.sends_update,
+                              "on where the interior is taken from a counter "
+                              "(--interior-by-counter), else up to 64 cells per thread of the grid");
   app.add_flag("--interior-by-counter,!--no-interior-by-counter", options.interior_by_counter,
                "resident: each block sweeps the interior's column runs dealt to it, then takes "
                "the last two rounds' from a counter, so that blocks that sent pieces first take "

@@ -170,8 +170,6 @@ int run_jacobi(int argc, char** argv) {
   RunSettings settings;
   hx::set_variant_settings(settings, options, start);
   settings.node_lines_up_to_bytes = options.node_lines_up_to_bytes;
-  settings.node_piece_bytes = options.node_piece_bytes;
-  if (options.sends_update != "auto") settings.sends_update_cells = options.sends_update == "on";
   settings.interior_by_counter = options.interior_by_counter;
   if (options.conventional_strategy != "auto") {
     settings.conventional_strategy = haloflag::halo::parse_strategy(options.conventional_strategy);

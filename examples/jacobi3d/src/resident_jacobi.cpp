@@ -10,13 +10,12 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "field_variant.hpp"
 #include "gpu_jacobi.hpp"
 #include "haloflag/examples/host_resident_kernel.hpp"
 #include "haloflag/examples/resident_boundary_order.hpp"
-#include "haloflag/examples/resident_piece_size.hpp"
+#include "haloflag/examples/agreed_piece_bytes.hpp"
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
@@ -56,9 +55,10 @@ class ResidentJacobi final : public FieldVariant<Real> {
                                                   settings.interior_by_counter));
     hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     if (settings.node_piece_bytes == 0) {
-      options.advanced.launch.node_piece_bytes =
-          agreed_piece_bytes(comm, blocks, wants_update ? block_threads * int{sizeof(Real)} : 0,
-                             options.advanced.launch.node_piece_bytes);
+      options.advanced.launch.node_piece_bytes = haloflag::examples::agreed_piece_bytes(
+          comm, this->problem_.geometry, this->fields_.rank(), blocks,
+          wants_update ? block_threads * int{sizeof(Real)} : 0,
+          options.advanced.launch.node_piece_bytes);
     }
     piece_bytes_ = options.advanced.launch.node_piece_bytes;
     exchange_ =
@@ -124,23 +124,6 @@ class ResidentJacobi final : public FieldVariant<Real> {
   }
 
  private:
-  // The node piece size every rank uses (updating_piece_bytes for this rank's messages, a grid
-  // of `blocks` and, where its sends update their cells, pieces of `smallest_bytes`, one
-  // element a thread; the largest over the ranks: a message's pieces must agree at both ends);
-  // `default_bytes` where this rank has no grid (it fails after the set-up). Collective.
-  int agreed_piece_bytes(MPI_Comm comm, int blocks, int smallest_bytes, int default_bytes) const {
-    std::vector<std::int64_t> message_bytes;
-    for (const auto& n : this->problem_.geometry.neighbours(this->fields_.rank())) {
-      message_bytes.push_back(n.bytes);
-    }
-    const int mine = blocks > 0 ? haloflag::examples::updating_piece_bytes(
-                                      message_bytes, blocks, default_bytes, smallest_bytes)
-                                : default_bytes;
-    int agreed = mine;
-    MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
-    return agreed;
-  }
-
   // How the interior is shared out among the blocks, for the launch's description.
   std::string interior_description() const {
     return interior_counter_.bytes() > 0 ? "; the interior's last rounds taken from a counter"

@@ -68,7 +68,8 @@ std::optional<int> start_run(CLI::App& app, MPI_Comm comm, const std::string& to
 
 // Sets the settings every variant shares (of an example's RunSettings), from the run's backend
 // and the options both examples spell alike (--timeout, --gpu-threads, --resident-blocks,
-// --node-blocks, --next-exchange, --host-threads, --transport, --progress).
+// --node-blocks, --node-piece-bytes, --sends-update, --next-exchange, --host-threads,
+// --transport, --progress).
 template <class Options>
 void set_variant_settings(VariantSettings& settings, const Options& options,
                           const RunStart& start) {
@@ -80,6 +81,8 @@ void set_variant_settings(VariantSettings& settings, const Options& options,
   settings.gpu_sharers = start.binding ? start.binding->sharers : 1;
   settings.resident_blocks = options.resident_blocks;
   settings.node_blocks = options.node_blocks;
+  settings.node_piece_bytes = options.node_piece_bytes;
+  if (options.sends_update != "auto") settings.sends_update_cells = options.sends_update == "on";
   settings.next_exchange_told = options.next_exchange_told;
   settings.host_team_threads = options.host_team_threads;
   settings.progress = haloflag::halo::parse_progress(options.progress);

@@ -1,6 +1,6 @@
 // What the command lines of the stencil examples share beyond the tools' common options
-// (haloflag/bench/shared_options.hpp): --transport, --host-threads, and the reading of a
-// --variant list.
+// (haloflag/bench/shared_options.hpp): --transport, --host-threads, the resident kernel's
+// --node-piece-bytes and --sends-update, and the reading of a --variant list.
 #pragma once
 
 #include <array>
@@ -19,6 +19,14 @@ CLI::Option* add_transport_option(CLI::App& app, std::string& transport, const s
 // --host-threads N, at least 1: the CPU threads that play the resident kernel's grid on the
 // host backend (HostTeam).
 CLI::Option* add_host_threads_option(CLI::App& app, int& threads);
+
+// --node-piece-bytes N: the node transport's piece size (VariantSettings::node_piece_bytes).
+CLI::Option* add_node_piece_bytes_option(CLI::App& app, int& bytes);
+
+// --sends-update auto|on|off: whether the resident kernel's sends update the boundary cells they
+// send (VariantSettings::sends_update_cells); `auto_rule` says what auto does.
+CLI::Option* add_sends_update_option(CLI::App& app, std::string& choice,
+                                     const std::string& auto_rule);
 
 // Throws CLI::ValidationError: --variant named `name`, which is none of `expected`.
 [[noreturn]] void refuse_variant(const std::string& name, const std::string& expected);
