@@ -36,13 +36,21 @@ HF_HD inline RowSet interior_rows(std::int64_t rows) { return {2, rows > 2 ? row
 // Most contiguous rows one member walks down a column (sweep_rows).
 inline constexpr std::int64_t kMaxRowRun = 32;
 
-// The rows an item walks down: as many as still leave an item for every member, at most
-// kMaxRowRun, and 1 where the rows are `gap` apart (they share nothing to keep). `units`: the
-// items of one row (cells or groups).
+// The rows an item walks down: the fewest that give every item to the members in one round, at
+// most kMaxRowRun (then the longest, in as few rounds as they take), and 1 where the rows are
+// `gap` apart (they share nothing to keep). `units`: the items of one row (cells or groups).
+// Runs one row shorter than that leave a second round to some members, which then walk about
+// twice as many rows as the rest while the others wait at the next barrier.
 HF_HD inline std::int64_t row_run(std::int64_t units, const RowSet& set, std::int64_t members) {
   if (set.gap != 1) return 1;
-  const std::int64_t run = units * set.count / members;
-  return run < 1 ? 1 : (run > kMaxRowRun ? kMaxRowRun : run);
+  // A rank's rows and a grid's members are far fewer than 2^32: 32-bit division, which GPUs do
+  // fast.
+  const auto runs_a_column =
+      static_cast<std::uint32_t>(members) / static_cast<std::uint32_t>(units);
+  if (runs_a_column == 0) return kMaxRowRun;
+  const auto count = static_cast<std::uint32_t>(set.count);
+  const std::int64_t run = (count + runs_a_column - 1) / runs_a_column;
+  return run > kMaxRowRun ? kMaxRowRun : run;
 }
 
 // A cell's new value: the mean of its four neighbours, summed in this order, the scale last.
