@@ -32,7 +32,18 @@ for target in "$@"; do names+=(-o -name "$target"); done
   find . -type f \( -name CTestTestfile.cmake -o -name '*.so*' "${names[@]}" \) \
     ! -path '*/CMakeFiles/*' -print0 | xargs -0 cp --parents -t "$slim")
 find "$slim" -type f ! -name '*.cmake' ! -name '*.so*' -exec strip --strip-unneeded {} +
-{ git -C "$root" log --oneline -1 | cut -c1-60; echo "sources: $source"; } >"$slim/TREE"
+# TREE names what was built: this repository's commit, with a word where the sources were not
+# that commit alone. (A copy made elsewhere has no commit of its own: its record names it.)
+{
+  if [[ $source == "$root" ]]; then
+    git -C "$root" log --oneline -1 | cut -c1-60
+    [[ -z $(git -C "$root" status --porcelain --untracked-files=no) ]] ||
+      echo "with changes not committed"
+  else
+    echo "a copy outside this repository"
+  fi
+  echo "sources: $source"
+} >"$slim/TREE"
 # xz's largest window (64 MiB) finds the programs' shared GPU code again: half the size of -6.
 rm -f "$root"/.prebuilt/*.tar.xz
 XZ_OPT=-9 tar -C "$root/build-prebuilt" -cJf "$root/.prebuilt/builds.tar.xz" .
