@@ -14,8 +14,11 @@
 //   4. the grid finishes the exchange into the ghost rows of the field just written
 //   5. grid barrier (which also tells every block whether a wait failed: then all return);
 //      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
-// Two accumulators alternate: block 0 empties check k's after the barrier of step 5, and check
-// k + 2 cannot add to it before the next iteration's first barrier, which waits for block 0.
+// Two accumulators alternate: the grid's last block empties check k's after the barrier of
+// step 5, and check k + 2 cannot add to it before the next iteration's step 5, which waits for
+// that block. The last block publishes because it has the least to do where the peers are
+// over node or self: the interior's items go to the grid's first members, and the node pieces
+// to its first blocks (a check's publish held block 0, which moves a piece, back a microsecond).
 #pragma once
 
 #include <cstddef>
@@ -107,7 +110,7 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
     } else {
       grid.sync();
     }
-    if (check && block_index == 0 && block.thread() == 0) {
+    if (check && block_index + 1 == blocks && block.thread() == 0) {
       publish_norm(launch.slots, k, take_norm(norm));
     }
   }
