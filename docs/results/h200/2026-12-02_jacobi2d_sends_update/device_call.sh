@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Session 78's calls on one H200 (issue 58: jacobi2d's resident rows updated inside its sends,
+# and its row runs in one round), from the repository root on the GPU machine, with the builds
+# made here beforehand by scripts/device/prebuild.sh and carried in .prebuilt: build-gpu (this
+# tree: jacobi2d and Jacobi3D with their reference tests) and build-before (the tree before,
+# named in README.md: jacobi2d). STEPS lists the steps of a call (default: tests one two):
+#   tests  the GPU tests of both examples (their references at 1 and 2 ranks) of this tree
+#   one    one rank's jacobi2d, resident alone, at SIZES_2D (1024 4096) cells a side, the norm
+#          every iteration and every 100: the tree before, this tree as the rule picks (auto)
+#          and this tree with --sends-update off, in turn (their order turned every round),
+#          ROUNDS rounds (2), into one/
+#   two    the same on two ranks sharing the GPU under NVIDIA MPS (a proxy: their exchange is a
+#          copy within one GPU, and each rank's grid takes half of it), at 1024^2, into two/
+#   grid   this tree's resident jacobi2d at 1024^2, the norm every iteration and every 100: one
+#          rank on its default grid (132 blocks), 66 and 264; two ranks under MPS on theirs (66
+#          each) and 132; ROUNDS rounds (2), into grid/
+#   every  one rank's jacobi2d, every variant, at SIZES_2D (1024 4096 16384), the norm every
+#          iteration and every 100, the tree before and this tree in turn (their order turned
+#          every round), ROUNDS rounds (2), into every/
+# Each run: -niter 1000 (200 at 4096^2 and above), 1 warm-up and 5 timed runs; its median, p10
+# and p90 per iteration, its update alone and the launch it describes, in FOLDER/summary.txt.
+set -uo pipefail
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+STEPS=${STEPS:-tests one two}
+this_tree_call
+use_prebuilt
+
+# jacobi2d_form STEP NAME RANKS TREE N NCCHECK [OPTIONS...]: one run of TREE's jacobi2d, of
+# VARIANTS (resident), into $o/STEP/NAME.{json,txt}; each variant's figures in
+# $o/STEP/summary.txt and on stdout.
+jacobi2d_form() {
+  local step=$1 name=$2 nranks=$3 tree=$4 n=$5 nccheck=$6
+  shift 6
+  local niter=1000 prefix=()
+  ((n >= 4096)) && niter=200
+  ((nranks > 1)) && prefix=("${shared[@]}")
+  (($(left) > 40)) || return 0
+  timeout 60 "${prefix[@]}" mpiexec -n "$nranks" "$(jacobi2d "$tree")" -nx "$n" -ny "$n" \
+    -niter "$niter" -nccheck "$nccheck" --variant "${VARIANTS:-resident}" --warmup 1 \
+    --repeats 5 "$@" \
+    --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
+  python3 - "$o/$step/$name.json" "$name" <<'PY' | tee -a "$o/$step/summary.txt"
+import json, sys
+try:
+    run = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as error:
+    print(f"{sys.argv[2]}: no report ({error})")
+    sys.exit(0)
+for v in run["variants"]:
+    s, u = v["summary_us"], v["update"]
+    print(f"{sys.argv[2]} {v['variant']}: median {s['median']:.2f} p10 {s['p10']:.2f} p90 {s['p90']:.2f} us;"
+          f" update {u['us_per_iteration']:.2f} us ({u['fraction_of_copy_rate']:.2f});"
+          f" {'identical' if v['check']['identical'] else 'DIFFERS'}; {v['launch']}")
+PY
+}
+
+# forms_in_turn STEP RANKS SIZES: jacobi2d_form of the three forms at each of SIZES, the norm
+# every iteration and every 100, $rounds rounds, the forms' order turned every round.
+forms_in_turn() {
+  local step=$1 nranks=$2 sizes=$3 round n nccheck form turn
+  local forms=(before auto off)
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "$rounds"); do
+    for n in $sizes; do
+      for nccheck in 1 100; do
+        for turn in 0 1 2; do
+          form=${forms[$(((turn + round - 1) % 3))]}
+          case $form in
+            before) jacobi2d_form "$step" "n${n}_c${nccheck}_before_r$round" "$nranks" before \
+              "$n" "$nccheck" ;;
+            auto) jacobi2d_form "$step" "n${n}_c${nccheck}_auto_r$round" "$nranks" after "$n" \
+              "$nccheck" ;;
+            off) jacobi2d_form "$step" "n${n}_c${nccheck}_off_r$round" "$nranks" after "$n" \
+              "$nccheck" --sends-update off ;;
+          esac
+        done
+      done
+    done
+  done
+}
+
+# trees_in_turn STEP SIZES: jacobi2d_form of every variant, the tree before and this tree, at
+# each of SIZES, the norm every iteration and every 100, $rounds rounds, their order turned
+# every round.
+trees_in_turn() {
+  local step=$1 sizes=$2 round n nccheck tree
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "$rounds"); do
+    for n in $sizes; do
+      for nccheck in 1 100; do
+        for tree in $( ((round % 2)) && echo before after || echo after before); do
+          VARIANTS=all jacobi2d_form "$step" "n${n}_c${nccheck}_${tree}_r$round" 1 "$tree" "$n" \
+            "$nccheck"
+        done
+      done
+    done
+  done
+}
+
+for step in $STEPS; do
+  case $step in
+    tests)
+      in_build "$build" "$o/ctest_gpu.txt" timeout 200 ctest -L gpu --timeout 90 \
+        --output-on-failure -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda"
+      echo "tests: $(grep -E "tests passed" "$o/ctest_gpu.txt"); $(left) s left"
+      ;;
+    one)
+      forms_in_turn one 1 "${SIZES_2D:-1024 4096}"
+      echo "one: $(left) s left"
+      ;;
+    two)
+      forms_in_turn two 2 1024
+      echo "two: $(left) s left"
+      ;;
+    grid)
+      mkdir -p "$o/grid"
+      for round in $(seq 1 "$rounds"); do
+        for nccheck in 1 100; do
+          for blocks in 0 66 264; do
+            jacobi2d_form grid "np1_c${nccheck}_b${blocks}_r$round" 1 after 1024 "$nccheck" \
+              --resident-blocks "$blocks"
+          done
+          for blocks in 0 132; do
+            jacobi2d_form grid "np2_c${nccheck}_b${blocks}_r$round" 2 after 1024 "$nccheck" \
+              --resident-blocks "$blocks"
+          done
+        done
+      done
+      echo "grid: $(left) s left"
+      ;;
+    every)
+      trees_in_turn every "${SIZES_2D:-1024 4096 16384}"
+      echo "every: $(left) s left"
+      ;;
+  esac
+done
