@@ -14,6 +14,11 @@
 #   grid   this tree's resident jacobi2d at 1024^2, the norm every iteration and every 100: one
 #          rank on its default grid (132 blocks), 66 and 264; two ranks under MPS on theirs (66
 #          each) and 132; ROUNDS rounds (2), into grid/
+#   shapes this tree's resident jacobi2d on one rank at the rows a rank of two holds at 1024^2
+#          and 4096^2 (1024 x 513 and 4096 x 2049 cells, its exchange going to itself): the
+#          sends updating the rows and the rows first (the rule picks the sends for both), and
+#          1024 x 513 on 264 blocks too; the norm every iteration and every 100; ROUNDS rounds
+#          (2), into shapes/
 #   every  one rank's jacobi2d, every variant, at SIZES_2D (1024 4096 16384), the norm every
 #          iteration and every 100, the tree before and this tree in turn (their order turned
 #          every round), ROUNDS rounds (2), into every/
@@ -27,16 +32,16 @@ this_tree_call
 use_prebuilt
 
 # jacobi2d_form STEP NAME RANKS TREE N NCCHECK [OPTIONS...]: one run of TREE's jacobi2d, of
-# VARIANTS (resident), into $o/STEP/NAME.{json,txt}; each variant's figures in
-# $o/STEP/summary.txt and on stdout.
+# VARIANTS (resident), on a grid of N x N cells (N: NX or NXxNY for NX x NY), into
+# $o/STEP/NAME.{json,txt}; each variant's figures in $o/STEP/summary.txt and on stdout.
 jacobi2d_form() {
-  local step=$1 name=$2 nranks=$3 tree=$4 n=$5 nccheck=$6
+  local step=$1 name=$2 nranks=$3 tree=$4 nx=${5%x*} ny=${5#*x} nccheck=$6
   shift 6
   local niter=1000 prefix=()
-  ((n >= 4096)) && niter=200
+  ((nx >= 4096)) && niter=200
   ((nranks > 1)) && prefix=("${shared[@]}")
   (($(left) > 40)) || return 0
-  timeout 60 "${prefix[@]}" mpiexec -n "$nranks" "$(jacobi2d "$tree")" -nx "$n" -ny "$n" \
+  timeout 60 "${prefix[@]}" mpiexec -n "$nranks" "$(jacobi2d "$tree")" -nx "$nx" -ny "$ny" \
     -niter "$niter" -nccheck "$nccheck" --variant "${VARIANTS:-resident}" --warmup 1 \
     --repeats 5 "$@" \
     --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
@@ -128,6 +133,23 @@ for step in $STEPS; do
         done
       done
       echo "grid: $(left) s left"
+      ;;
+    shapes)
+      mkdir -p "$o/shapes"
+      for round in $(seq 1 "$rounds"); do
+        for shape in 1024x513 4096x2049; do
+          for nccheck in 1 100; do
+            for form in on off; do
+              jacobi2d_form shapes "${shape}_c${nccheck}_${form}_r$round" 1 after "$shape" \
+                "$nccheck" --sends-update "$form"
+            done
+            [[ $shape == 1024x513 ]] &&
+              jacobi2d_form shapes "${shape}_c${nccheck}_on_b264_r$round" 1 after "$shape" \
+                "$nccheck" --resident-blocks 264
+          done
+        done
+      done
+      echo "shapes: $(left) s left"
       ;;
     every)
       trees_in_turn every "${SIZES_2D:-1024 4096 16384}"
