@@ -114,7 +114,8 @@ JacobiOptions parse_jacobi_options(CLI::App& app, int argc, char** argv) {
       ->capture_default_str();
   hx::add_sends_update_option(app, options.sends_update,
                               "on where the interior is taken from a counter "
-                              "(--interior-by-counter), else up to 64 cells per thread of the grid");
+                              "(--interior-by-counter), else up to 64 cells per thread of the "
+                              "grid");
   app.add_flag("--interior-by-counter,!--no-interior-by-counter", options.interior_by_counter,
                "resident: each block sweeps the interior's column runs dealt to it, then takes "
                "the last two rounds' from a counter, so that blocks that sent pieces first take "

@@ -54,7 +54,8 @@ except (OSError, ValueError) as error:
     sys.exit(0)
 for v in run["variants"]:
     s, u = v["summary_us"], v["update"]
-    print(f"{sys.argv[2]} {v['variant']}: median {s['median']:.2f} p10 {s['p10']:.2f} p90 {s['p90']:.2f} us;"
+    print(f"{sys.argv[2]} {v['variant']}: median {s['median']:.2f}"
+          f" p10 {s['p10']:.2f} p90 {s['p90']:.2f} us;"
           f" update {u['us_per_iteration']:.2f} us ({u['fraction_of_copy_rate']:.2f});"
           f" {'identical' if v['check']['identical'] else 'DIFFERS'}; {v['launch']}")
 PY

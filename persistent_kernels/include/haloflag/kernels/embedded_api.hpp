@@ -208,7 +208,8 @@ HF_HD BlockStatus embedded_unpack(const Group& group, const DevicePlan& plan,
 }
 
 /// True once any device-side wait of this exchange has failed (deadline or abort), whichever
-/// group it was. Does not wait; one read of a host line per call.
+/// group it was. Does not wait; one read per call, of the GPU's own word where the control has
+/// one (WaitControl::device_failed), else of the record's line in host memory.
 HF_HD inline bool embedded_failed(const DevicePlan& plan) {
   return device_wait_failed(detail::plan_of(plan).control);
 }
