@@ -32,6 +32,7 @@ class ResidentJacobi final : public RowVariant<Real> {
       : RowVariant<Real>(problem, comm, settings, 2 * sizeof(double)) {
     const PlanePair<Real>& fields = this->fields_;
     const bool host = settings.backend == haloflag::notify::Backend::host;
+    const std::int64_t cells = fields.rows() * (fields.nx() - 2);
     // The kernel first: its grid's size sets the pieces. A rank whose grid cannot be resident
     // fails only after the collective set-up below, so that it cannot strand the others in it.
     std::unique_ptr<ResidentKernel<Real>> kernel;
@@ -41,16 +42,18 @@ class ResidentJacobi final : public RowVariant<Real> {
                           settings.host_team_threads, HostResidentSteps{}, "--host-threads")
                     : GpuSide<Real>::resident_kernel(settings.gpu_threads,
                                                      settings.resident_blocks,
-                                                     settings.gpu_sharers,
-                                                     fields.rows() * (fields.nx() - 2));
+                                                     settings.gpu_sharers, cells);
     } catch (...) {
       not_resident = std::current_exception();
     }
     const int blocks = kernel ? kernel->blocks() : 0;
     const int block_threads = host ? 1 : settings.gpu_threads;
-    const bool wants_update = settings.sends_update_cells.value_or(
-        haloflag::examples::sends_update_boundary(fields.rows() * (fields.nx() - 2),
-                                                  std::int64_t{blocks} * block_threads, false));
+    // With one row, that row is in both sends, and its changes would count twice in the norm.
+    // Each rank decides alone: the order of its update and its sends is its own.
+    const bool wants_update =
+        fields.rows() >= 2 &&
+        settings.sends_update_cells.value_or(haloflag::examples::sends_update_boundary(
+            cells, std::int64_t{blocks} * block_threads, false));
     hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     if (settings.node_piece_bytes == 0) {
       options.advanced.launch.node_piece_bytes = haloflag::examples::agreed_piece_bytes(
@@ -60,10 +63,8 @@ class ResidentJacobi final : public RowVariant<Real> {
     }
     piece_bytes_ = options.advanced.launch.node_piece_bytes;
     exchange_ = std::make_unique<hh::Exchange>(problem.geometry, fields.view(0), options);
-    // As the kernels are built: without lines (resident_steps.hpp). With one row, that row is in
-    // both sends, and its changes would count twice in the norm. Each rank decides alone: the
-    // order of its update and its sends is its own.
-    sends_update_ = wants_update && fields.rows() >= 2 &&
+    // As the kernels are built: without lines (resident_steps.hpp).
+    sends_update_ = wants_update &&
                     haloflag::kernels::embedded_lines_build(exchange_->device_plan(
                         fields.view(0))) == haloflag::kernels::LinesCode::absent;
     // The node senders place into both fields' ghost rows (collective): the kernel reads a

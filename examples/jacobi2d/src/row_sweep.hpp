@@ -80,9 +80,9 @@ HF_HD inline void update_cell(const PlaneStep<Real>& step, std::int64_t cell, bo
 }
 
 // Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is
-// cut into items of one column and a run of up to kMaxRowRun contiguous rows, as long as every
-// member still gets an item; member m takes items m, m + members, ... (a column fastest), so
-// consecutive members read consecutive cells. Walking down a column keeps the row above and the
+// cut into items of one column and a run of up to kMaxRowRun contiguous rows (row_run: as few
+// as one round of the members takes); member m takes items m, m + members, ... (a column
+// fastest), so consecutive members read consecutive cells. Walking down a column keeps the row above and the
 // cell itself in registers: each cell then loads the row below and its two neighbours in its row
 // (cached), and every byte of the plane comes from memory about once. Returns the member's sum
 // of squared changes when `norm` is set (else 0).
