@@ -83,6 +83,38 @@ this_tree_call() {
 jacobi3d() { echo "${builds[$1]}/examples/jacobi3d/haloflag_jacobi3d"; }
 jacobi2d() { echo "${builds[$1]}/examples/jacobi2d/haloflag_jacobi2d"; }
 
+# jacobi2d_form STEP NAME RANKS TREE N NCCHECK [OPTIONS...]: one run of TREE's jacobi2d, of
+# VARIANTS (resident), on a grid of N x N cells (N: NX or NXxNY for NX x NY), -niter 1000 (200
+# from 4096 columns), 1 warm-up and 5 timed runs, within the call's time, into
+# $o/STEP/NAME.{json,txt}; each variant's median, p10 and p90 per iteration, its update alone
+# and the launch it describes in $o/STEP/summary.txt and on stdout.
+jacobi2d_form() {
+  local step=$1 name=$2 nranks=$3 tree=$4 nx=${5%x*} ny=${5#*x} nccheck=$6
+  shift 6
+  local niter=1000 prefix=()
+  ((nx >= 4096)) && niter=200
+  ((nranks > 1)) && prefix=("${shared[@]}")
+  (($(left) > 40)) || return 0
+  timeout 60 "${prefix[@]}" mpiexec -n "$nranks" "$(jacobi2d "$tree")" -nx "$nx" -ny "$ny" \
+    -niter "$niter" -nccheck "$nccheck" --variant "${VARIANTS:-resident}" --warmup 1 \
+    --repeats 5 "$@" \
+    --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
+  python3 - "$o/$step/$name.json" "$name" <<'PY' | tee -a "$o/$step/summary.txt"
+import json, sys
+try:
+    run = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as error:
+    print(f"{sys.argv[2]}: no report ({error})")
+    sys.exit(0)
+for v in run["variants"]:
+    s, u = v["summary_us"], v["update"]
+    print(f"{sys.argv[2]} {v['variant']}: median {s['median']:.2f}"
+          f" p10 {s['p10']:.2f} p90 {s['p90']:.2f} us;"
+          f" update {u['us_per_iteration']:.2f} us ({u['fraction_of_copy_rate']:.2f});"
+          f" {'identical' if v['check']['identical'] else 'DIFFERS'}; {v['launch']}")
+PY
+}
+
 # rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
 # $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
 # and in $o/rates/summary.txt.

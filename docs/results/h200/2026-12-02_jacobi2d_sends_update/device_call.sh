@@ -31,36 +31,6 @@ STEPS=${STEPS:-tests one two}
 this_tree_call
 use_prebuilt
 
-# jacobi2d_form STEP NAME RANKS TREE N NCCHECK [OPTIONS...]: one run of TREE's jacobi2d, of
-# VARIANTS (resident), on a grid of N x N cells (N: NX or NXxNY for NX x NY), into
-# $o/STEP/NAME.{json,txt}; each variant's figures in $o/STEP/summary.txt and on stdout.
-jacobi2d_form() {
-  local step=$1 name=$2 nranks=$3 tree=$4 nx=${5%x*} ny=${5#*x} nccheck=$6
-  shift 6
-  local niter=1000 prefix=()
-  ((nx >= 4096)) && niter=200
-  ((nranks > 1)) && prefix=("${shared[@]}")
-  (($(left) > 40)) || return 0
-  timeout 60 "${prefix[@]}" mpiexec -n "$nranks" "$(jacobi2d "$tree")" -nx "$nx" -ny "$ny" \
-    -niter "$niter" -nccheck "$nccheck" --variant "${VARIANTS:-resident}" --warmup 1 \
-    --repeats 5 "$@" \
-    --json "$o/$step/$name.json" >"$o/$step/$name.txt" 2>&1
-  python3 - "$o/$step/$name.json" "$name" <<'PY' | tee -a "$o/$step/summary.txt"
-import json, sys
-try:
-    run = json.load(open(sys.argv[1]))
-except (OSError, ValueError) as error:
-    print(f"{sys.argv[2]}: no report ({error})")
-    sys.exit(0)
-for v in run["variants"]:
-    s, u = v["summary_us"], v["update"]
-    print(f"{sys.argv[2]} {v['variant']}: median {s['median']:.2f}"
-          f" p10 {s['p10']:.2f} p90 {s['p90']:.2f} us;"
-          f" update {u['us_per_iteration']:.2f} us ({u['fraction_of_copy_rate']:.2f});"
-          f" {'identical' if v['check']['identical'] else 'DIFFERS'}; {v['launch']}")
-PY
-}
-
 # forms_in_turn STEP RANKS SIZES: jacobi2d_form of the three forms at each of SIZES, the norm
 # every iteration and every 100, $rounds rounds, the forms' order turned every round.
 forms_in_turn() {
@@ -107,9 +77,7 @@ trees_in_turn() {
 for step in $STEPS; do
   case $step in
     tests)
-      in_build "$build" "$o/ctest_gpu.txt" timeout 200 ctest -L gpu --timeout 90 \
-        --output-on-failure -R "jacobi2d_reference_cuda|jacobi3d_reference_cuda"
-      echo "tests: $(grep -E "tests passed" "$o/ctest_gpu.txt"); $(left) s left"
+      GPU_TESTS="jacobi2d_reference_cuda|jacobi3d_reference_cuda" stencil_gpu_tests
       ;;
     one)
       forms_in_turn one 1 "${SIZES_2D:-1024 4096}"
