@@ -9,17 +9,18 @@
 //      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: each
 //      block updates the cells of the rows it sends just before it moves them, and adds their
 //      changes to its norm sum; every cell of those rows is in exactly one send
-//   3. the grid updates the interior rows while the rows fly; on a norm check every member's
-//      sum of squared changes goes into the check's accumulator
+//   3. the grid updates the interior rows while the rows fly, the members left with one item
+//      fewer being the grid's last block and then its first (dealt_member): the blocks that
+//      move pieces and publish; on a norm check every member's sum of squared changes goes
+//      into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
 //   5. grid barrier (which also tells every block whether a wait failed: then all return);
 //      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
 // Two accumulators alternate: the grid's last block empties check k's after the barrier of
 // step 5, and check k + 2 cannot add to it before the next iteration's step 5, which waits for
-// that block. The last block publishes because it has the least to do where the peers are
-// over node or self: the interior's items go to the grid's first members, and the node pieces
-// to its first blocks (a check's publish held block 0, which moves a piece, back about half a
-// microsecond at 1024^2).
+// that block. The last block publishes because the node pieces go to the grid's first blocks
+// (a check's publish held block 0, which moves a piece, back about half a microsecond at
+// 1024^2), and it is the first to have one interior item fewer.
 #pragma once
 
 #include <cstddef>
@@ -95,7 +96,9 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch, step,
                                                     check, sum) != hk::BlockStatus::ok;
     }
-    sum += sweep_rows(step, interior, grid.thread(), grid.size(), check);
+    const std::int64_t members = grid.size();
+    sum += sweep_rows(step, interior, dealt_member(grid.thread(), members, launch.interior_turn),
+                      members, check);
     if (check) add_to_norm(norm, sum);
     if (launch.exchange) {
       if (!failed) {

@@ -53,6 +53,23 @@ HF_HD inline std::int64_t row_run(std::int64_t units, const RowSet& set, std::in
   return run > kMaxRowRun ? kMaxRowRun : run;
 }
 
+// How a sweep cuts a set of rows: the rows an item walks down (row_run) and the items they make.
+struct SweepCut {
+  std::int64_t run;
+  std::int64_t items;
+};
+
+// The cut of `set`'s rows, `units` items a row, among `members`; `set` holds a row or more.
+HF_HD inline SweepCut sweep_cut(std::int64_t units, const RowSet& set, std::int64_t members) {
+  const std::int64_t run = row_run(units, set, members);
+  // 32-bit division, as row_run's: a 64-bit one is a long routine on GPUs, and every member
+  // of a grid does this at the start of each sweep.
+  const auto count = static_cast<std::uint32_t>(set.count);
+  const std::uint32_t runs = (count + static_cast<std::uint32_t>(run) - 1) /
+                             static_cast<std::uint32_t>(run);
+  return {run, units * runs};
+}
+
 // A cell's new value: the mean of its four neighbours, summed in this order, the scale last.
 template <class Real>
 HF_HD inline Real four_point_mean(Real right, Real left, Real below, Real above) {
@@ -92,8 +109,7 @@ HF_HD inline double sweep_rows_by_cell(const PlaneStep<Real>& step, const RowSet
   const std::int64_t nx = step.nx;
   const std::int64_t cols = nx - 2;
   if (set.count <= 0) return 0.0;
-  const std::int64_t run = row_run(cols, set, members);
-  const std::int64_t items = cols * ((set.count + run - 1) / run);
+  const auto [run, items] = sweep_cut(cols, set, members);
   // The two planes never overlap: saying so lets the compiler issue later loads before earlier
   // stores.
   const Real* __restrict__ in = step.in;
@@ -154,8 +170,7 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
   const std::int64_t nx = step.nx;
   const std::int64_t groups = nx / kWidth;
   if (set.count <= 0) return 0.0;
-  const std::int64_t run = row_run(groups, set, members);
-  const std::int64_t items = groups * ((set.count + run - 1) / run);
+  const auto [run, items] = sweep_cut(groups, set, members);
   const Real* __restrict__ in = step.in;
   Real* __restrict__ out = step.out;
   double sum = 0.0;
@@ -201,13 +216,47 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
   return sum;
 }
 
+// The items of one row in a sweep (sweep_rows): its 16-byte groups where the rows allow them,
+// else its cells between the fixed columns.
+template <class Real>
+HF_HD inline std::int64_t row_units(const PlaneStep<Real>& step) {
+  return rows_in_groups(step) ? step.nx / kLanes<Real> : step.nx - 2;
+}
+
 // The items of `set` when each walks the longest run (kMaxRowRun rows, or 1 where the rows are
 // apart): members beyond this many would only shorten the runs.
 template <class Real>
 HF_HD inline std::int64_t items_at_longest_run(const PlaneStep<Real>& step, const RowSet& set) {
-  const std::int64_t units = rows_in_groups(step) ? step.nx / kLanes<Real> : step.nx - 2;
   const std::int64_t run = set.gap == 1 ? kMaxRowRun : 1;
-  return units * ((set.count + run - 1) / run);
+  return row_units(step) * ((set.count + run - 1) / run);
+}
+
+// The items sweep_rows cuts `set` into among `members`.
+template <class Real>
+HF_HD inline std::int64_t sweep_items(const PlaneStep<Real>& step, const RowSet& set,
+                                      std::int64_t members) {
+  return set.count > 0 ? sweep_cut(row_units(step), set, members).items : 0;
+}
+
+// How far the resident kernel turns its members in the deal of a sweep of `items` items
+// (dealt_member), its grid `members` in blocks of `block_members`. Where the items are fewer
+// than the members, the members left without one are put on the grid's last block, then on its
+// first blocks: its exchange gives those blocks more to do (the first move the pieces, the last
+// reads the host's abort flag and publishes the norm), and the barrier waits for the slowest
+// block. Where every member has an item or more, the deal is left as it is: turned there, it
+// measured slower.
+HF_HD inline std::int64_t deal_turn(std::int64_t items, std::int64_t members,
+                                    std::int64_t block_members) {
+  return items < members ? (block_members + items) % members : 0;
+}
+
+// Grid member `member`'s place in a deal turned by `turn` (deal_turn): sweep_rows' `member`.
+// Worked out by the host once a launch: at the start of a sweep every member of the grid does
+// this at once, and divisions there cost the kernel about a microsecond an iteration.
+HF_HD inline std::int64_t dealt_member(std::int64_t member, std::int64_t members,
+                                       std::int64_t turn) {
+  const std::int64_t place = member + turn;
+  return place < members ? place : place - members;
 }
 
 // The update of `set`'s rows, in 16-byte groups where the rows allow it, else cell by cell:
