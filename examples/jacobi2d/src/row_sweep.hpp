@@ -243,8 +243,8 @@ HF_HD inline std::int64_t sweep_items(const PlaneStep<Real>& step, const RowSet&
 // than the members, the members left without one are put on the grid's last block, then on its
 // first blocks: its exchange gives those blocks more to do (the first move the pieces, the last
 // reads the host's abort flag and publishes the norm), and the barrier waits for the slowest
-// block. Where every member has an item or more, the deal is left as it is: turned there, it
-// measured slower.
+// block. Where every member has an item or more, the deal is left as it is: a turn would leave
+// every block's load as it was.
 HF_HD inline std::int64_t deal_turn(std::int64_t items, std::int64_t members,
                                     std::int64_t block_members) {
   return items < members ? (block_members + items) % members : 0;
