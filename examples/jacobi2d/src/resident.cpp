@@ -49,14 +49,15 @@ class ResidentJacobi final : public RowVariant<Real> {
     }
     const int blocks = kernel ? kernel->blocks() : 0;
     const int block_threads = host ? 1 : settings.gpu_threads;
-    block_members_ = block_threads;
-    members_ = std::int64_t{blocks} * block_threads;
+    const std::int64_t members = std::int64_t{blocks} * block_threads;
+    interior_turn_ = deal_turn(sweep_items(fields.step(0), interior_rows(fields.rows()), members),
+                               members, block_threads);
     // With one row, that row is in both sends, and its changes would count twice in the norm.
     // Each rank decides alone: the order of its update and its sends is its own.
     const bool wants_update =
         fields.rows() >= 2 &&
         settings.sends_update_cells.value_or(haloflag::examples::sends_update_boundary(
-            cells, members_, false));
+            cells, members, false));
     hh::ExchangeOptions options = exchange_options(settings, comm, hh::Strategy::embedded);
     if (settings.node_piece_bytes == 0) {
       options.advanced.launch.node_piece_bytes = haloflag::examples::agreed_piece_bytes(
@@ -103,9 +104,7 @@ class ResidentJacobi final : public RowVariant<Real> {
     launch.exchange = exchange;
     launch.tell_next = this->settings_.next_exchange_told;
     launch.sends_update_cells = sends_update_;
-    const PlaneStep<Real> step{launch.planes[0], launch.planes[1], launch.nx};
-    launch.interior_turn = deal_turn(sweep_items(step, interior_rows(launch.rows), members_),
-                                     members_, block_members_);
+    launch.interior_turn = interior_turn_;
     launch.nccheck = this->settings_.nccheck;
     launch.norms = static_cast<double*>(this->accumulators_.data());
     launch.slots = this->follower_.slots();
@@ -127,8 +126,7 @@ class ResidentJacobi final : public RowVariant<Real> {
   std::unique_ptr<hh::Exchange> exchange_;
   bool sends_update_ = false;  // ResidentLaunch::sends_update_cells
   int piece_bytes_ = 0;        // the exchange's node pieces (agreed_piece_bytes)
-  std::int64_t members_ = 0;   // the kernel's grid: its threads (GPU) or team members (host)
-  std::int64_t block_members_ = 0;
+  std::int64_t interior_turn_ = 0;  // ResidentLaunch::interior_turn
   // Destroyed first: the kernel reads the exchange's memory.
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
 };

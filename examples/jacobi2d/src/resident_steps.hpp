@@ -9,10 +9,10 @@
 //      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: each
 //      block updates the cells of the rows it sends just before it moves them, and adds their
 //      changes to its norm sum; every cell of those rows is in exactly one send
-//   3. the grid updates the interior rows while the rows fly, the members left with one item
-//      fewer being the grid's last block and then its first (dealt_member): the blocks that
-//      move pieces and publish; on a norm check every member's sum of squared changes goes
-//      into the check's accumulator
+//   3. the grid updates the interior rows while the rows fly; where some members go without
+//      an item, they are the grid's last block and then its first (dealt_member): the blocks
+//      that publish and move pieces; on a norm check every member's sum of squared changes
+//      goes into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
 //   5. grid barrier (which also tells every block whether a wait failed: then all return);
 //      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
@@ -20,7 +20,7 @@
 // step 5, and check k + 2 cannot add to it before the next iteration's step 5, which waits for
 // that block. The last block publishes because the node pieces go to the grid's first blocks
 // (a check's publish held block 0, which moves a piece, back about half a microsecond at
-// 1024^2), and it is the first to have one interior item fewer.
+// 1024^2), and it is the first to go without an interior item.
 #pragma once
 
 #include <cstddef>

@@ -99,10 +99,10 @@ HF_HD inline void update_cell(const PlaneStep<Real>& step, std::int64_t cell, bo
 // Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is
 // cut into items of one column and a run of up to kMaxRowRun contiguous rows (row_run: as few
 // as one round of the members takes); member m takes items m, m + members, ... (a column
-// fastest), so consecutive members read consecutive cells. Walking down a column keeps the row above and the
-// cell itself in registers: each cell then loads the row below and its two neighbours in its row
-// (cached), and every byte of the plane comes from memory about once. Returns the member's sum
-// of squared changes when `norm` is set (else 0).
+// fastest), so consecutive members read consecutive cells. Walking down a column keeps the row
+// above and the cell itself in registers: each cell then loads the row below and its two
+// neighbours in its row (cached), and every byte of the plane comes from memory about once.
+// Returns the member's sum of squared changes when `norm` is set (else 0).
 template <class Real>
 HF_HD inline double sweep_rows_by_cell(const PlaneStep<Real>& step, const RowSet& set,
                                        std::int64_t member, std::int64_t members, bool norm) {
@@ -251,8 +251,8 @@ HF_HD inline std::int64_t deal_turn(std::int64_t items, std::int64_t members,
 }
 
 // Grid member `member`'s place in a deal turned by `turn` (deal_turn): sweep_rows' `member`.
-// Worked out by the host once a launch: at the start of a sweep every member of the grid does
-// this at once, and divisions there cost the kernel about a microsecond an iteration.
+// The host works the turn out once a run: every member of the grid would otherwise divide at
+// the start of each sweep, all at once, before any of them loads a cell.
 HF_HD inline std::int64_t dealt_member(std::int64_t member, std::int64_t members,
                                        std::int64_t turn) {
   const std::int64_t place = member + turn;

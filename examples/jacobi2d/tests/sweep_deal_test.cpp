@@ -67,7 +67,9 @@ TEST(DealtMember, TheLastBlockThenTheFirstGoWithoutAnItem) {
       ASSERT_GE(place, 0);
       ASSERT_LT(place, members);
       places.insert(place);
-      if (items >= members) EXPECT_EQ(place, m) << items << " items";
+      if (items >= members) {
+        EXPECT_EQ(place, m) << items << " items";
+      }
     }
     EXPECT_EQ(places.size(), static_cast<std::size_t>(members)) << items << " items";
     if (items >= members) continue;
