@@ -150,6 +150,23 @@ struct alignas(16) Lanes {
   Real v[kLanes<Real>];
 };
 
+// Stores a group in one 16-byte access. Copied as a Lanes (or a float4), a group whose lanes
+// were computed apart went out as four 4-byte stores in the unrolled walk: four times the store
+// requests for the same bytes. No memory clobber: the walk's next loads may still go first.
+template <class Real>
+HF_HD inline void store_group(Real* to, const Lanes<Real>& group) {
+#if HF_DEVICE_CODE && !HF_HIP_DEVICE_CODE
+  if constexpr (kLanes<Real> == 4) {
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(to), "f"(group.v[0]),
+                 "f"(group.v[1]), "f"(group.v[2]), "f"(group.v[3]));
+  } else {
+    asm volatile("st.global.v2.f64 [%0], {%1, %2};" ::"l"(to), "d"(group.v[0]), "d"(group.v[1]));
+  }
+#else
+  *reinterpret_cast<Lanes<Real>*>(to) = group;
+#endif
+}
+
 // Whether the rows can be moved in aligned groups: rows a whole number of groups long, both
 // planes 16-byte aligned.
 template <class Real>
@@ -207,7 +224,7 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
         HF_UNROLL
         for (int j = 0; j < kWidth; ++j) add_change(sum, next.v[j], center.v[j]);
       }
-      *reinterpret_cast<Lanes<Real>*>(out + cell) = next;
+      store_group(out + cell, next);
       up = center;  // a run longer than one row has gap 1
       center = down;
       cell += nx;
