@@ -179,10 +179,12 @@ HF_HD inline bool rows_in_groups(const PlaneStep<Real>& step) {
 // included) and a run of rows below it, so each cell costs a third of a 16-byte load and the
 // two cells beside its group (cached) instead of three loads. A fixed column's cell is written
 // back unchanged: both planes hold the same fixed values. The same sums in the same order, so
-// the same bits.
-template <class Real>
+// the same bits. kNorm: the norm's sum is kept (its own build of the loop: in one loop with a
+// run-time flag, the resident kernel kept the sum and the flag in spilled registers on every
+// pass, even of the iterations that take no norm).
+template <bool kNorm, class Real>
 HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowSet& set,
-                                         std::int64_t member, std::int64_t members, bool norm) {
+                                         std::int64_t member, std::int64_t members) {
   constexpr int kWidth = kLanes<Real>;
   const std::int64_t nx = step.nx;
   const std::int64_t groups = nx / kWidth;
@@ -220,7 +222,7 @@ HF_HD inline double sweep_rows_in_groups(const PlaneStep<Real>& step, const RowS
       // then exactly 0, and adding 0 leaves the norm's sum as it was. No branch per cell.
       if (group == 0) next.v[0] = center.v[0];
       if (group + 1 == groups) next.v[kWidth - 1] = center.v[kWidth - 1];
-      if (norm) {
+      if constexpr (kNorm) {
         HF_UNROLL
         for (int j = 0; j < kWidth; ++j) add_change(sum, next.v[j], center.v[j]);
       }
@@ -281,8 +283,9 @@ HF_HD inline std::int64_t dealt_member(std::int64_t member, std::int64_t members
 template <class Real>
 HF_HD inline double sweep_rows(const PlaneStep<Real>& step, const RowSet& set,
                                std::int64_t member, std::int64_t members, bool norm) {
-  return rows_in_groups(step) ? sweep_rows_in_groups(step, set, member, members, norm)
-                              : sweep_rows_by_cell(step, set, member, members, norm);
+  if (!rows_in_groups(step)) return sweep_rows_by_cell(step, set, member, members, norm);
+  return norm ? sweep_rows_in_groups<true>(step, set, member, members)
+              : sweep_rows_in_groups<false>(step, set, member, members);
 }
 
 }  // namespace jacobi2d
