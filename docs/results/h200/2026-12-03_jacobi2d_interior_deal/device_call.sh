@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Session 79's calls on one H200 (issue 58: jacobi2d's resident interior dealt so that the
-# members left with one item fewer are the blocks the exchange gives more to do), from the
+# members left with one item fewer are the blocks the exchange gives more to do), and session
+# 80's (2026-12-03_jacobi2d_vector_stores: the same steps on other trees), from the
 # repository root on the GPU machine, with the builds made here beforehand by
 # scripts/device/prebuild.sh and carried in .prebuilt: build-gpu (this tree: jacobi2d and
 # Jacobi3D with their reference tests), build-before (the tree before, named in README.md) and,
