@@ -59,14 +59,19 @@ HF_HD int peer_word_writer(const Group& group) {
 
 /// This rank's ghost cells (FieldSet `slot`, where the sender mapped it) or else its node
 /// buffers may take `epoch` (one thread): a store into node sender `p`'s memory, noted in this
-/// rank's (announced_to). The store publishes nothing, so it is relaxed (rule 3): every read of
-/// those cells or buffers was complete before it, behind the barrier or count that led here.
+/// rank's (announced_to) where the caller's kernel exchanges, the only reader of that note. The
+/// store publishes nothing, so it is relaxed (rule 3): every read of those cells or buffers was
+/// complete before it, behind the barrier or count that led here. The launched grids skip the
+/// note: its release would hold their store to the peer, on the exchange's critical path, and
+/// a caller's kernel that follows them notes its own epochs, which are newer.
 HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
                                           std::uint64_t epoch, std::uint64_t slot) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_in > 0 && peer.lines_in == 0) {
     const std::uint64_t word = ghosts_free_word(epoch, slot);
-    if (peer.announced_to != nullptr) notify::store_release_same_side(peer.announced_to, word);
+    if (peer.announced_to != nullptr && in_callers_kernel(plan)) {
+      notify::store_release_same_side(peer.announced_to, word);
+    }
     notify::store_relaxed_system(peer.ghosts_free_there, word);
   }
 }
