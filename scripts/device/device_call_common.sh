@@ -115,6 +115,25 @@ for v in run["variants"]:
 PY
 }
 
+# jacobi2d_trees_in_turn STEP RANKS SHAPES: jacobi2d_form of each tree of the caller's `trees`
+# (names of builds) at each of SHAPES on RANKS ranks, the norm every iteration and every 100,
+# $rounds rounds, their order turned by one every round.
+jacobi2d_trees_in_turn() {
+  local step=$1 nranks=$2 shapes=$3 turn=("${trees[@]}") round shape nccheck tree
+  mkdir -p "$o/$step"
+  for round in $(seq 1 "$rounds"); do
+    for shape in $shapes; do
+      for nccheck in 1 100; do
+        for tree in "${turn[@]}"; do
+          jacobi2d_form "$step" "${shape}_c${nccheck}_${tree}_r$round" "$nranks" "$tree" \
+            "$shape" "$nccheck"
+        done
+      done
+    done
+    turn=("${turn[@]:1}" "${turn[0]}")
+  done
+}
+
 # rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
 # $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
 # and in $o/rates/summary.txt.

@@ -30,40 +30,21 @@ use_prebuilt
 builds[first]=$root/build-first
 read -ra trees <<<"${TREES:-before after}"
 
-# trees_in_turn STEP RANKS SHAPES: jacobi2d_form of each of the trees at each of SHAPES on RANKS
-# ranks, the norm every iteration and every 100, $rounds rounds, their order turned by one
-# every round.
-trees_in_turn() {
-  local step=$1 nranks=$2 shapes=$3 turn=("${trees[@]}") round shape nccheck tree
-  mkdir -p "$o/$step"
-  for round in $(seq 1 "$rounds"); do
-    for shape in $shapes; do
-      for nccheck in 1 100; do
-        for tree in "${turn[@]}"; do
-          jacobi2d_form "$step" "${shape}_c${nccheck}_${tree}_r$round" "$nranks" "$tree" \
-            "$shape" "$nccheck"
-        done
-      done
-    done
-    turn=("${turn[@]:1}" "${turn[0]}")
-  done
-}
-
 for step in $STEPS; do
   case $step in
     tests)
       GPU_TESTS="jacobi2d_reference_cuda|jacobi3d_reference_cuda" stencil_gpu_tests
       ;;
     one)
-      trees_in_turn one 1 "${SHAPES:-1024 1024x513 4096x2049 4096}"
+      jacobi2d_trees_in_turn one 1 "${SHAPES:-1024 1024x513 4096x2049 4096}"
       echo "one: $(left) s left"
       ;;
     every)
-      VARIANTS=all trees_in_turn every 1 "${SIZES_EVERY:-1024 4096 16384}"
+      VARIANTS=all jacobi2d_trees_in_turn every 1 "${SIZES_EVERY:-1024 4096 16384}"
       echo "every: $(left) s left"
       ;;
     two)
-      trees_in_turn two 2 "${SIZES_TWO:-1024 4096}"
+      jacobi2d_trees_in_turn two 2 "${SIZES_TWO:-1024 4096}"
       echo "two: $(left) s left"
       ;;
   esac

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Session 81's calls on one H200 (issues 58 and 59: the caller's-kernel exchange checks its epoch
+# only in the blocks that move any of it, with a relaxed load; the launched grids' announce no
+# longer notes the epoch in announced_to first), from the repository root on the GPU machine,
+# with the builds made here beforehand by scripts/device/prebuild.sh and carried in .prebuilt:
+# build-gpu (this tree: both examples, halo_bench and the GPU tests named below),
+# build-before (the tree before, named in README.md: both examples and halo_bench) and
+# build-first (this tree with jacobi2d_stamps.patch, measurement only: jacobi2d). STEPS lists
+# the steps of a call (default: tests one two):
+#   tests  this tree's GPU tests of the whole exchange from the kernel, the per-message embedded
+#          API, the strategies, direct placement over node and both examples' references
+#   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049; 1024 x 513 and
+#          4096 x 2049 are the rows a rank of two holds, its exchange going to itself), the norm
+#          every iteration and every 100, before and after in turn, ROUNDS rounds (2), into one/
+#   two    the same on two ranks sharing the GPU under NVIDIA MPS (a proxy: their exchange is a
+#          copy within one GPU) at 1024^2, into two/
+#   j3d    Jacobi3D's conventional_overlap and resident at SIZES_3D (32) cells per rank, 7 and 27
+#          points, checked, before and after in turn, on one rank (j3d_one/) and on two under
+#          MPS (j3d_two/)
+#   halo   halo_bench's resident over node at CUBES (200 800) on two ranks under MPS, 1000
+#          verified exchanges a run, before and after in turn, into halo/
+#   stamps build-first's jacobi2d with HALOFLAG_STAMPS=1, one rank at 1024 x 513 and
+#          4096 x 2049 and two under MPS at 1024^2, the norm every iteration and every 100: each
+#          timed run prints, for thread 0 of blocks 0, 1, 8, half-way and last, the medians of
+#          its stamps (top of the iteration, start returned, interior swept, finish returned,
+#          barrier passed) after block 0's top, and block 0's next top; into stamps/
+set -uo pipefail
+# shellcheck source=scripts/device/device_call_common.sh
+source scripts/device/device_call_common.sh
+STEPS=${STEPS:-tests one two}
+this_tree_call
+use_prebuilt
+trees=(before after)
+builds[first]=$root/build-first
+
+# stamped NAME RANKS SHAPE NCCHECK: one run of build-first's jacobi2d with its stamps on; the
+# last timed run's stamps with the exchange on into stamps/summary.txt and on stdout.
+stamped() {
+  HALOFLAG_STAMPS=1 jacobi2d_form stamps "$1" "$2" first "$3" "$4" >/dev/null
+  { echo "$1:"; grep -A5 "^stamps exchange 1" "$o/stamps/$1.txt" | tail -6; } |
+    tee -a "$o/stamps/summary.txt"
+}
+
+for step in $STEPS; do
+  case $step in
+    tests)
+      GPU_TESTS="embedded_whole|embedded_exchange_cuda|exchange_strategies_cuda"
+      GPU_TESTS+="|node_placement_cuda|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
+      GPU_TESTS=$GPU_TESTS TEST_SECONDS=200 stencil_gpu_tests
+      ;;
+    one)
+      jacobi2d_trees_in_turn one 1 "${SHAPES:-1024x513 1024 4096x2049}"
+      echo "one: $(left) s left"
+      ;;
+    two)
+      jacobi2d_trees_in_turn two 2 1024
+      echo "two: $(left) s left"
+      ;;
+    j3d)
+      jacobi3d_trees j3d_two "${SIZES_3D:-32}"
+      (ranks=1 shared=() && jacobi3d_trees j3d_one "${SIZES_3D:-32}")
+      echo "j3d: $(left) s left"
+      ;;
+    halo)
+      halo_bench_trees halo
+      echo "halo: $(left) s left"
+      ;;
+    stamps)
+      mkdir -p "$o/stamps"
+      for nccheck in 1 100; do
+        for shape in 1024x513 4096x2049; do
+          stamped "one_${shape}_c$nccheck" 1 "$shape" "$nccheck"
+        done
+        stamped "two_1024_c$nccheck" 2 1024 "$nccheck"
+      done
+      echo "stamps: $(left) s left"
+      ;;
+  esac
+done
