@@ -311,8 +311,8 @@ std::string refused_at_once(Exchange& exchange, const std::function<BlockStatus(
   return failure.thrown ? failure.message : std::string();
 }
 
-// An epoch out of turn (one skipped, or 0) is refused at once by block 0 (and every block that
-// moves any of the exchange), recorded as device_epoch[0], and the host's finish reports it.
+// An epoch out of turn (one skipped, or 0) is refused at once by every block, recorded as
+// device_epoch[0], and the host's finish reports it.
 TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
   SKIP_UNLESS_HOST_BACKEND();
   const Geometry geometry = slab();
@@ -329,35 +329,6 @@ TEST(EmbeddedWholeExchange, EpochOutOfTurnIsRefusedAtOnce) {
         << message;
     MPI_Barrier(MPI_COMM_WORLD);
   }
-}
-
-// Only the blocks that move any of the exchange check the epoch: where no message goes over MPI,
-// a block past every piece starts an epoch out of turn without reading the word, and block 0's
-// refusal reaches it through embedded_failed, as at the caller's grid barrier.
-TEST(EmbeddedWholeExchange, ABlockThatMovesNothingMeetsTheRefusalAtTheBarrier) {
-  SKIP_UNLESS_HOST_BACKEND();
-  namespace hk = haloflag::kernels;
-  const Geometry geometry = slab();
-  const ExchangeVerifier verifier(geometry, world_rank());
-  TwoFields fields(verifier);
-  Exchange exchange(geometry, fields.device[0].view(), embedded_options());
-  const DevicePlan plan = exchange.device_plan();
-  constexpr std::uint32_t kGrid = 1U << 20;  // more blocks than any exchange here has pieces
-  constexpr std::uint32_t kIdle = kGrid - 2;  // not the last block, which reads the host's abort
-  const bool over_mpi = hk::detail::plan_of(plan).message_blocks;
-  EXPECT_EQ(hk::detail::moves_exchange_data(hk::detail::plan_of(plan), kIdle), over_mpi);
-  EXPECT_TRUE(hk::detail::moves_exchange_data(hk::detail::plan_of(plan), 0));
-  const BlockStatus idle = hk::embedded_exchange_start(HostThreadGroup{}, plan, kIdle, kGrid, 2);
-  EXPECT_EQ(idle, over_mpi ? BlockStatus::failed : BlockStatus::ok);
-  EXPECT_EQ(hk::embedded_failed(plan), over_mpi);
-  const std::string message = refused_at_once(exchange, [&] {
-    return hk::embedded_exchange_start(HostThreadGroup{}, plan, 0, kGrid, 2);
-  });
-  EXPECT_TRUE(hk::embedded_failed(plan));
-  EXPECT_TRUE(contains(message, "device-side wait on device_epoch[0] refused at once: epoch 2 "
-                                "asked for while the flag shows 0"))
-      << message;
-  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 // The caller's kernel may be compiled without the node transport's lines: embedded_lines_build

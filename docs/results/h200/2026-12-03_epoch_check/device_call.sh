@@ -9,6 +9,7 @@
 # the steps of a call (default: tests one two):
 #   tests  this tree's GPU tests of the whole exchange from the kernel, the per-message embedded
 #          API, the strategies, direct placement over node and both examples' references
+#          (GPU_TESTS, a ctest regex, narrows them)
 #   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049; 1024 x 513 and
 #          4096 x 2049 are the rows a rank of two holds, its exchange going to itself), the norm
 #          every iteration and every 100, before and after in turn, ROUNDS rounds (2), into one/
@@ -44,9 +45,9 @@ stamped() {
 for step in $STEPS; do
   case $step in
     tests)
-      GPU_TESTS="embedded_whole|embedded_exchange_cuda|exchange_strategies_cuda"
-      GPU_TESTS+="|node_placement_cuda|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
-      GPU_TESTS=$GPU_TESTS TEST_SECONDS=200 stencil_gpu_tests
+      tests="embedded_whole|embedded_exchange_cuda|exchange_strategies_cuda"
+      tests+="|node_placement_cuda|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
+      GPU_TESTS=${GPU_TESTS:-$tests} TEST_SECONDS=200 stencil_gpu_tests
       ;;
     one)
       jacobi2d_trees_in_turn one 1 "${SHAPES:-1024x513 1024 4096x2049}"

@@ -233,6 +233,20 @@ HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) 
 /// publishes every block's piece with one store into the peer's memory.
 HF_HD inline void fence_release_system() { detail::fence_system<false>(); }
 
+/// A device-scope (same side) release fence: this thread's earlier writes, and what it has
+/// observed, are performed for every thread of its side before its later writes. For writes
+/// that only this side reads (a rank's copies into its own ghost cells): on a GPU the system
+/// scope's fence first waits for the bus, microseconds on an exchange's critical path.
+HF_HD inline void fence_release_same_side() {
+#if HF_HIP_DEVICE_CODE
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
+#elif HF_DEVICE_CODE
+  cuda::atomic_thread_fence(atomics::memory_order_release, cuda::thread_scope_device);
+#else
+  std::atomic_thread_fence(atomics::memory_order_release);
+#endif
+}
+
 /// A system-scope sequentially consistent fence: this thread's earlier stores are performed for
 /// every observer before its later loads. Two sides that each store their own word, fence and
 /// then load the other's cannot both miss the other's store: a resident kernel deciding to leave

@@ -47,37 +47,19 @@
 namespace haloflag::kernels {
 namespace detail {
 
-/// Whether block `block` of the caller's grid moves any of the exchange: block 0 (the device
-/// epoch, the announce), a block with a send or receive piece, and every block where a message
-/// goes over MPI (each by a block of its own). Only these check the epoch: the others move
-/// nothing an epoch out of turn could spoil, and block 0's refusal reaches them at the grid's
-/// barrier (embedded_failed), so they go to their own work without waiting on a read.
-HF_HD inline bool moves_exchange_data(const ExchangePlan& plan, std::uint32_t block) {
-  if (block == 0 || plan.message_blocks) return true;
-  std::uint32_t sends = self_piece_count(plan);
-  std::uint32_t receives = 0;
-  if (plan.routes.node != nullptr) {
-    sends += plan.routes.node->send_piece_count;
-    receives = plan.routes.node->recv_piece_count;
-  }
-  return block < sends || block < receives;
-}
-
 /// The group's leader checks `epoch` against the plan's device epoch: in turn when it is the
 /// next exchange, or the current one once block 0 has advanced it. Anything else (an exchange
-/// skipped, one used twice, 0) is recorded and refused at once. The word is a number checked,
-/// not a publication (block 0 stores it relaxed), so its load acquires nothing.
+/// skipped, one used twice, 0) is recorded and refused at once.
 template <ExchangeGroup Group>
 HF_HD BlockStatus device_epoch_in_turn(const Group& group, const ExchangePlan& plan,
-                                       std::uint64_t epoch, std::uint32_t block) {
-  if (!moves_exchange_data(plan, block)) return BlockStatus::ok;
+                                       std::uint64_t epoch, std::uint32_t waiter) {
   int status = static_cast<int>(BlockStatus::ok);
   if (group.thread() == 0) {
-    const std::uint64_t seen = notify::load_relaxed_same_side(plan.device_epoch);
+    const std::uint64_t seen = notify::load_acquire_same_side(plan.device_epoch);
     if (epoch == 0 || (seen + 1 != epoch && seen != epoch)) {
       notify::record_wait_failure(plan.control, notify::Side::device,
                                   notify::WaitOutcome::out_of_order, plan.device_epoch_id, 0,
-                                  epoch, seen, 0, block);
+                                  epoch, seen, 0, waiter);
       status = static_cast<int>(BlockStatus::failed);
     }
   }
@@ -176,8 +158,7 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 
 }  // namespace detail
 
-/// Starts exchange `epoch` on this block's share: checks the epoch (where the block moves any of
-/// the exchange: detail::moves_exchange_data), then (block 0) advances the
+/// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
 /// device epoch and tells every node peer that has not heard of the epoch yet that this rank's
 /// ghost cells (the plan's slot) or buffers are free; then packs the block's sends over MPI and
 /// moves its send pieces (node peers' after their ghosts are free; the rank's own at once).

@@ -30,7 +30,9 @@ HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
 
 /// Elements [first, end) of self send `message` copied by an embedded group into its receive's
 /// cells, then the group's barrier; thread 0 stamps the traces and fences, so that whatever
-/// count or word it writes next publishes the copy.
+/// count or word it writes next publishes the copy. Only this GPU reads the copy, so the fence
+/// is at device scope: a system one would first wait for the bus, on the copying block's path
+/// to the rest of its start.
 template <ExchangeGroup Group>
 HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t recv, std::uint32_t first, std::uint32_t end) {
@@ -46,7 +48,7 @@ HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uin
     stamp_device_time(plan.times.send_slot(message, SendTime::packed));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::unpacked));
-    notify::fence_release_system();
+    notify::fence_release_same_side();
   }
 }
 
@@ -69,13 +71,14 @@ HF_HD inline detail::SendPiece self_send_piece(const ExchangePlan& plan, std::ui
 }
 
 /// After the group copied self piece `piece` (thread 0): traces, then the fence that publishes
-/// the copy with the grid's count of its work.
+/// the copy with the grid's count of its work (device scope, as copy_self_part's: the block
+/// completing the count publishes the whole grid's work to the host with its own release).
 HF_HD inline void self_send_piece_moved(const ExchangePlan& plan,
                                         const detail::SendPiece& piece, std::uint64_t epoch) {
   const std::uint32_t recv = plan.routes.self->sends[piece.message].recv;
   stamp_device_time(plan.times.recv_slot(recv, RecvTime::ready_seen));
   stamp_device_time(plan.times.recv_slot(recv, RecvTime::unpacked));
-  notify::fence_release_system();
+  notify::fence_release_same_side();
   count_piece_work(plan, epoch, 1);
 }
 
