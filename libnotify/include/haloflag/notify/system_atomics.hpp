@@ -241,9 +241,9 @@ HF_HD inline void fence_release_same_side() {
 #if HF_HIP_DEVICE_CODE
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
 #elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(atomics::memory_order_release, cuda::thread_scope_device);
+  cuda::atomic_thread_fence(detail::atomics::memory_order_release, cuda::thread_scope_device);
 #else
-  std::atomic_thread_fence(atomics::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_release);
 #endif
 }
 
