@@ -14,9 +14,7 @@
 //      that publish and move pieces; on a norm check every member's sum of squared changes
 //      goes into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
-//   5. grid barrier (which also tells every block whether a wait failed: then all return; the
-//      grid's last block reads the failure record, since the first blocks, which move the
-//      pieces, reach the barrier last);
+//   5. grid barrier (which also tells every block whether a wait failed: then all return);
 //      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
 // Two accumulators alternate: the grid's last block empties check k's after the barrier of
 // step 5, and check k + 2 cannot add to it before the next iteration's step 5, which waits for
@@ -76,7 +74,6 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
   const RowSet boundary = boundary_rows(launch.rows);
   const RowSet interior = interior_rows(launch.rows);
   const bool sends_update = kSendsUpdate && launch.exchange;
-  const int last_block_thread = grid.size() - block.size();
   for (int i = 0; i < launch.iterations; ++i) {
     const int in = (launch.first_in + i) & 1;
     const PlaneStep<Real> step{launch.planes[in], launch.planes[in ^ 1], launch.nx};
@@ -113,8 +110,7 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
         failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch,
                                                       next) != hk::BlockStatus::ok;
       }
-      // A grid barrier: ghosts complete.
-      if (hk::embedded_failed(grid, plan, last_block_thread)) return false;
+      if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts complete
     } else {
       grid.sync();
     }

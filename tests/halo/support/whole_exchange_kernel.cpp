@@ -46,8 +46,7 @@ class HostTeam final : public WholeExchangeKernel::Runner {
       if (status == kernels::BlockStatus::ok) {
         status = kernels::embedded_exchange_finish(block, plan, index, kHostBlocks, epoch);
       }
-      // Each member reads the failure record in turn: every one must bring the team the answer.
-      if (kernels::embedded_failed(grid, plan, static_cast<int>(i % kHostBlocks))) return;
+      if (kernels::embedded_failed(grid, plan)) return;
     }
     completed_.fetch_add(1);
   }

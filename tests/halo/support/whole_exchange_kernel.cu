@@ -32,10 +32,7 @@ __global__ void __launch_bounds__(kThreads)
     if (status == kernels::BlockStatus::ok) {
       status = kernels::embedded_exchange_finish(block, plan, blockIdx.x, gridDim.x, epoch);
     }
-    // The record read by the last block's thread 0, as jacobi2d reads it.
-    if (kernels::embedded_failed(grid, plan, static_cast<int>((gridDim.x - 1) * blockDim.x))) {
-      return;
-    }
+    if (kernels::embedded_failed(grid, plan)) return;
   }
   if (threadIdx.x == 0) atomicAdd(completed, 1u);
 }

@@ -214,25 +214,17 @@ HF_HD inline bool embedded_failed(const DevicePlan& plan) {
   return device_wait_failed(detail::plan_of(plan).control);
 }
 
-/// The same decided once for a whole group: one member reads the record, and every member gets
-/// its answer (from_leader is a barrier). This is how a cooperative grid leaves together: every
-/// block, the failed ones included, reaches the call (a block that returned early would leave
-/// the others in the grid barrier), and all then return or all go on. A failure is recorded
-/// before embedded_pack/embedded_unpack return BlockStatus::failed, so a group that failed
-/// before the barrier is always seen. `reader`: the member that reads the record, thread 0 by
-/// default; a grid whose thread 0 reaches the barrier late (its block moves pieces) can name a
-/// thread of a block that comes early, so that the read is off the grid's path. Groups without a
-/// from_member (a block) always read on thread 0.
+/// The same decided once for a whole group: its leader reads the record, and every member gets
+/// the leader's answer (from_leader is a barrier). This is how a cooperative grid leaves
+/// together: every block, the failed ones included, reaches the call (a block that returned
+/// early would leave the others in the grid barrier), and all then return or all go on. A
+/// failure is recorded before embedded_pack/embedded_unpack return BlockStatus::failed, so a
+/// group that failed before the barrier is always seen.
 template <ExchangeGroup Group>
-HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan, int reader = 0) {
-  if constexpr (requires(int value) { group.from_member(value, value); }) {
-    const int failed = group.thread() == reader && embedded_failed(plan) ? 1 : 0;
-    return group.from_member(failed, reader) != 0;
-  } else {
-    (void)reader;
-    const int failed = group.thread() == 0 && embedded_failed(plan) ? 1 : 0;
-    return group.from_leader(failed) != 0;
-  }
+HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
+  int failed = 0;
+  if (group.thread() == 0) failed = embedded_failed(plan) ? 1 : 0;
+  return group.from_leader(failed) != 0;
 }
 
 }  // namespace haloflag::kernels

@@ -105,21 +105,18 @@ class CooperativeGridGroup {
 #endif
   }
   /// Grid barrier; every thread returns grid thread 0's value, passed through device memory.
-  HF_HD int from_leader(int value) const { return from_member(value, 0); }
-  /// The same with grid thread `member`'s value: a member whose block reaches the barrier early
-  /// keeps the work that gives the value off the grid's path. Two slots used in turn: a slot is
-  /// written again only after the barrier that follows every read of it.
-  HF_HD int from_member(int value, int member) const {
+  /// Two slots used in turn: a slot is written again only after the barrier that follows every
+  /// read of it.
+  HF_HD int from_leader(int value) const {
 #if HF_DEVICE_CODE
     int* slots = slots_ != nullptr ? slots_ : detail::cooperative_grid_broadcast;
     volatile int* slot = &slots[round_++ & 1u];
-    if (thread() == member) *slot = value;
+    if (thread() == 0) *slot = value;
     sync();
     return *slot;
 #else
     (void)slots_;  // the host pass of a GPU compiler sees only this branch
     (void)round_;
-    (void)member;
     return value;
 #endif
   }

@@ -23,10 +23,9 @@ struct HostThreadGroup {
 };
 
 /// A team of `blocks` CPU threads that all run at once, one block each, as one group (the
-/// stacked grid): sync() is a std::barrier, from_leader (from_member) passes thread 0's (a
-/// member's) value through two shared slots used in turn, as the GPU grid does. Every member
-/// needs its own object (block and round are its own); the barrier and slots are shared by the
-/// team.
+/// stacked grid): sync() is a std::barrier, from_leader passes thread 0's value through two
+/// shared slots used in turn, as the GPU grid does. Every member needs its own object (block and
+/// round are its own); the barrier and slots are shared by the team.
 struct HostTeamGroup {
   std::barrier<>* barrier;  ///< shared by the team
   std::array<int, 2>* slots;  ///< shared by the team, used in turn
@@ -41,11 +40,9 @@ struct HostTeamGroup {
   /// Barrier of the team.
   void sync() const { barrier->arrive_and_wait(); }
   /// Thread 0's `value`, passed to every member.
-  int from_leader(int value) const { return from_member(value, 0); }
-  /// Member `member`'s `value`, passed to every member.
-  int from_member(int value, int member) const {
+  int from_leader(int value) const {
     std::atomic_ref<int> slot((*slots)[round++ & 1u]);
-    if (block == member) slot.store(value, std::memory_order_relaxed);
+    if (block == 0) slot.store(value, std::memory_order_relaxed);
     sync();  // the barrier orders the store before every read
     return slot.load(std::memory_order_relaxed);
   }
