@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# Session 81's calls on one H200 (issues 58 and 59: the caller's-kernel exchange checks its epoch
-# only in the blocks that move any of it, with a relaxed load; the launched grids' announce no
-# longer notes the epoch in announced_to first), from the repository root on the GPU machine,
+# Session 81's calls on one H200 (issues 58 and 59: the launched grids' announce no longer notes
+# the epoch in announced_to first, self copies are fenced at device scope; in calls 1-2 also the
+# epoch check of 3b435c1, taken back), from the repository root on the GPU machine,
 # with the builds made here beforehand by scripts/device/prebuild.sh and carried in .prebuilt:
 # build-gpu (this tree: both examples, halo_bench and the GPU tests named below),
 # build-before (the tree before, named in README.md: both examples and halo_bench) and
 # build-first (this tree with jacobi2d_stamps.patch, measurement only: jacobi2d). STEPS lists
 # the steps of a call (default: tests one two):
-#   tests  this tree's GPU tests of the whole exchange from the kernel, the per-message embedded
-#          API, the strategies, direct placement over node and both examples' references
-#          (GPU_TESTS, a ctest regex, narrows them)
+#   tests  this tree's GPU tests of the whole exchange from the kernel, the self transport, the
+#          strategies and both examples' references (GPU_TESTS, a ctest regex, narrows them)
 #   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049; 1024 x 513 and
 #          4096 x 2049 are the rows a rank of two holds, its exchange going to itself), the norm
 #          every iteration and every 100, before and after in turn, ROUNDS rounds (2), into one/
@@ -45,8 +44,8 @@ stamped() {
 for step in $STEPS; do
   case $step in
     tests)
-      tests="embedded_whole|embedded_exchange_cuda|exchange_strategies_cuda"
-      tests+="|node_placement_cuda|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
+      tests="embedded_whole|self_transport_cuda|exchange_strategies_cuda"
+      tests+="|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
       GPU_TESTS=${GPU_TESTS:-$tests} TEST_SECONDS=200 stencil_gpu_tests
       ;;
     one)
