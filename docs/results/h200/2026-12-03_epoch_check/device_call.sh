@@ -11,7 +11,8 @@
 #          strategies and both examples' references (GPU_TESTS, a ctest regex, narrows them)
 #   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049; 1024 x 513 and
 #          4096 x 2049 are the rows a rank of two holds, its exchange going to itself), the norm
-#          every iteration and every 100, before and after in turn, ROUNDS rounds (2), into one/
+#          every iteration and every 100, the TREES (before after; first names build-first) in
+#          turn, ROUNDS rounds (2), into one/
 #   two    the same on two ranks sharing the GPU under NVIDIA MPS (a proxy: their exchange is a
 #          copy within one GPU) at 1024^2, into two/
 #   j3d    Jacobi3D's conventional_overlap and resident at SIZES_3D (32) cells per rank, 7 and 27
@@ -30,7 +31,7 @@ source scripts/device/device_call_common.sh
 STEPS=${STEPS:-tests one two}
 this_tree_call
 use_prebuilt
-trees=(before after)
+read -ra trees <<<"${TREES:-before after}"
 builds[first]=$root/build-first
 
 # stamped NAME RANKS SHAPE NCCHECK: one run of build-first's jacobi2d with its stamps on; the

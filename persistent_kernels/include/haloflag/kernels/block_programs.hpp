@@ -424,7 +424,7 @@ HF_HD void stacked_exchange(const Block& block, const ExchangePlan& plan,
                             std::uint64_t epoch) {
   bool failed = false;
   if (block_index == 0 && block.thread() == peer_word_writer(block)) {
-    announce_ghosts_free(plan, epoch);
+    announce_ghosts_free<AnnounceNote::unnoted>(plan, epoch);
   }
   for (std::uint32_t i = block_index; i < plan.short_sends && !failed; i += blocks) {
     const std::uint32_t m = plan.sends_short_first[i];

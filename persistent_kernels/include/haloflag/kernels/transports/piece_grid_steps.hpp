@@ -156,7 +156,7 @@ HF_HD BlockStatus piece_grid_start(const Group& group, const ExchangePlan& plan,
   const BlockStatus status = watch_start(group, plan, launch, epoch, block, seen);
   // The announce goes from another warp than the relay's release, which would wait for it.
   if (status == BlockStatus::ok && group.thread() == peer_word_writer(group)) {
-    announce_ghosts_free(plan, epoch);
+    announce_ghosts_free<AnnounceNote::unnoted>(plan, epoch);
   }
   if (status != BlockStatus::left && group.thread() == 0) {
     notify::store_release_same_side(plan.pieces.start_relay,
@@ -170,7 +170,7 @@ template <LinesCode Lines, ExchangeGroup Group>
 HF_HD void piece_grid_exchange(const Group& group, const ExchangePlan& plan, std::uint32_t block,
                                std::uint32_t blocks, std::uint64_t epoch) {
   if (block == 0 && group.thread() == peer_word_writer(group)) {
-    announce_ghosts_free(plan, epoch);
+    announce_ghosts_free<AnnounceNote::unnoted>(plan, epoch);
   }
   if (piece_grid_sends<Lines>(group, plan, block, blocks, epoch) != BlockStatus::ok) return;
   (void)piece_grid_receives<Lines>(group, plan, block, blocks, epoch);

@@ -57,31 +57,38 @@ HF_HD int peer_word_writer(const Group& group) {
   return group.size() > kWarpThreads ? kWarpThreads : 0;
 }
 
+/// Whether an announce notes its word in this rank's announced_to. The caller's kernel reads the
+/// note (slot_told, announce unless announced); the launched grids never do, and their note's
+/// release would hold the store to the peer, on the exchange's critical path. A compile-time
+/// choice, so that the caller's kernel keeps the code (and the registers) it had.
+enum class AnnounceNote { noted, unnoted };
+
 /// This rank's ghost cells (FieldSet `slot`, where the sender mapped it) or else its node
 /// buffers may take `epoch` (one thread): a store into node sender `p`'s memory, noted in this
-/// rank's (announced_to) where the caller's kernel exchanges, the only reader of that note. The
-/// store publishes nothing, so it is relaxed (rule 3): every read of those cells or buffers was
-/// complete before it, behind the barrier or count that led here. The launched grids skip the
-/// note: its release would hold their store to the peer, on the exchange's critical path, and
-/// a caller's kernel that follows them notes its own epochs, which are newer.
-HF_HD inline void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p,
-                                          std::uint64_t epoch, std::uint64_t slot) {
+/// rank's (announced_to) where `Note` says so. The store publishes nothing, so it is relaxed
+/// (rule 3): every read of those cells or buffers was complete before it, behind the barrier or
+/// count that led here. A caller's kernel after launched grids notes its own epochs, which are
+/// newer than any the launched grids left unnoted.
+template <AnnounceNote Note = AnnounceNote::noted>
+HF_HD void announce_ghosts_free_to(const ExchangePlan& plan, std::uint32_t p, std::uint64_t epoch,
+                                   std::uint64_t slot) {
   const NodePeerRoute& peer = plan.routes.node->peers[p];
   if (peer.pieces_in > 0 && peer.lines_in == 0) {
     const std::uint64_t word = ghosts_free_word(epoch, slot);
-    if (peer.announced_to != nullptr && in_callers_kernel(plan)) {
-      notify::store_release_same_side(peer.announced_to, word);
+    if constexpr (Note == AnnounceNote::noted) {
+      if (peer.announced_to != nullptr) notify::store_release_same_side(peer.announced_to, word);
     }
     notify::store_relaxed_system(peer.ghosts_free_there, word);
   }
 }
 
 /// The same to every node sender, with the plan's slot.
-HF_HD inline void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
+template <AnnounceNote Note = AnnounceNote::noted>
+HF_HD void announce_ghosts_free(const ExchangePlan& plan, std::uint64_t epoch) {
   if (plan.routes.node == nullptr) return;
   const std::uint64_t slot = announced_slot(plan);
   for (std::uint32_t p = 0; p < plan.routes.node->peer_count; ++p) {
-    announce_ghosts_free_to(plan, p, epoch, slot);
+    announce_ghosts_free_to<Note>(plan, p, epoch, slot);
   }
 }
 
