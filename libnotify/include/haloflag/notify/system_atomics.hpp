@@ -94,19 +94,25 @@ HF_HD inline std::uint64_t fetch_add(std::uint64_t* word, std::uint64_t amount) 
 #endif
 }
 
-/// A system-scope fence: release, or sequentially consistent when `seq_cst`.
-template <bool seq_cst>
-HF_HD inline void fence_system() {
+/// A fence at `scope`: release, or sequentially consistent when `seq_cst`.
+template <Scope scope, bool seq_cst>
+HF_HD inline void fence() {
 #if HF_HIP_DEVICE_CODE
-  // "": the system scope. The builtin's order must be a constant of its own, not a template's.
-  if constexpr (seq_cst) {
+  // "": the system scope, "agent": the GPU's. The builtin's order and scope must be constants of
+  // their own, not a template's.
+  if constexpr (scope == Scope::system && seq_cst) {
     __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
-  } else {
+  } else if constexpr (scope == Scope::system) {
     __builtin_amdgcn_fence(__ATOMIC_RELEASE, "");
+  } else if constexpr (seq_cst) {
+    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  } else {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
   }
 #elif HF_DEVICE_CODE
   cuda::atomic_thread_fence(seq_cst ? atomics::memory_order_seq_cst : atomics::memory_order_release,
-                            cuda::thread_scope_system);
+                            scope == Scope::system ? cuda::thread_scope_system
+                                                   : cuda::thread_scope_device);
 #else
   std::atomic_thread_fence(seq_cst ? atomics::memory_order_seq_cst : atomics::memory_order_release);
 #endif
@@ -231,27 +237,19 @@ HF_HD inline void add_release_system(std::uint64_t* word, std::uint64_t amount) 
 /// is cumulative), are performed for every observer before its later writes. A node block fences
 /// once after its piece, before it counts the piece in, so that the block completing the count
 /// publishes every block's piece with one store into the peer's memory.
-HF_HD inline void fence_release_system() { detail::fence_system<false>(); }
+HF_HD inline void fence_release_system() { detail::fence<Scope::system, false>(); }
 
 /// A device-scope (same side) release fence: this thread's earlier writes, and what it has
 /// observed, are performed for every thread of its side before its later writes. For writes
 /// that only this side reads (a rank's copies into its own ghost cells): on a GPU the system
 /// scope's fence first waits for the bus, microseconds on an exchange's critical path.
-HF_HD inline void fence_release_same_side() {
-#if HF_HIP_DEVICE_CODE
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent");
-#elif HF_DEVICE_CODE
-  cuda::atomic_thread_fence(detail::atomics::memory_order_release, cuda::thread_scope_device);
-#else
-  std::atomic_thread_fence(std::memory_order_release);
-#endif
-}
+HF_HD inline void fence_release_same_side() { detail::fence<Scope::same_side, false>(); }
 
 /// A system-scope sequentially consistent fence: this thread's earlier stores are performed for
 /// every observer before its later loads. Two sides that each store their own word, fence and
 /// then load the other's cannot both miss the other's store: a resident kernel deciding to leave
 /// and the host promising it a start settle who goes on this way (idle_exit.hpp), without a
 /// read-modify-write across the bus (rule 1).
-HF_HD inline void fence_seq_cst_system() { detail::fence_system<true>(); }
+HF_HD inline void fence_seq_cst_system() { detail::fence<Scope::system, true>(); }
 
 }  // namespace haloflag::notify
