@@ -45,7 +45,7 @@ HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
   namespace hk = haloflag::kernels;
   if constexpr (kSendsUpdate) {
     const auto update = [&](std::uint32_t /*variable*/, std::byte* cell) {
-      update_cell(step, reinterpret_cast<Real*>(cell) - step.out, check, sum);
+      return update_cell(step, reinterpret_cast<Real*>(cell) - step.out, check, sum);
     };
     return hk::embedded_exchange_start<kLines>(block, plan, block_index, blocks, epoch, update);
   } else {

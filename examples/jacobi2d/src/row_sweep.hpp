@@ -85,15 +85,17 @@ HF_HD inline void add_change(double& sum, Real value, Real old) {
 
 // One cell of a step, `cell` counted from the plane's start, as the sweeps compute it: the
 // resident kernel's sends update the cells they send with it (resident_steps.hpp). Adds the
-// square of its change to `sum` when `norm` is set.
+// square of its change to `sum` when `norm` is set. Returns the new value, which the send then
+// moves without loading it back.
 template <class Real>
-HF_HD inline void update_cell(const PlaneStep<Real>& step, std::int64_t cell, bool norm,
+HF_HD inline Real update_cell(const PlaneStep<Real>& step, std::int64_t cell, bool norm,
                               double& sum) {
   const std::int64_t nx = step.nx;
   const Real value =
       four_point_mean(step.in[cell + 1], step.in[cell - 1], step.in[cell + nx], step.in[cell - nx]);
   step.out[cell] = value;
   if (norm) add_change(sum, value, step.in[cell]);
+  return value;
 }
 
 // Columns 1 .. nx-2 of the rows of `set`, cell by cell, shared out among `members`. The work is

@@ -77,13 +77,17 @@ HF_HD inline Real twenty_seven_point_average(const Real* in, std::int64_t cell,
                         plane_sum(in, cell + sz, sy));
 }
 
+// Returns the new value, which a send that updates its cells then moves without loading it
+// back (resident_iterations.hpp).
 template <class Real>
-HF_HD inline void update_cell(StencilKind kind, const SweepFields<Real>& fields,
+HF_HD inline Real update_cell(StencilKind kind, const SweepFields<Real>& fields,
                               std::int64_t cell) {
-  fields.out[cell] = kind == StencilKind::seven_point
-                         ? seven_point_average(fields.in, cell, fields.stride_y, fields.stride_z)
-                         : twenty_seven_point_average(fields.in, cell, fields.stride_y,
-                                                      fields.stride_z);
+  const Real value =
+      kind == StencilKind::seven_point
+          ? seven_point_average(fields.in, cell, fields.stride_y, fields.stride_z)
+          : twenty_seven_point_average(fields.in, cell, fields.stride_y, fields.stride_z);
+  fields.out[cell] = value;
+  return value;
 }
 
 // update_cell for `planes` (>= 1) cells up the z axis from `cell`, with the same values: each

@@ -4,13 +4,20 @@
 /// new value, and each group calls it on the cells of the sends it moves, just before moving
 /// them. The caller's grid then needs no barrier between its boundary update and the start:
 /// a cell that a send reads was written by the group that sends it.
+///
+/// Where the piece's elements move one per thread access (uniform 4- or 8-byte elements, the
+/// common case), the move updates each cell as it reads it: the thread that computes a cell's
+/// value stores it into the field and into the target, with no group barrier and no load of the
+/// value back between the two (move_sent_elements).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "haloflag/kernels/block_waits.hpp"
 #include "haloflag/kernels/field_set.hpp"
+#include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/message_layout.hpp"
 #include "haloflag/kernels/pack_unpack.hpp"
 #include "haloflag/notify/portability.hpp"
@@ -54,6 +61,107 @@ HF_HD void update_sent_cells(const Group& group, const MessageLayout& layout,
     (void)end;
     (void)update;
   }
+}
+
+namespace detail {
+
+/// The source side of a move whose cells are updated as they are read: element e's cell gets
+/// its new value, and the move carries that value on. An `update` that returns the value (of the
+/// element's size) hands it over in a register; one that returns nothing has it loaded back.
+template <class Update>
+struct UpdatedCells {
+  FieldSide cells;
+  const Update* update;
+};
+
+/// The uniform moves address an updated side as it is.
+template <int Bytes, class Update>
+HF_HD const UpdatedCells<Update>& uniform_side(const UpdatedCells<Update>& side) {
+  return side;
+}
+
+/// Whether an update that returns `Value` hands a move of `Unit`s the value itself.
+template <class Value, class Unit>
+inline constexpr bool kHandsOver = [] {
+  if constexpr (std::is_void_v<Value>) {
+    return false;
+  } else {
+    return sizeof(Value) == sizeof(Unit) && std::is_trivially_copyable_v<Value>;
+  }
+}();
+
+/// Element `e` of an updated side, read as a move's Unit (pack_unpack.hpp, read_unit).
+template <class Unit, class Update>
+HF_HD Unit read_unit(const UpdatedCells<Update>& side, std::uint32_t e) {
+  const std::uint32_t variable = e / side.cells.cells;
+  std::byte* cell = side.cells.cell_address(variable, e - variable * side.cells.cells);
+  using Value = decltype((*side.update)(variable, cell));
+  if constexpr (kHandsOver<Value, Unit>) {
+    const Value value = (*side.update)(variable, cell);
+    Unit bits;
+    std::memcpy(&bits, &value, sizeof(Unit));
+    return bits;
+  } else {
+    (*side.update)(variable, cell);
+    return *reinterpret_cast<const Unit*>(cell);  // this thread's own store: no barrier
+  }
+}
+
+/// Elements [first, end) of a send, each updated and moved by the same thread in one pass, as
+/// move_elements would move them. False, with nothing done, where the elements move word by
+/// word: the words of an element are then not all one thread's.
+template <class Update>
+HF_HD bool move_updated_elements(const MessageLayout& source, const FieldSet& from,
+                                 std::uint32_t first, std::uint32_t end,
+                                 const MessageLayout& target, const FieldSet* to,
+                                 std::byte* buffer, std::uint32_t lane, std::uint32_t size,
+                                 const Update& update) {
+  const auto cells = static_cast<std::uint32_t>(source.cells_per_variable());
+  const int alignment =
+      smaller(smaller(source.alignment, trusted_alignment(from)),
+              to != nullptr ? trusted_alignment(*to) : target.alignment);
+  const int uniform = source.uniform_bytes;
+  if ((uniform != 4 && uniform != 8) || alignment < uniform) return false;
+  const UpdatedCells<Update> updated{FieldSide{&source, &from, cells}, &update};
+  const auto move = [&](auto unit, const auto& to_side) {
+    using Unit = decltype(unit);
+    move_range<Unit>(updated, uniform_side<sizeof(Unit)>(to_side), first + lane, end, size);
+  };
+  const auto move_to = [&](const auto& to_side) {
+    if (uniform == 8) {
+      move(std::uint64_t{}, to_side);
+    } else {
+      move(std::uint32_t{}, to_side);
+    }
+  };
+  if (to != nullptr) {
+    move_to(FieldSide{&target, to, cells});
+  } else {
+    move_to(BufferSide{buffer});
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// The group moves elements [first, end) of a send as move_elements does (group_moves.hpp),
+/// each cell updated by `update` first: in the same pass where it can
+/// (detail::move_updated_elements), else all of them before the move, behind the group's
+/// barrier. With NoCellUpdate, move_elements itself.
+template <class Update, ExchangeGroup Group>
+HF_HD void move_sent_elements(const Group& group, const MessageLayout& source,
+                              const FieldSet& from, std::uint32_t first, std::uint32_t end,
+                              const MessageLayout& target, const FieldSet* to, std::byte* buffer,
+                              const Update& update) {
+  if constexpr (kUpdatesCells<Update>) {
+    if (detail::move_updated_elements(source, from, first, end, target, to, buffer,
+                                      static_cast<std::uint32_t>(group.thread()),
+                                      static_cast<std::uint32_t>(group.size()), update)) {
+      return;
+    }
+    update_sent_cells(group, source, from, first, end, update);
+  }
+  detail::move_elements(group, source, from, first, end, target, to, buffer);
 }
 
 }  // namespace haloflag::kernels

@@ -40,45 +40,26 @@ struct SelfIntoPlanFields {};
 
 namespace detail {
 
-/// The group moves `piece` where its transport said, with the traces' stamps.
-template <LinesCode Lines, ExchangeGroup Group>
+/// The group moves `piece` where its transport said, with the traces' stamps, its cells
+/// updated by `update` on the way (sent_cell_updates.hpp; lines take the cells once updated).
+template <LinesCode Lines, ExchangeGroup Group, class Update>
 HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const SendPiece& piece,
-                           std::uint64_t epoch) {
+                           std::uint64_t epoch, const Update& update) {
   if (group.thread() == 0 && piece.first == 0) {
     stamp_device_time(plan.times.send_slot(piece.message, SendTime::pack_begin));
   }
   if (Lines == LinesCode::present && piece.lines != nullptr) {
+    update_sent_cells(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
+                      update);
     put_lines(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
               piece.lines, epoch);
   } else {
-    move_elements(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
-                  *piece.target, piece.to, piece.buffer);
+    move_sent_elements(group, plan.sends[piece.message], fields_of(plan), piece.first, piece.end,
+                       *piece.target, piece.to, piece.buffer, update);
   }
   group.sync();
   // Traces: each piece's block stamps when its part is out; the last one stays.
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
-}
-
-/// The group updates the cells of send piece `i` of the grid's count: the first `node_pieces`
-/// are the node's, the rest self's.
-template <class Update, ExchangeGroup Group>
-HF_HD void update_piece_cells(const Group& group, const ExchangePlan& plan, std::uint32_t i,
-                              std::uint32_t node_pieces, const Update& update) {
-  std::uint32_t message = 0;
-  std::uint32_t first = 0;
-  std::uint32_t count = 0;
-  if (i < node_pieces) {
-    const NodePiece piece = plan.routes.node->send_pieces[i];
-    message = piece.message;
-    first = piece.first;
-    count = piece.count;
-  } else {
-    const SelfPiece piece = plan.routes.self->pieces[i - node_pieces];
-    message = piece.send;
-    first = piece.first;
-    count = piece.count;
-  }
-  update_sent_cells(group, plan.sends[message], fields_of(plan), first, first + count, update);
 }
 
 }  // namespace detail
@@ -89,7 +70,7 @@ HF_HD void update_piece_cells(const Group& group, const ExchangePlan& plan, std:
 /// itself is written once here (with SelfIntoPlanFields the self pieces take the embedded
 /// API's copy), so that the launched kernels hold the registers of one mover. `Lines`: whether
 /// this build moves pieces in lines (node_lines.hpp); it must be present where a peer takes them.
-/// `update`: called on each piece's cells before they move (sent_cell_updates.hpp).
+/// `update`: called on each piece's cells as they move (sent_cell_updates.hpp).
 template <LinesCode Lines, class SelfTarget = SelfIntoBank, ExchangeGroup Group,
           class Update = NoCellUpdate>
 HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
@@ -102,9 +83,6 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
       plan.routes.node != nullptr ? plan.routes.node->send_piece_count : 0;
   const std::uint32_t pieces = node_pieces + self_piece_count(plan);
   for (std::uint32_t i = block; i < pieces; i += blocks) {
-    if constexpr (kUpdatesCells<Update>) {
-      detail::update_piece_cells(group, plan, i, node_pieces, update);
-    }
     detail::SendPiece piece;
     if (i < node_pieces) {
       const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
@@ -112,13 +90,13 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
     } else if constexpr (std::is_same_v<SelfTarget, SelfIntoPlanFields>) {
       const SelfPiece self = plan.routes.self->pieces[i - node_pieces];
       detail::copy_self_part(group, plan, self.send, plan.routes.self->sends[self.send].recv,
-                             self.first, self.first + self.count);
+                             self.first, self.first + self.count, update);
       if (group.thread() == 0) count_piece_work(plan, epoch, 1);
       continue;
     } else {
       piece = self_send_piece(plan, i - node_pieces, detail::banked_fields(plan));
     }
-    detail::move_send_piece<Lines>(group, plan, piece, epoch);
+    detail::move_send_piece<Lines>(group, plan, piece, epoch, update);
     if (group.thread() == 0) {
       if (i < node_pieces) {
         node_send_piece_moved(plan, piece, epoch);

@@ -11,6 +11,7 @@
 #include "haloflag/kernels/device_times.hpp"
 #include "haloflag/kernels/group_moves.hpp"
 #include "haloflag/kernels/piece_grid.hpp"
+#include "haloflag/kernels/sent_cell_updates.hpp"
 #include "haloflag/kernels/transports/self/self_route.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/system_atomics.hpp"
@@ -29,20 +30,21 @@ HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
 }
 
 /// Elements [first, end) of self send `message` copied by an embedded group into its receive's
-/// cells, then the group's barrier; thread 0 stamps the traces and fences, so that whatever
-/// count or word it writes next publishes the copy. Only this GPU reads the copy, so the fence
-/// is at device scope: a system one would first wait for the bus, on the copying block's path
-/// to the rest of its start.
-template <ExchangeGroup Group>
+/// cells (each updated by `update` on the way: sent_cell_updates.hpp), then the group's barrier;
+/// thread 0 stamps the traces and fences, so that whatever count or word it writes next
+/// publishes the copy. Only this GPU reads the copy, so the fence is at device scope: a system
+/// one would first wait for the bus, on the copying block's path to the rest of its start.
+template <ExchangeGroup Group, class Update = NoCellUpdate>
 HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
-                          std::uint32_t recv, std::uint32_t first, std::uint32_t end) {
+                          std::uint32_t recv, std::uint32_t first, std::uint32_t end,
+                          const Update& update = {}) {
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
   // The caller's plan may have no field bank (DevicePlan::with_fields).
   const FieldSet& fields = fields_of(plan);
-  move_elements(group, plan.sends[message], fields, first, end, plan.recvs[recv], &fields,
-                nullptr);
+  move_sent_elements(group, plan.sends[message], fields, first, end, plan.recvs[recv], &fields,
+                     nullptr, update);
   group.sync();
   if (group.thread() == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::packed));
