@@ -134,6 +134,37 @@ jacobi2d_trees_in_turn() {
   done
 }
 
+# trees_step STEP: one step of a call that sets the tree before against this tree on one GPU
+# (this_tree_call, use_prebuilt, the caller's `trees`):
+#   tests  this tree's GPU tests of the whole exchange from the kernel, the self transport, the
+#          strategies and both examples' references (GPU_TESTS, a ctest regex, narrows them)
+#   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049: 1024 x 513 and
+#          4096 x 2049 are the rows a rank of two holds, its exchange going to itself) in turn
+#   two    the same on two ranks sharing the GPU under NVIDIA MPS at 1024^2
+#   j3d    Jacobi3D at SIZES_3D (32) per rank, 7 and 27 points, checked, on two ranks under MPS
+#          (j3d_two/) and one (j3d_one/)
+#   halo   halo_bench's resident over node at CUBES (200 800) on two ranks under MPS
+# each into $o/STEP, with the time left after it.
+trees_step() {
+  case $1 in
+    tests)
+      local tests="embedded_whole|self_transport_cuda|exchange_strategies_cuda"
+      tests+="|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
+      GPU_TESTS=${GPU_TESTS:-$tests} TEST_SECONDS=200 stencil_gpu_tests
+      ;;
+    one) jacobi2d_trees_in_turn one 1 "${SHAPES:-1024x513 1024 4096x2049}" ;;
+    two) jacobi2d_trees_in_turn two 2 1024 ;;
+    j3d)
+      jacobi3d_trees j3d_two "${SIZES_3D:-32}"
+      local ranks=1 shared=()  # one rank, seen by the functions called from here on
+      jacobi3d_trees j3d_one "${SIZES_3D:-32}"
+      ;;
+    halo) halo_bench_trees halo ;;
+    *) echo "unknown step $1" >&2; return 1 ;;
+  esac
+  echo "$1: $(left) s left"
+}
+
 # rate3d NAME TREE LOCAL STENCIL ITERATIONS: one rank's Jacobi3D of TREE, every variant, into
 # $o/rates/NAME.{json,txt}; each variant's update alone (µs, fraction of the copy rate) on stdout
 # and in $o/rates/summary.txt.

@@ -7,19 +7,9 @@
 # build-before (the tree before, named in README.md: both examples and halo_bench) and
 # build-first (this tree with jacobi2d_stamps.patch, measurement only: jacobi2d). STEPS lists
 # the steps of a call (default: tests one two):
-#   tests  this tree's GPU tests of the whole exchange from the kernel, the self transport, the
-#          strategies and both examples' references (GPU_TESTS, a ctest regex, narrows them)
-#   one    one rank's resident jacobi2d at SHAPES (1024x513 1024 4096x2049; 1024 x 513 and
-#          4096 x 2049 are the rows a rank of two holds, its exchange going to itself), the norm
-#          every iteration and every 100, the TREES (before after; first names build-first) in
-#          turn, ROUNDS rounds (2), into one/
-#   two    the same on two ranks sharing the GPU under NVIDIA MPS (a proxy: their exchange is a
-#          copy within one GPU) at 1024^2, into two/
-#   j3d    Jacobi3D's conventional_overlap and resident at SIZES_3D (32) cells per rank, 7 and 27
-#          points, checked, before and after in turn, on one rank (j3d_one/) and on two under
-#          MPS (j3d_two/)
-#   halo   halo_bench's resident over node at CUBES (200 800) on two ranks under MPS, 1000
-#          verified exchanges a run, before and after in turn, into halo/
+#   tests, one, two, j3d, halo  as trees_step (scripts/device/device_call_common.sh) runs
+#          them, the norm every iteration and every 100, the TREES (before after; first names
+#          build-first) in turn, ROUNDS rounds (2)
 #   stamps build-first's jacobi2d with HALOFLAG_STAMPS=1, one rank at 1024 x 513 and
 #          4096 x 2049 and two under MPS at 1024^2, the norm every iteration and every 100: each
 #          timed run prints, for thread 0 of blocks 0, 1, 8, half-way and last, the medians of
@@ -43,38 +33,16 @@ stamped() {
 }
 
 for step in $STEPS; do
-  case $step in
-    tests)
-      tests="embedded_whole|self_transport_cuda|exchange_strategies_cuda"
-      tests+="|jacobi2d_reference_cuda|jacobi3d_reference_cuda"
-      GPU_TESTS=${GPU_TESTS:-$tests} TEST_SECONDS=200 stencil_gpu_tests
-      ;;
-    one)
-      jacobi2d_trees_in_turn one 1 "${SHAPES:-1024x513 1024 4096x2049}"
-      echo "one: $(left) s left"
-      ;;
-    two)
-      jacobi2d_trees_in_turn two 2 1024
-      echo "two: $(left) s left"
-      ;;
-    j3d)
-      jacobi3d_trees j3d_two "${SIZES_3D:-32}"
-      (ranks=1 shared=() && jacobi3d_trees j3d_one "${SIZES_3D:-32}")
-      echo "j3d: $(left) s left"
-      ;;
-    halo)
-      halo_bench_trees halo
-      echo "halo: $(left) s left"
-      ;;
-    stamps)
-      mkdir -p "$o/stamps"
-      for nccheck in 1 100; do
-        for shape in 1024x513 4096x2049; do
-          stamped "one_${shape}_c$nccheck" 1 "$shape" "$nccheck"
-        done
-        stamped "two_1024_c$nccheck" 2 1024 "$nccheck"
-      done
-      echo "stamps: $(left) s left"
-      ;;
-  esac
+  if [[ $step != stamps ]]; then
+    trees_step "$step"
+    continue
+  fi
+  mkdir -p "$o/stamps"
+  for nccheck in 1 100; do
+    for shape in 1024x513 4096x2049; do
+      stamped "one_${shape}_c$nccheck" 1 "$shape" "$nccheck"
+    done
+    stamped "two_1024_c$nccheck" 2 1024 "$nccheck"
+  done
+  echo "stamps: $(left) s left"
 done
