@@ -148,13 +148,6 @@ struct Held {
   HF_HD void store(const Place& to) const { *reinterpret_cast<Unit*>(to.address) = value; }
 };
 
-/// Unit `e` of a side as a uniform move reads it. A side that computes its units as they are
-/// read has its own (sent_cell_updates.hpp), found by argument-dependent lookup.
-template <class Unit, class Side>
-HF_HD Unit read_unit(const Side& side, std::uint32_t e) {
-  return *reinterpret_cast<const Unit*>(side.place(e).address);
-}
-
 /// Units [begin, end) moved from one side to the other, this thread's from `begin` on every
 /// `stride`-th, in rounds of kElementsInFlight loads then kElementsInFlight stores.
 template <class Unit, class From, class To>
@@ -165,7 +158,7 @@ HF_HD void move_range(const From& from, const To& to, std::uint32_t begin, std::
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {
       const std::uint32_t e = base + static_cast<std::uint32_t>(k) * stride;
-      if (e < end) values[k].value = read_unit<Unit>(from, e);
+      if (e < end) values[k].load(from.place(e));
     }
     HF_UNROLL
     for (int k = 0; k < kElementsInFlight; ++k) {

@@ -65,21 +65,6 @@ HF_HD void update_sent_cells(const Group& group, const MessageLayout& layout,
 
 namespace detail {
 
-/// The source side of a move whose cells are updated as they are read: element e's cell gets
-/// its new value, and the move carries that value on. An `update` that returns the value (of the
-/// element's size) hands it over in a register; one that returns nothing has it loaded back.
-template <class Update>
-struct UpdatedCells {
-  FieldSide cells;
-  const Update* update;
-};
-
-/// The uniform moves address an updated side as it is.
-template <int Bytes, class Update>
-HF_HD const UpdatedCells<Update>& uniform_side(const UpdatedCells<Update>& side) {
-  return side;
-}
-
 /// Whether an update that returns `Value` hands a move of `Unit`s the value itself.
 template <class Value, class Unit>
 inline constexpr bool kHandsOver = [] {
@@ -90,20 +75,33 @@ inline constexpr bool kHandsOver = [] {
   }
 }();
 
-/// Element `e` of an updated side, read as a move's Unit (pack_unpack.hpp, read_unit).
+/// Updates the cell of element `e` of `from` and returns its new value as a Unit: the value
+/// `update` returns, else this thread's own store loaded back (which needs no barrier).
 template <class Unit, class Update>
-HF_HD Unit read_unit(const UpdatedCells<Update>& side, std::uint32_t e) {
-  const std::uint32_t variable = e / side.cells.cells;
-  std::byte* cell = side.cells.cell_address(variable, e - variable * side.cells.cells);
-  using Value = decltype((*side.update)(variable, cell));
+HF_HD Unit updated_unit(const FieldSide& from, std::uint32_t e, const Update& update) {
+  const std::uint32_t variable = e / from.cells;
+  std::byte* cell = from.cell_address(variable, e - variable * from.cells);
+  using Value = decltype(update(variable, cell));
   if constexpr (kHandsOver<Value, Unit>) {
-    const Value value = (*side.update)(variable, cell);
+    const Value value = update(variable, cell);
     Unit bits;
     std::memcpy(&bits, &value, sizeof(Unit));
     return bits;
   } else {
-    (*side.update)(variable, cell);
-    return *reinterpret_cast<const Unit*>(cell);  // this thread's own store: no barrier
+    update(variable, cell);
+    return *reinterpret_cast<const Unit*>(cell);
+  }
+}
+
+/// Elements [begin, end), every `stride`-th, each updated and then stored into `to`. One at a
+/// time, unlike move_range's rounds: an update's loads cannot pass the previous update's store
+/// (the compiler cannot tell the fields apart), so unrolling would only copy the update's code.
+template <class Unit, class To, class Update>
+HF_HD void update_and_move_range(const FieldSide& from, const To& to, std::uint32_t begin,
+                                 std::uint32_t end, std::uint32_t stride, const Update& update) {
+  for (std::uint32_t e = begin; e < end; e += stride) {
+    const Unit value = updated_unit<Unit>(from, e, update);
+    *reinterpret_cast<Unit*>(to.place(e).address) = value;
   }
 }
 
@@ -122,16 +120,14 @@ HF_HD bool move_updated_elements(const MessageLayout& source, const FieldSet& fr
               to != nullptr ? trusted_alignment(*to) : target.alignment);
   const int uniform = source.uniform_bytes;
   if ((uniform != 4 && uniform != 8) || alignment < uniform) return false;
-  const UpdatedCells<Update> updated{FieldSide{&source, &from, cells}, &update};
-  const auto move = [&](auto unit, const auto& to_side) {
-    using Unit = decltype(unit);
-    move_range<Unit>(updated, uniform_side<sizeof(Unit)>(to_side), first + lane, end, size);
-  };
+  const FieldSide updated{&source, &from, cells};
   const auto move_to = [&](const auto& to_side) {
     if (uniform == 8) {
-      move(std::uint64_t{}, to_side);
+      update_and_move_range<std::uint64_t>(updated, uniform_side<8>(to_side), first + lane, end,
+                                           size, update);
     } else {
-      move(std::uint32_t{}, to_side);
+      update_and_move_range<std::uint32_t>(updated, uniform_side<4>(to_side), first + lane, end,
+                                           size, update);
     }
   };
   if (to != nullptr) {
