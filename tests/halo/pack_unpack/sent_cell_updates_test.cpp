@@ -172,6 +172,14 @@ void move_all(const Group& group, C& c, const Update& update) {
                                         c.target, &c.to, nullptr, update);
 }
 
+// The barriers that move_all meets on one thread.
+template <class C, class Update>
+int barriers_alone(C& c, const Update& update) {
+  int syncs = 0;
+  move_all(CountingGroup{&syncs}, c, update);
+  return syncs;
+}
+
 TEST(SentCellUpdates, FloatsThatReturnTheirValueMoveInOnePassWithoutABarrier) {
   for (const int members : {1, 3, 8}) {
     Case<float> c(1);
@@ -179,9 +187,7 @@ TEST(SentCellUpdates, FloatsThatReturnTheirValueMoveInOnePassWithoutABarrier) {
     c.expect_variable(0, c.in0, c.out0, c.target0);
   }
   Case<float> c(1);
-  int syncs = 0;
-  move_all(CountingGroup{&syncs}, c, c.returning());
-  EXPECT_EQ(syncs, 0);
+  EXPECT_EQ(barriers_alone(c, c.returning()), 0);
   c.expect_variable(0, c.in0, c.out0, c.target0);
 }
 
@@ -192,9 +198,7 @@ TEST(SentCellUpdates, DoublesThatReturnNothingAreLoadedBackWithoutABarrier) {
     c.expect_variable(0, c.in0, c.out0, c.target0);
   }
   Case<double> c(1);
-  int syncs = 0;
-  move_all(CountingGroup{&syncs}, c, c.silent());
-  EXPECT_EQ(syncs, 0);
+  EXPECT_EQ(barriers_alone(c, c.silent()), 0);
 }
 
 TEST(SentCellUpdates, MixedSizesAreUpdatedFirstBehindTheBarrier) {
@@ -206,9 +210,7 @@ TEST(SentCellUpdates, MixedSizesAreUpdatedFirstBehindTheBarrier) {
     c.expect_variable(1, c.in1, c.out1, c.target1);
   }
   Case<float, double> c(2);
-  int syncs = 0;
-  move_all(CountingGroup{&syncs}, c, c.silent());
-  EXPECT_EQ(syncs, 1);
+  EXPECT_EQ(barriers_alone(c, c.silent()), 1);
 }
 
 TEST(SentCellUpdates, IntoABufferInBufferOrder) {
@@ -229,9 +231,7 @@ TEST(SentCellUpdates, IntoABufferInBufferOrder) {
 TEST(SentCellUpdates, WithoutAnUpdateTheCellsMoveAsTheyAre) {
   Case<float> c(1);
   for (std::size_t i = 0; i < c.out0.size(); ++i) c.out0[i] = float(i);
-  int syncs = 0;
-  move_all(CountingGroup{&syncs}, c, haloflag::kernels::NoCellUpdate{});
-  EXPECT_EQ(syncs, 0);
+  EXPECT_EQ(barriers_alone(c, haloflag::kernels::NoCellUpdate{}), 0);
   // Source cells 26, 27, 31, 32, 55 | 56, 57 land in target cells 0 .. 4 | 45, 46.
   const std::size_t into[7] = {0, 1, 2, 3, 4, 45, 46};
   const float values[7] = {26, 27, 31, 32, 55, 56, 57};
