@@ -167,9 +167,10 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 /// LinesCode::absent in both calls holds fewer registers, serves only plans without a node
 /// peer in lines and refuses any other at once (with_embedded_lines_build picks).
 /// `update` (sent_cell_updates.hpp): called as `update(variable, cell)` on every cell of the
-/// block's sends just before they move, so that the caller's grid need not update them, nor meet
-/// at a barrier, before the start. It must write the value the cell takes this step from data
-/// that stays put until the finish, the same value each time it is called on a cell.
+/// block's sends as they move, so that the caller's grid need not update them, nor meet at a
+/// barrier, before the start. It must write the value the cell takes this step from data that
+/// stays put until the finish, the same value each time it is called on a cell; returning that
+/// value lets the move send it on without reading the cell back.
 template <LinesCode Lines = LinesCode::present, ExchangeGroup Group, class Update = NoCellUpdate>
 HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& plan,
                                           std::uint32_t block, std::uint32_t blocks,

@@ -1,14 +1,14 @@
 /// @file
-/// Sends that update their own cells first (docs/embedding.md, "Sends that update their
+/// Sends that update their own cells (docs/embedding.md, "Sends that update their
 /// cells"): the caller's kernel passes embedded_exchange_start a callable that writes a cell's
-/// new value, and each group calls it on the cells of the sends it moves, just before moving
-/// them. The caller's grid then needs no barrier between its boundary update and the start:
-/// a cell that a send reads was written by the group that sends it.
+/// new value, and each group calls it on the cells of the sends it moves, as it moves them.
+/// The caller's grid then needs no barrier between its boundary update and the start: a cell
+/// that a send reads was written by the group that sends it.
 ///
 /// Where the piece's elements move one per thread access (uniform 4- or 8-byte elements, the
-/// common case), the move updates each cell as it reads it: the thread that computes a cell's
-/// value stores it into the field and into the target, with no group barrier and no load of the
-/// value back between the two (move_sent_elements).
+/// common case), the thread that moves an element updates its cell in the same pass and stores
+/// the value into the target, with no group barrier and no second read between the two
+/// (move_sent_elements); elsewhere the group updates them all first, behind its barrier.
 #pragma once
 
 #include <cstdint>
