@@ -62,6 +62,30 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
 }
 
+/// Where a node piece has more elements than the group has threads, the group updates its cells
+/// before it waits for the peer's ghosts, behind its barrier, and the move then reads them: in
+/// the move, after the wait, a thread's several updates would lie one after another on the
+/// exchange's path (docs/results/h200/2026-12-03_fused_sends). A piece of at most one element a
+/// thread is updated in the move, where the update takes the place of the read. Returns whether
+/// the group updated the piece here.
+template <class Update, ExchangeGroup Group>
+HF_HD bool update_node_piece_first(const Group& group, const ExchangePlan& plan, std::uint32_t i,
+                                   const Update& update) {
+  if constexpr (kUpdatesCells<Update>) {
+    const NodePiece piece = plan.routes.node->send_pieces[i];
+    if (piece.count <= static_cast<std::uint32_t>(group.size())) return false;
+    update_sent_cells(group, plan.sends[piece.message], fields_of(plan), piece.first,
+                      piece.first + piece.count, update);
+    return true;
+  } else {
+    (void)group;
+    (void)plan;
+    (void)i;
+    (void)update;
+    return false;
+  }
+}
+
 }  // namespace detail
 
 /// Steps 2 and 3 for block `block` of `blocks`: the send pieces of every transport in one count,
@@ -84,7 +108,9 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
   const std::uint32_t pieces = node_pieces + self_piece_count(plan);
   for (std::uint32_t i = block; i < pieces; i += blocks) {
     detail::SendPiece piece;
+    bool updated = false;
     if (i < node_pieces) {
+      updated = detail::update_node_piece_first(group, plan, i, update);
       const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
       if (status != BlockStatus::ok) return status;
     } else if constexpr (std::is_same_v<SelfTarget, SelfIntoPlanFields>) {
@@ -96,7 +122,11 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
     } else {
       piece = self_send_piece(plan, i - node_pieces, detail::banked_fields(plan));
     }
-    detail::move_send_piece<Lines>(group, plan, piece, epoch, update);
+    if (updated) {
+      detail::move_send_piece<Lines>(group, plan, piece, epoch, NoCellUpdate{});
+    } else {
+      detail::move_send_piece<Lines>(group, plan, piece, epoch, update);
+    }
     if (group.thread() == 0) {
       if (i < node_pieces) {
         node_send_piece_moved(plan, piece, epoch);
