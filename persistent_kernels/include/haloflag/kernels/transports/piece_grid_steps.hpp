@@ -62,18 +62,22 @@ HF_HD void move_send_piece(const Group& group, const ExchangePlan& plan, const S
   if (group.thread() == 0) stamp_device_time(plan.times.send_slot(piece.message, SendTime::packed));
 }
 
-/// Where a node piece has more elements than the group has threads, the group updates its cells
-/// before it waits for the peer's ghosts, behind its barrier, and the move then reads them: in
-/// the move, after the wait, a thread's several updates would lie one after another on the
-/// exchange's path (docs/results/h200/2026-12-03_fused_sends). A piece of at most one element a
-/// thread is updated in the move, where the update takes the place of the read. Returns whether
-/// the group updated the piece here.
+/// The most elements a thread of a node piece updates in the move, after the wait for the
+/// peer's ghosts; a larger piece is updated before that wait (update_node_piece_first).
+inline constexpr std::uint32_t kNodeUpdatesInMove = 2;
+
+/// Where a node piece has more than kNodeUpdatesInMove elements a thread, the group updates its
+/// cells before it waits for the peer's ghosts, behind its barrier, and the move then reads them:
+/// in the move, after the wait, a thread's updates lie one after another on the exchange's path.
+/// On one H200 (two ranks under MPS), Jacobi3D's pieces of 2 elements a thread went faster
+/// updated in the move, and those of 4 slower (docs/results/h200/2026-12-03_fused_sends).
+/// Returns whether the group updated the piece here.
 template <class Update, ExchangeGroup Group>
 HF_HD bool update_node_piece_first(const Group& group, const ExchangePlan& plan, std::uint32_t i,
                                    const Update& update) {
   if constexpr (kUpdatesCells<Update>) {
     const NodePiece piece = plan.routes.node->send_pieces[i];
-    if (piece.count <= static_cast<std::uint32_t>(group.size())) return false;
+    if (piece.count <= kNodeUpdatesInMove * static_cast<std::uint32_t>(group.size())) return false;
     update_sent_cells(group, plan.sends[piece.message], fields_of(plan), piece.first,
                       piece.first + piece.count, update);
     return true;
