@@ -10,11 +10,13 @@ found, sorted) its median µs per iteration in each round (the slowest rank's), 
 alone in each round. A run that wrote no JSON, or whose check failed, is marked. Markdown on
 stdout.
 """
-import json
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from named_runs import named_variants  # noqa: E402
 
 NAME = re.compile(r"^(.+)_c(\d+)_([a-z0-9]+)_r(\d+)\.json$")
 
@@ -22,15 +24,10 @@ NAME = re.compile(r"^(.+)_c(\d+)_([a-z0-9]+)_r(\d+)\.json$")
 def load(step_dir):
     """{(shape, nccheck, variant): {tree: {round: (median_us, update_us, identical)}}}."""
     runs = defaultdict(lambda: defaultdict(dict))
-    for path in Path(step_dir).glob("*.json"):
-        match = NAME.match(path.name)
-        if not match:
-            continue
-        shape, nccheck, tree, round_ = match.groups()
-        for variant in json.loads(path.read_text())["variants"]:
-            runs[(shape, int(nccheck), variant["variant"])][tree][int(round_)] = (
-                variant["summary_us"]["median"], variant["update"]["us_per_iteration"],
-                variant["check"]["identical"])
+    for (shape, nccheck, tree, round_), variant in named_variants(step_dir, NAME):
+        runs[(shape, int(nccheck), variant["variant"])][tree][int(round_)] = (
+            variant["summary_us"]["median"], variant["update"]["us_per_iteration"],
+            variant["check"]["identical"])
     return runs
 
 

@@ -10,12 +10,14 @@ sorted) its median µs per iteration in each round (the slowest rank's), then th
 change against the first, from the medians over the rounds. A run whose check failed is marked
 with '!'; a run that checked nothing (sizes above 64^3) is as it is. Markdown on stdout.
 """
-import json
 import re
 import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from named_runs import named_variants  # noqa: E402
 
 NAME = re.compile(r"^j3d(\d+)_(\d+)pt_([a-z0-9]+)_r(\d+)\.json$")
 
@@ -23,15 +25,10 @@ NAME = re.compile(r"^j3d(\d+)_(\d+)pt_([a-z0-9]+)_r(\d+)\.json$")
 def load(step_dir):
     """{(size, points, variant): {tree: {round: (median_us, identical)}}}."""
     runs = defaultdict(lambda: defaultdict(dict))
-    for path in Path(step_dir).glob("*.json"):
-        match = NAME.match(path.name)
-        if not match:
-            continue
-        size, points, tree, round_ = match.groups()
-        for variant in json.loads(path.read_text())["variants"]:
-            check = variant.get("check") or {}
-            runs[(int(size), int(points), variant["variant"])][tree][int(round_)] = (
-                variant["summary_us"]["median"], check.get("identical", True))
+    for (size, points, tree, round_), variant in named_variants(step_dir, NAME):
+        check = variant.get("check") or {}
+        runs[(int(size), int(points), variant["variant"])][tree][int(round_)] = (
+            variant["summary_us"]["median"], check.get("identical", True))
     return runs
 
 
