@@ -100,7 +100,7 @@ ExchangeResources::ExchangeResources(MessageLayouts message_layouts,
                   sizeof(std::uint32_t) * (at_least_one(layouts.sends.size()) +
                                            layouts.recvs.size() + layouts.sends.size())),
       send_buffer_free(control, 1, notify::FlagWriter::host, "send_buffer_free"),
-      exchange_done(options.backend, 4 * sizeof(notify::FlagLine)),
+      exchange_done(options.backend, 5 * sizeof(notify::FlagLine)),
       field_bank(options.backend, sizeof(kernels::FieldSet) * kernels::kMaxFieldSets +
                                       sizeof(std::uint32_t)),
       idle_promised(control, 1, notify::FlagWriter::host, "idle_promised"),
@@ -171,6 +171,7 @@ void ExchangeResources::point_plan_at_memory(const kernels::FieldSet& fields) {
                              plan.recv_count, plan.unpack_ready.array_id};
   plan.control = control.device_control();
   plan.control.device_failed = &done_lines[3].epoch;
+  plan.group_failed_epoch = &done_lines[4].epoch;
 }
 
 // The order in which the blocks take the messages: short ones first, so that their flags do

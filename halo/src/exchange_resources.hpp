@@ -77,7 +77,7 @@ struct ExchangeResources {
   // Stream-ordered exchanges: host -> device, the previous epoch's MPI sends completed.
   notify::FlagArray send_buffer_free;
   // device memory, one line each: plan.messages_counted, plan.exchange_done, plan.device_epoch,
-  // then plan.control.device_failed
+  // then plan.control.device_failed, plan.group_failed_epoch
   kernels::DeviceMemory exchange_done;
   // device memory: the FieldSets of start(fields), kMaxFieldSets of them, then plan.field_slot
   kernels::DeviceMemory field_bank;

@@ -14,7 +14,8 @@
 //      that publish and move pieces; on a norm check every member's sum of squared changes
 //      goes into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
-//   5. grid barrier (which also tells every block whether a wait failed: then all return);
+//   5. grid barrier (which also tells every block whether a block's wait failed: then all
+//      return);
 //      on a check, one thread publishes the accumulator to the host (norm_slots.hpp)
 // Two accumulators alternate: the grid's last block empties check k's after the barrier of
 // step 5, and check k + 2 cannot add to it before the next iteration's step 5, which waits for
@@ -90,7 +91,7 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
     }
 
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
-    // block, and embedded_failed() then sends all of them home together.
+    // block, and embedded_barrier() then sends all of them home together.
     bool failed = false;
     if (launch.exchange) {
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch, step,
@@ -110,7 +111,9 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
         failed = hk::embedded_exchange_finish<kLines>(block, plan, block_index, blocks, epoch,
                                                       next) != hk::BlockStatus::ok;
       }
-      if (hk::embedded_failed(grid, plan)) return false;  // a grid barrier: ghosts complete
+      const hk::BlockStatus status = failed ? hk::BlockStatus::failed : hk::BlockStatus::ok;
+      // A grid barrier: the ghosts are complete.
+      if (hk::embedded_barrier(grid, plan, epoch, status) != hk::BlockStatus::ok) return false;
     } else {
       grid.sync();
     }

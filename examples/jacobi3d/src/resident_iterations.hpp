@@ -109,7 +109,7 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
     }
 
     // A block whose wait failed skips its remaining waits; the barrier below still meets every
-    // block, and embedded_failed() then sends all of them home together.
+    // block, and embedded_barrier() then sends all of them home together.
     bool failed = false;
     if constexpr (kWholeExchange) {
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch,
@@ -133,7 +133,8 @@ HF_HD HF_FORCEINLINE bool resident_iterations(const Block& block, const Grid& gr
         failed = hk::embedded_unpack(block, plan, r, epoch) != hk::BlockStatus::ok;
       }
     }
-    if (hk::embedded_failed(grid, plan)) {  // a grid barrier: ghosts are complete
+    const hk::BlockStatus status = failed ? hk::BlockStatus::failed : hk::BlockStatus::ok;
+    if (hk::embedded_barrier(grid, plan, epoch, status) != hk::BlockStatus::ok) {  // ghosts in
       completed = false;
       break;
     }

@@ -148,7 +148,7 @@ GridOutcome run_grid(const std::array<DevicePlan, 2>& plans, const ExchangeVerif
         status = haloflag::kernels::embedded_exchange_finish(block, plan, index, kBlocks, epoch,
                                                              next);
       }
-      if (haloflag::kernels::embedded_failed(grid, plan)) {
+      if (haloflag::kernels::embedded_barrier(grid, plan, epoch, status) != BlockStatus::ok) {
         if (leader) outcome.failed = true;
         return;
       }

@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(kThreads)
     if (status == kernels::BlockStatus::ok) {
       status = kernels::embedded_exchange_finish(block, plan, blockIdx.x, gridDim.x, epoch);
     }
-    if (kernels::embedded_failed(grid, plan)) return;
+    if (kernels::embedded_barrier(grid, plan, epoch, status) != kernels::BlockStatus::ok) return;
   }
   if (threadIdx.x == 0) atomicAdd(completed, 1u);
 }

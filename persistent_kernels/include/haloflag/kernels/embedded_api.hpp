@@ -26,8 +26,9 @@
 /// last seen, waiter), the function returns BlockStatus::failed, and the host's progress()/finish()
 /// throws ExchangeError naming it. After BlockStatus::failed the caller's kernel must stop using the
 /// plan and return; embedded_failed() lets groups that were not waiting find out, so a whole
-/// grid can leave together (embedded_failed(grid, plan) after each phase). The kernel must have
-/// ended before the Exchange is destroyed (its memory goes with it).
+/// grid can leave together (embedded_failed(grid, plan) after each phase, or embedded_barrier
+/// as the grid's barrier after each exchange). The kernel must have ended before the Exchange
+/// is destroyed (its memory goes with it).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,7 @@
 #include "haloflag/kernels/device_plan.hpp"
 #include "haloflag/notify/flag_ops.hpp"
 #include "haloflag/notify/portability.hpp"
+#include "haloflag/notify/system_atomics.hpp"
 
 namespace haloflag::kernels {
 namespace detail {
@@ -225,6 +227,27 @@ HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
   int failed = 0;
   if (group.thread() == 0) failed = embedded_failed(plan) ? 1 : 0;
   return group.from_leader(failed) != 0;
+}
+
+/// The group's barrier after exchange `epoch` (its finish, or its members' last unpack), which
+/// also decides for the whole group whether it leaves: every member returns BlockStatus::failed
+/// when any member passed `status` failed (each its own block's, as the calls of this exchange
+/// returned it), else ok. Call it once per epoch, every member, failed or not.
+/// It costs the barrier and one read after it. A member that failed stores the epoch into the
+/// plan's word before the barrier; the others store nothing. embedded_failed(group, plan) also
+/// sees other groups' failures, but puts a read of the failure record and a store of the answer
+/// before the barrier, on the path of the member that arrives last.
+/// One word serves every epoch: a member past the barrier of `epoch` that fails in exchange
+/// epoch + 1 stores epoch + 1, which a slower member reading for `epoch` does not take for its
+/// own; and nobody stores epoch + 1 once `epoch` was stored, for every member leaves there.
+template <ExchangeGroup Group>
+HF_HD BlockStatus embedded_barrier(const Group& group, const DevicePlan& plan,
+                                   std::uint64_t epoch, BlockStatus status) {
+  std::uint64_t* failed_epoch = detail::plan_of(plan).group_failed_epoch;
+  if (status != BlockStatus::ok) notify::store_relaxed_same_side(failed_epoch, epoch);
+  group.sync();  // orders every failed member's store before every read
+  return notify::load_relaxed_same_side(failed_epoch) == epoch ? BlockStatus::failed
+                                                               : BlockStatus::ok;
 }
 
 }  // namespace haloflag::kernels

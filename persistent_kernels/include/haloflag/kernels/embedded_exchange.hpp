@@ -9,7 +9,7 @@
 ///                                                            // fields hold epoch's values
 ///   ... work that does not touch the ghost cells ...
 ///   embedded_exchange_finish(block, plan, b, blocks, epoch)
-///   grid barrier                                             // every ghost cell is in
+///   embedded_barrier(grid, plan, epoch, status)              // every ghost cell is in
 ///
 /// where `block` is the block's group (ThreadBlockGroup, or HostThreadGroup on the host
 /// backend), `b` its index in the grid and `blocks` the grid's blocks. The exchange is cut into
@@ -21,8 +21,8 @@
 /// (NextExchange), and those ghost cells are freed as soon as the peer's pieces are in; block 0
 /// announces the other epochs at the start. The plan keeps the epoch in device memory: block 0
 /// advances it; an epoch out of turn is refused at once, recorded as device_epoch[0]. Every wait
-/// has the plan's deadline and abort flag, as the rest of the embedded API
-/// (embedded_failed(group, plan) lets a grid leave together after a failure), and the grid's
+/// has the plan's deadline and abort flag, as the rest of the embedded API (embedded_barrier
+/// lets a grid leave together after a failure), and the grid's
 /// last block reads the host's abort flag once per exchange. Messages over MPI go whole, one
 /// block each (from the grid's last block down): packed into the pinned send buffer once the CPU
 /// says it is free, signalled through send_ready, and unpacked once the CPU's unpack_ready shows

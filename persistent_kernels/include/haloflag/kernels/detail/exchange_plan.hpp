@@ -170,6 +170,9 @@ struct ExchangePlan {
   /// device_epoch[0] (array device_epoch_id).
   std::uint64_t* device_epoch = nullptr;
   std::uint32_t device_epoch_id = 0;
+  /// [1] in device memory: the last epoch at whose barrier some member of the caller's group
+  /// had failed (embedded_barrier, haloflag/kernels/embedded_api.hpp); 0 before any.
+  std::uint64_t* group_failed_epoch = nullptr;
 
   /// Per-message device times for traces; slots null when the exchange is not traced.
   DeviceTimesView times;
