@@ -243,11 +243,14 @@ HF_HD bool embedded_failed(const Group& group, const DevicePlan& plan) {
 template <ExchangeGroup Group>
 HF_HD BlockStatus embedded_barrier(const Group& group, const DevicePlan& plan,
                                    std::uint64_t epoch, BlockStatus status) {
-  std::uint64_t* failed_epoch = detail::plan_of(plan).group_failed_epoch;
-  if (status != BlockStatus::ok) notify::store_relaxed_same_side(failed_epoch, epoch);
+  const ExchangePlan& internal = detail::plan_of(plan);
+  if (status != BlockStatus::ok) {
+    notify::store_relaxed_same_side(internal.group_failed_epoch, epoch);
+  }
   group.sync();  // orders every failed member's store before every read
-  return notify::load_relaxed_same_side(failed_epoch) == epoch ? BlockStatus::failed
-                                                               : BlockStatus::ok;
+  return notify::load_relaxed_same_side(internal.group_failed_epoch) == epoch
+             ? BlockStatus::failed
+             : BlockStatus::ok;
 }
 
 }  // namespace haloflag::kernels
