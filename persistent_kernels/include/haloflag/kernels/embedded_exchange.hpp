@@ -202,6 +202,14 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
              : BlockStatus::failed;
 }
 
+/// How many of a grid's `blocks` move send pieces in embedded_exchange_start: blocks 0 up to
+/// this count (block b moves pieces b, b + blocks, ...). They come back from the start last, so
+/// a kernel that shares other work among its blocks can give them less of it (host and device).
+HF_HD inline std::uint32_t embedded_send_blocks(const DevicePlan& plan, std::uint32_t blocks) {
+  const std::uint32_t pieces = detail::plan_of(plan).pieces.send_pieces;
+  return pieces < blocks ? pieces : blocks;
+}
+
 /// What a caller's kernel that double-buffers says, at the finish of exchange `epoch`, of its
 /// next one (next_exchange_on): that it takes the FieldSet of that plan, and that from this
 /// exchange's start until that one completes the kernel neither reads nor writes those fields'
