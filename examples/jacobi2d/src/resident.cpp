@@ -15,6 +15,8 @@
 #include "haloflag/examples/resident_run.hpp"
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
+#include "haloflag/kernels/embedded_exchange.hpp"
+#include "interior_deal.hpp"
 #include "resident_launch.hpp"
 #include "resident_steps.hpp"
 #include "row_sweep.hpp"
@@ -50,8 +52,6 @@ class ResidentJacobi final : public RowVariant<Real> {
     const int blocks = kernel ? kernel->blocks() : 0;
     const int block_threads = host ? 1 : settings.gpu_threads;
     const std::int64_t members = std::int64_t{blocks} * block_threads;
-    interior_turn_ = deal_turn(sweep_items(fields.step(0), interior_rows(fields.rows()), members),
-                               members, block_threads);
     // With one row, that row is in both sends, and its changes would count twice in the norm.
     // Each rank decides alone: the order of its update and its sends is its own.
     const bool wants_update =
@@ -74,6 +74,11 @@ class ResidentJacobi final : public RowVariant<Real> {
     // The node senders place into both fields' ghost rows (collective): the kernel reads a
     // field's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(fields.view(1));
+    const std::int64_t send_blocks = haloflag::kernels::embedded_send_blocks(
+        exchange_->device_plan(fields.view(0)), static_cast<std::uint32_t>(blocks));
+    interior_ = interior_deal(fields.step(0), interior_rows(fields.rows()), members, block_threads,
+                              send_blocks);
+    spared_blocks_ = interior_.members < members ? send_blocks : 0;
     if (not_resident) std::rethrow_exception(not_resident);
     resident_.emplace(std::move(kernel), *exchange_, fields.rank());
   }
@@ -85,7 +90,10 @@ class ResidentJacobi final : public RowVariant<Real> {
            "; each exchange started by the kernel and split over its grid in node pieces of " +
            std::to_string(piece_bytes_) + " B" +
            (sends_update_ ? ", its sends updating the rows they send, " : ", ") +
-           haloflag::examples::next_exchange_route(this->settings_.next_exchange_told);
+           haloflag::examples::next_exchange_route(this->settings_.next_exchange_told) +
+           (spared_blocks_ > 0 ? "; the interior dealt to every block but the " +
+                                     std::to_string(spared_blocks_) + " that move send pieces"
+                               : "");
   }
 
  private:
@@ -104,7 +112,7 @@ class ResidentJacobi final : public RowVariant<Real> {
     launch.exchange = exchange;
     launch.tell_next = this->settings_.next_exchange_told;
     launch.sends_update_cells = sends_update_;
-    launch.interior_turn = interior_turn_;
+    launch.interior = interior_;
     launch.nccheck = this->settings_.nccheck;
     launch.norms = static_cast<double*>(this->accumulators_.data());
     launch.slots = this->follower_.slots();
@@ -126,7 +134,9 @@ class ResidentJacobi final : public RowVariant<Real> {
   std::unique_ptr<hh::Exchange> exchange_;
   bool sends_update_ = false;  // ResidentLaunch::sends_update_cells
   int piece_bytes_ = 0;        // the exchange's node pieces (agreed_piece_bytes)
-  std::int64_t interior_turn_ = 0;  // ResidentLaunch::interior_turn
+  // The blocks that move send pieces, where the interior's deal leaves them out (interior_deal).
+  std::int64_t spared_blocks_ = 0;
+  InteriorDeal interior_{};  // ResidentLaunch::interior
   // Destroyed first: the kernel reads the exchange's memory.
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
 };

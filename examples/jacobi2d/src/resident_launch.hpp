@@ -6,6 +6,7 @@
 
 #include "haloflag/examples/resident_kernel.hpp"
 #include "haloflag/kernels/device_plan.hpp"
+#include "interior_deal.hpp"
 #include "norm_slots.hpp"
 
 namespace jacobi2d {
@@ -28,8 +29,7 @@ struct ResidentLaunch {
   // the start (resident_steps.hpp; VariantSettings::sends_update_cells). Set only where each of
   // those rows' cells is in one send: a rank of two rows or more, whose plans take no lines.
   bool sends_update_cells;
-  // The turn of the interior's deal among the grid's members (deal_turn, row_sweep.hpp).
-  std::int64_t interior_turn;
+  InteriorDeal interior;  // how the interior is dealt among the grid's members
   int nccheck;    // iterations i with i % nccheck == 0 compute the norm
   double* norms;  // two accumulators, check k adding into norms[k % 2]
   NormSlots slots;

@@ -9,10 +9,10 @@
 //      With kSendsUpdate (ResidentLaunch::sends_update_cells) step 1 and its barrier go: each
 //      block updates the cells of the rows it sends just before it moves them, and adds their
 //      changes to its norm sum; every cell of those rows is in exactly one send
-//   3. the grid updates the interior rows while the rows fly; where some members go without
-//      an item, they are the grid's last block and then its first (dealt_member): the blocks
-//      that publish and move pieces; on a norm check every member's sum of squared changes
-//      goes into the check's accumulator
+//   3. the grid updates the interior rows while the rows fly, dealt away from the blocks that
+//      move the send pieces where the others can take it in one round, else with the members
+//      left without an item on the grid's last block and then its first (interior_deal.hpp);
+//      on a norm check every member's sum of squared changes goes into the check's accumulator
 //   4. the grid finishes the exchange into the ghost rows of the field just written
 //   5. grid barrier (which also tells every block whether a block's wait failed: then all
 //      return);
@@ -30,6 +30,7 @@
 #include "haloflag/kernels/embedded_api.hpp"
 #include "haloflag/kernels/embedded_exchange.hpp"
 #include "haloflag/notify/portability.hpp"
+#include "interior_deal.hpp"
 #include "norm_accumulator.hpp"
 #include "resident_launch.hpp"
 #include "row_sweep.hpp"
@@ -97,9 +98,8 @@ HF_HD HF_FORCEINLINE bool resident_steps(const Block& block, const Grid& grid,
       failed = start_exchange<kLines, kSendsUpdate>(block, plan, block_index, blocks, epoch, step,
                                                     check, sum) != hk::BlockStatus::ok;
     }
-    const std::int64_t members = grid.size();
-    sum += sweep_rows(step, interior, dealt_member(grid.thread(), members, launch.interior_turn),
-                      members, check);
+    const std::int64_t place = dealt_member(grid.thread(), grid.size(), launch.interior.turn);
+    sum += sweep_rows(step, interior, place, launch.interior.members, check);
     if (check) add_to_norm(norm, sum);
     if (launch.exchange) {
       if (!failed) {

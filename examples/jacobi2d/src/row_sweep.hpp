@@ -259,27 +259,6 @@ HF_HD inline std::int64_t sweep_items(const PlaneStep<Real>& step, const RowSet&
   return set.count > 0 ? sweep_cut(row_units(step), set, members).items : 0;
 }
 
-// How far the resident kernel turns its members in the deal of a sweep of `items` items
-// (dealt_member), its grid `members` in blocks of `block_members`. Where the items are fewer
-// than the members, the members left without one are put on the grid's last block, then on its
-// first blocks: its exchange gives those blocks more to do (the first move the pieces, the last
-// reads the host's abort flag and publishes the norm), and the barrier waits for the slowest
-// block. Where every member has an item or more, the deal is left as it is: a turn would leave
-// every block's load as it was.
-HF_HD inline std::int64_t deal_turn(std::int64_t items, std::int64_t members,
-                                    std::int64_t block_members) {
-  return items < members ? (block_members + items) % members : 0;
-}
-
-// Grid member `member`'s place in a deal turned by `turn` (deal_turn): sweep_rows' `member`.
-// The host works the turn out once a run: every member of the grid would otherwise divide at
-// the start of each sweep, all at once, before any of them loads a cell.
-HF_HD inline std::int64_t dealt_member(std::int64_t member, std::int64_t members,
-                                       std::int64_t turn) {
-  const std::int64_t place = member + turn;
-  return place < members ? place : place - members;
-}
-
 // The update of `set`'s rows, in 16-byte groups where the rows allow it, else cell by cell:
 // the same values either way.
 template <class Real>

@@ -1,7 +1,8 @@
 // Every variant of the 2-D Jacobi equals the single-device reference bit for bit, and its norms
 // match the reference's, on whatever number of ranks mpiexec starts (the rows split unevenly at
 // 2 and 4): float and double, the norm every iteration and every third, the peers over node
-// (one host) and over MPI; the resident kernel's boundary rows updated inside its sends or first.
+// (one host) and over MPI; the resident kernel's boundary rows updated inside its sends or first,
+// and its interior dealt away from the blocks that move send pieces.
 //
 // The backend comes from HALOFLAG_TEST_BACKEND (host when unset); a GPU backend without a GPU
 // skips every case, saying why.
@@ -182,6 +183,24 @@ TEST(ResidentRoutes, SendsUpdatingTheRowsAndTheRowsFirstMatchReference) {
           << result.message;
     }
   }
+}
+
+// The interior dealt to every block but those that move send pieces (interior_deal.hpp): a grid
+// of 8 blocks (host threads on the host backend), of which the first one or two move the
+// rank's two sends, takes the 1-3 interior rows of 12 columns in one round without them. The
+// launch says so on every rank, and the fields and norms are the reference's.
+TEST(ResidentRoutes, TheInteriorDealtAwayFromTheSendBlocksMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(Precision::float32);
+  RunSettings settings = test_settings(1);
+  settings.host_team_threads = 8;
+  settings.resident_blocks = 8;
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+  EXPECT_NE(variant->launch_description().find("the interior dealt to every block but the"),
+            std::string::npos)
+      << variant->launch_description();
+  const CheckResult result = run_and_check(*variant, problem, settings);
+  EXPECT_TRUE(result.identical) << result.message;
 }
 
 // A problem that cannot be split names the option and the numbers.

@@ -2,12 +2,15 @@
 // round of the members allows, every member walks at most one run (a run one row shorter would
 // leave some members a second one, walking nearly twice the rows of the rest). deal_turn and
 // dealt_member: the resident kernel's members left with one item fewer are its last block, then
-// its first.
+// its first. interior_deal: the blocks that move send pieces take no interior where the others
+// can take it in one round.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <set>
+#include <vector>
 
+#include "interior_deal.hpp"
 #include "row_sweep.hpp"
 
 namespace {
@@ -84,6 +87,85 @@ TEST(DealtMember, TheLastBlockThenTheFirstGoWithoutAnItem) {
   EXPECT_EQ(items_at(1, 7), 1);
   EXPECT_EQ(items_at(7, 7), 1);
   EXPECT_EQ(items_at(8, 7), 0);
+}
+
+// A plane `nx` floats wide whose rows go in 16-byte groups (nx / 4 a row): the planes' addresses
+// only decide that, and no cell is read.
+PlaneStep<float> plane_of_width(std::int64_t nx) { return {nullptr, nullptr, nx}; }
+
+// The items each grid member takes under `deal`: sweep_rows' items m, m + members, ... of the
+// place dealt_member gives it.
+std::vector<std::int64_t> items_per_member(const PlaneStep<float>& step, const RowSet& set,
+                                           std::int64_t members, const InteriorDeal& deal) {
+  const std::int64_t items = sweep_items(step, set, deal.members);
+  std::vector<std::int64_t> taken(static_cast<std::size_t>(members), 0);
+  std::set<std::int64_t> places;
+  for (std::int64_t m = 0; m < members; ++m) {
+    const std::int64_t place = dealt_member(m, members, deal.turn);
+    EXPECT_TRUE(places.insert(place).second) << "place " << place << " dealt twice";
+    for (std::int64_t item = place; item < items; item += deal.members) ++taken[m];
+  }
+  return taken;
+}
+
+std::int64_t total(const std::vector<std::int64_t>& taken) {
+  std::int64_t sum = 0;
+  for (const std::int64_t t : taken) sum += t;
+  return sum;
+}
+
+// One rank of two at 1024^2 (1024 x 513: 509 interior rows, 256 groups a row) on a grid of 132
+// blocks of 256, whose first 8 move the node pieces: the other 124 take every item, each at
+// most one, and the members left over are the grid's last blocks.
+TEST(InteriorDeal, TheSendBlocksTakeNoneWhereTheOthersTakeAllInOneRound) {
+  const std::int64_t block = 256, members = 132 * block, send_blocks = 8;
+  const PlaneStep<float> step = plane_of_width(1024);
+  const RowSet set = interior_rows(511);
+  const InteriorDeal deal = interior_deal(step, set, members, block, send_blocks);
+  EXPECT_EQ(deal.members, members - send_blocks * block);
+  const std::vector<std::int64_t> taken = items_per_member(step, set, members, deal);
+  const std::int64_t items = sweep_items(step, set, deal.members);
+  EXPECT_EQ(total(taken), items);
+  EXPECT_LE(items, deal.members);
+  for (std::int64_t m = 0; m < send_blocks * block; ++m) ASSERT_EQ(taken[m], 0) << "member " << m;
+  // Every other member takes one item, up to the items; the rest are the grid's last members.
+  for (std::int64_t m = send_blocks * block; m < members; ++m) {
+    ASSERT_EQ(taken[m], m - send_blocks * block < items ? 1 : 0) << "member " << m;
+  }
+  // Each row still walks a run: 509 rows over 124 runs a column, 5 rows each.
+  EXPECT_EQ(sweep_cut(256, set, deal.members).run, 5);
+}
+
+// Where the others would need a second round (16384^2 on 528 blocks: 4094 groups a row), where
+// the send blocks are over half the grid, or where no block moves a send piece, every member is
+// dealt items as deal_turn turns them.
+TEST(InteriorDeal, EveryMemberWhereTheOthersCannotTakeAllInOneRound) {
+  const std::int64_t block = 256;
+  const auto as_before = [&](const PlaneStep<float>& step, const RowSet& set,
+                             std::int64_t members, std::int64_t send_blocks) {
+    const InteriorDeal deal = interior_deal(step, set, members, block, send_blocks);
+    EXPECT_EQ(deal.members, members);
+    EXPECT_EQ(deal.turn, deal_turn(sweep_items(step, set, members), members, block));
+    EXPECT_EQ(total(items_per_member(step, set, members, deal)), sweep_items(step, set, members));
+  };
+  as_before(plane_of_width(16384), interior_rows(8190), 528 * block, 9);
+  as_before(plane_of_width(1024), interior_rows(511), 40 * block, 21);
+  as_before(plane_of_width(1024), interior_rows(511), 132 * block, 0);
+  // A rank of two rows has no interior: nothing to deal, and nobody takes anything.
+  const InteriorDeal none = interior_deal(plane_of_width(1024), interior_rows(2), 4, 1, 1);
+  EXPECT_EQ(total(items_per_member(plane_of_width(1024), interior_rows(2), 4, none)), 0);
+}
+
+// The host backend's blocks of one thread, cells by cell (a row not a whole number of groups):
+// 8 members, 2 of them moving pieces, 5 columns of 9 rows in one round of runs.
+TEST(InteriorDeal, BlocksOfOneThreadCellByCell) {
+  const PlaneStep<float> step = plane_of_width(7);  // 5 cells between the fixed columns
+  const RowSet set = interior_rows(11);             // rows 2 .. 10
+  const InteriorDeal deal = interior_deal(step, set, 8, 1, 2);
+  EXPECT_EQ(deal.members, 6);
+  const std::vector<std::int64_t> taken = items_per_member(step, set, 8, deal);
+  EXPECT_EQ(taken, (std::vector<std::int64_t>{0, 0, 1, 1, 1, 1, 1, 0}));
+  EXPECT_EQ(sweep_cut(5, set, deal.members).run, 9);
 }
 
 }  // namespace
