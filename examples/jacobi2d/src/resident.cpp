@@ -79,6 +79,9 @@ class ResidentJacobi final : public RowVariant<Real> {
     interior_ = interior_deal(fields.step(0), interior_rows(fields.rows()), members, block_threads,
                               send_blocks);
     spared_blocks_ = interior_.members < members ? send_blocks : 0;
+    // Without the exchange no block moves a piece: the update alone is timed over every member.
+    update_alone_ = interior_deal(fields.step(0), interior_rows(fields.rows()), members,
+                                  block_threads, 0);
     if (not_resident) std::rethrow_exception(not_resident);
     resident_.emplace(std::move(kernel), *exchange_, fields.rank());
   }
@@ -112,7 +115,7 @@ class ResidentJacobi final : public RowVariant<Real> {
     launch.exchange = exchange;
     launch.tell_next = this->settings_.next_exchange_told;
     launch.sends_update_cells = sends_update_;
-    launch.interior = interior_;
+    launch.interior = exchange ? interior_ : update_alone_;
     launch.nccheck = this->settings_.nccheck;
     launch.norms = static_cast<double*>(this->accumulators_.data());
     launch.slots = this->follower_.slots();
@@ -136,7 +139,8 @@ class ResidentJacobi final : public RowVariant<Real> {
   int piece_bytes_ = 0;        // the exchange's node pieces (agreed_piece_bytes)
   // The blocks that move send pieces, where the interior's deal leaves them out (interior_deal).
   std::int64_t spared_blocks_ = 0;
-  InteriorDeal interior_{};  // ResidentLaunch::interior
+  InteriorDeal interior_{};      // ResidentLaunch::interior
+  InteriorDeal update_alone_{};  // the same without the exchange
   // Destroyed first: the kernel reads the exchange's memory.
   std::optional<haloflag::examples::ResidentRun<ResidentLaunch<Real>>> resident_;
 };
