@@ -111,4 +111,20 @@ HF_HD inline void sweep_interior_by_counter(StencilKind kind, const SweepFields<
   counter.first += takes - first_taken + blocks;
 }
 
+// The first blocks of a grid of `blocks` blocks of `threads` that the interior's sweep leaves
+// out: the `send_blocks` that move the exchange's send pieces (embedded_send_blocks), which come
+// back from the start last, where the other blocks take every column run in one round of the
+// register walk's cut and are half the grid or more; else none. The others then sweep as a
+// grid of their own (sweep_interior in resident_iterations.hpp). Host code decides it once a
+// run; it names blocks only, so the cells and their values stay the same either way.
+HF_HD inline std::uint32_t spared_send_blocks(const haloflag::kernels::Box& box,
+                                              std::uint32_t blocks, std::uint32_t threads,
+                                              std::uint32_t send_blocks) {
+  if (send_blocks == 0 || 2 * send_blocks > blocks) return 0;
+  const std::uint32_t others = blocks - send_blocks;
+  const std::uint32_t groups = threads % kTileCells == 0 ? threads / kTileCells : 1;
+  const std::uint32_t takes = (column_runs(box, others * groups).count() + groups - 1) / groups;
+  return takes <= others ? send_blocks : 0;
+}
+
 }  // namespace jacobi3d

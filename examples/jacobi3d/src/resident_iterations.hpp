@@ -13,7 +13,9 @@
 //      cell is in some send
 //   3. the grid updates the interior while the messages fly: each block the column runs dealt
 //      to it, then, with ResidentLaunch::interior_counter, the last rounds' taken from the
-//      counter (interior_by_counter.hpp) so that the blocks that sent pieces take fewer
+//      counter (interior_by_counter.hpp) so that the blocks that sent pieces take fewer; where
+//      the other blocks take it in one round, the sending blocks take none
+//      (ResidentLaunch::spared_blocks)
 //   4. the grid finishes the exchange (embedded_exchange_finish), or each receive message is
 //      awaited and unpacked by one block (round robin) into the ghost cells of the buffer just
 //      written
@@ -57,7 +59,8 @@ HF_HD HF_FORCEINLINE haloflag::kernels::BlockStatus start_exchange(
 
 // Step 3: the interior, shared out by the counter where the launch has one, else dealt out by
 // grid thread; with kStaged, the counter's runs walked through shared memory where they are long
-// (interior_by_counter.hpp).
+// (interior_by_counter.hpp). The launch's spared blocks, the first, sweep nothing: the others
+// share the interior out as a grid of their own.
 template <bool kStaged, class Real, class Block, class Grid>
 HF_HD HF_FORCEINLINE void sweep_interior(const Block& block, const Grid& grid,
                                          std::uint32_t block_index, std::uint32_t blocks,
@@ -65,8 +68,10 @@ HF_HD HF_FORCEINLINE void sweep_interior(const Block& block, const Grid& grid,
                                          const SweepFields<Real>& fields,
                                          InteriorCounter& counter) {
   if (counter.word != nullptr) {
+    const std::uint32_t spared = launch.spared_blocks;
+    if (block_index < spared) return;
     sweep_interior_by_counter<kStaged>(launch.stencil, fields, launch.regions.interior, block,
-                                       block_index, blocks, counter);
+                                       block_index - spared, blocks - spared, counter);
   } else {
     sweep_box_in_tiles(launch.stencil, fields, launch.regions.interior, grid.thread(),
                        grid.size());

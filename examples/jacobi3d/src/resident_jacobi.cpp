@@ -20,6 +20,8 @@
 #include "haloflag/examples/variant_settings.hpp"
 #include "haloflag/halo/exchange.hpp"
 #include "haloflag/kernels/device_memory.hpp"
+#include "haloflag/kernels/embedded_exchange.hpp"
+#include "interior_by_counter.hpp"
 #include "resident_iterations.hpp"
 #include "resident_launch.hpp"
 
@@ -78,6 +80,13 @@ class ResidentJacobi final : public FieldVariant<Real> {
     // The node senders place into both buffers' ghost cells (collective): the kernel reads a
     // buffer's ghosts only in the iteration after the exchange that fills them.
     exchange_->map_fields(this->fields_.view(1));
+    if (whole_exchange_ && settings.interior_by_counter) {
+      spared_blocks_ = spared_send_blocks(
+          this->regions_.interior, static_cast<std::uint32_t>(blocks),
+          static_cast<std::uint32_t>(block_threads),
+          haloflag::kernels::embedded_send_blocks(exchange_->device_plan(this->fields_.view(0)),
+                                                  static_cast<std::uint32_t>(blocks)));
+    }
     if (not_resident) std::rethrow_exception(not_resident);
     resident_.emplace(std::move(kernel), *exchange_, this->fields_.rank());
   }
@@ -126,8 +135,10 @@ class ResidentJacobi final : public FieldVariant<Real> {
  private:
   // How the interior is shared out among the blocks, for the launch's description.
   std::string interior_description() const {
-    return interior_counter_.bytes() > 0 ? "; the interior's last rounds taken from a counter"
-                                        : "; the interior dealt out by block";
+    if (interior_counter_.bytes() == 0) return "; the interior dealt out by block";
+    if (spared_blocks_ == 0) return "; the interior's last rounds taken from a counter";
+    return "; the interior swept by every block but the " + std::to_string(spared_blocks_) +
+           " that move send pieces";
   }
 
   ResidentLaunch<Real> make_launch(int iterations, bool updates_only) const {
@@ -151,6 +162,8 @@ class ResidentJacobi final : public FieldVariant<Real> {
     launch.interior_counter =
         interior_counter_.bytes() > 0 ? static_cast<std::uint64_t*>(interior_counter_.data())
                                      : nullptr;
+    // Without the exchange no block moves a piece: the update alone is timed over every block.
+    launch.spared_blocks = updates_only ? 0 : spared_blocks_;
     return launch;
   }
 
@@ -162,6 +175,7 @@ class ResidentJacobi final : public FieldVariant<Real> {
   bool tell_next_ = false;  // RunSettings::next_exchange_told
   bool sends_update_ = false;  // RunSettings::sends_update_cells
   int piece_bytes_ = 0;     // the exchange's node pieces (agreed_piece_bytes)
+  std::uint32_t spared_blocks_ = 0;  // ResidentLaunch::spared_blocks of the exchange's runs
   // ResidentLaunch::interior_counter; empty where RunSettings::interior_by_counter is off.
   haloflag::kernels::DeviceMemory interior_counter_;
 };

@@ -42,6 +42,9 @@ struct ResidentLaunch {
   // of column runs (interior_by_counter.hpp; RunSettings::interior_by_counter); null: every run
   // dealt out by block.
   std::uint64_t* interior_counter;
+  // With the counter, the first blocks that sweep no interior: those that move send pieces,
+  // where the others take it in one round (spared_send_blocks); 0 for the update alone.
+  std::uint32_t spared_blocks;
 };
 
 // The kernel run asynchronously over these arguments: a cooperative GPU grid (GpuSide), or on

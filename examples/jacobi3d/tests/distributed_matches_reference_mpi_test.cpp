@@ -240,6 +240,23 @@ TEST(ResidentRoutes, InteriorDealtByBlockMatchesReference) {
   expect_resident_matches_at_both_stencils(settings);
 }
 
+// The interior swept by every block but those that move the exchange's send pieces, where the
+// others take it in one round (ResidentLaunch::spared_blocks): 12 blocks (host threads on the
+// host backend) and a rank's 6 faces at 7 points, in a piece or a few each. The launch says so
+// on every rank, and the field is the reference's.
+TEST(ResidentRoutes, InteriorSweptByTheBlocksThatMoveNoPieceMatchesReference) {
+  if (!backend_unavailable().empty()) GTEST_SKIP() << backend_unavailable();
+  const Problem problem = test_problem(StencilKind::seven_point);
+  RunSettings settings = test_settings(12);
+  settings.resident_blocks = 12;
+  auto variant = make_variant(VariantKind::resident, problem, MPI_COMM_WORLD, settings);
+  EXPECT_NE(variant->launch_description().find("the interior swept by every block but the "),
+            std::string::npos)
+      << variant->launch_description();
+  const CheckResult result = run_and_check(*variant, problem, 0, 9);
+  EXPECT_TRUE(result.identical) << result.message;
+}
+
 // Sends that update their cells in pieces far smaller than a message, several to a block and
 // cutting rows and variables' runs anywhere: each piece updates exactly its own cells.
 TEST(ResidentRoutes, SendsUpdateInSmallPiecesMatchReference) {

@@ -145,4 +145,23 @@ TEST(InteriorByCounter, ALateBlockSweepsTheRunsDealtToItOnly) {
   }
 }
 
+// spared_send_blocks: the send blocks are left out where the others take every column run in
+// one round and are half the grid or more. 32^3 per rank on one H200 (a 30^3 interior: 4 tiles
+// of 30 planes) on 128 blocks of 256 threads, 24 of them sending: the other 104 take 60 runs of
+// 2 planes. 256^3 (254^3: 256 tiles) on 528 blocks takes several rounds; 70 senders of 128 are
+// over half.
+TEST(SparedSendBlocks, OnlyWhereTheOthersTakeTheInteriorInOneRound) {
+  const haloflag::kernels::Box small{{1, 1, 1}, {30, 30, 30}};
+  EXPECT_EQ(column_runs(small, 104).count(), 60u);
+  EXPECT_EQ(spared_send_blocks(small, 128, 256, 24), 24u);
+  EXPECT_EQ(spared_send_blocks(small, 128, 256, 0), 0u);
+  EXPECT_EQ(spared_send_blocks(small, 128, 256, 70), 0u);
+  const haloflag::kernels::Box large{{1, 1, 1}, {254, 254, 254}};
+  EXPECT_EQ(spared_send_blocks(large, 528, 256, 32), 0u);
+  // Blocks of one thread (the host team): a run a take.
+  const haloflag::kernels::Box tiny{{1, 1, 1}, {14, 10, 6}};
+  EXPECT_EQ(spared_send_blocks(tiny, 12, 1, 6), 6u);
+  EXPECT_EQ(spared_send_blocks(tiny, 12, 1, 7), 0u);
+}
+
 }  // namespace
