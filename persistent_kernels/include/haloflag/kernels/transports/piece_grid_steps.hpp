@@ -118,9 +118,12 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
       const BlockStatus status = node_send_piece<Lines>(group, plan, i, block, epoch, piece);
       if (status != BlockStatus::ok) return status;
     } else if constexpr (std::is_same_v<SelfTarget, SelfIntoPlanFields>) {
+      // The caller's kernel (embedded_exchange_start): its grid barrier after the finish is what
+      // lets any block read the copy, and the count only marks progress (rule 3), so the copy
+      // is left unpublished (copy_self_part).
       const SelfPiece self = plan.routes.self->pieces[i - node_pieces];
       detail::copy_self_part(group, plan, self.send, plan.routes.self->sends[self.send].recv,
-                             self.first, self.first + self.count, update);
+                             self.first, self.first + self.count, update, false);
       if (group.thread() == 0) count_piece_work(plan, epoch, 1);
       continue;
     } else {

@@ -30,14 +30,17 @@ HF_HD inline const FieldSet* banked_fields(const ExchangePlan& plan) {
 }
 
 /// Elements [first, end) of self send `message` copied by an embedded group into its receive's
-/// cells (each updated by `update` on the way: sent_cell_updates.hpp), then the group's barrier;
-/// thread 0 stamps the traces and fences, so that whatever count or word it writes next
-/// publishes the copy. Only this GPU reads the copy, so the fence is at device scope: a system
-/// one would first wait for the bus, on the copying block's path to the rest of its start.
+/// cells (each updated by `update` on the way: sent_cell_updates.hpp), then, with `published`,
+/// the group's barrier, and thread 0 stamps the traces and fences, so that whatever count or
+/// word it writes next publishes the copy. Only this GPU reads the copy, so the fence is at
+/// device scope: a system one would first wait for the bus, on the copying block's path to the
+/// rest of its start. Without `published` thread 0 stamps once its own part is out: a copy that
+/// only the caller's grid barrier publishes (the whole exchange in the caller's kernel) needs
+/// neither barrier nor fence, which would hold the copying block on the exchange's path.
 template <ExchangeGroup Group, class Update = NoCellUpdate>
 HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uint32_t message,
                           std::uint32_t recv, std::uint32_t first, std::uint32_t end,
-                          const Update& update = {}) {
+                          const Update& update = {}, bool published = true) {
   if (group.thread() == 0 && first == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::pack_begin));
   }
@@ -45,12 +48,12 @@ HF_HD void copy_self_part(const Group& group, const ExchangePlan& plan, std::uin
   const FieldSet& fields = fields_of(plan);
   move_sent_elements(group, plan.sends[message], fields, first, end, plan.recvs[recv], &fields,
                      nullptr, update);
-  group.sync();
+  if (published) group.sync();
   if (group.thread() == 0) {
     stamp_device_time(plan.times.send_slot(message, SendTime::packed));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::ready_seen));
     stamp_device_time(plan.times.recv_slot(recv, RecvTime::unpacked));
-    notify::fence_release_same_side();
+    if (published) notify::fence_release_same_side();
   }
 }
 
