@@ -249,11 +249,13 @@ jacobi3d_two_forms() {
 }
 
 # jacobi3d_trees STEP SIZES: jacobi3d_run into $o/STEP at SIZES cells per rank, 7 and 27 points,
-# the tree before and this tree in turn (their order swapped every other round), $rounds rounds;
+# the tree before and this tree in turn (TREES_3D names others, as "first after"; their order
+# swapped every other round), $rounds rounds;
 # 50 iterations at 256^3 and 200 below, checked against the single-rank reference up to 64^3.
 # Each run is named j3dSIZE_POINTSpt_TREE_rROUND.
 jacobi3d_trees() {
-  local step=$1 sizes=$2 turn=(before after)
+  local step=$1 sizes=$2 turn
+  read -ra turn <<<"${TREES_3D:-before after}"
   mkdir -p "$o/$step"
   for round in $(seq 1 "$rounds"); do
     for local in $sizes; do
