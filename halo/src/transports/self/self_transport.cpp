@@ -95,8 +95,7 @@ void SelfTransport::upload(const ExchangeOptions& options) {
     const std::int64_t elements = layouts.sends[m].element_count();
     for (std::int64_t first = 0; first < elements; first += piece_elements) {
       pieces.push_back({static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(first),
-                        static_cast<std::uint32_t>(std::min(piece_elements, elements - first)),
-                        recv_of_send_[m]});
+                        static_cast<std::uint32_t>(std::min(piece_elements, elements - first))});
       ++sends[m].pieces;
     }
   }

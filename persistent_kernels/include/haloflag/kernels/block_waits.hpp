@@ -31,19 +31,6 @@ concept ExchangeGroup = requires(const G& group, int value) {
   { group.from_leader(value) } -> std::convertible_to<int>;
 };
 
-/// The first member of the group's second warp (a wavefront of 64 on the HIP build's GPUs), or
-/// -1 where the group has one warp only: a member whose stores or reads do not hold up those
-/// of member 0, the leader, behind the same instruction.
-template <ExchangeGroup Group>
-HF_HD int other_warp_member(const Group& group) {
-#if HF_HIP_DEVICE_CODE
-  constexpr int kWarpThreads = 64;
-#else
-  constexpr int kWarpThreads = 32;
-#endif
-  return group.size() > kWarpThreads ? kWarpThreads : -1;
-}
-
 /// What a block learns from a wait.
 enum class BlockStatus : int {
   ok,      ///< the flag shows the epoch: go on

@@ -158,12 +158,10 @@ HF_HD BlockStatus mpi_receives_of_block(const Group& group, const ExchangePlan& 
 
 }  // namespace detail
 
-/// Starts exchange `epoch` on this block's share: checks the epoch (while another warp warms the
-/// tables of the block's first send piece, detail::warm_first_send_piece), then (block 0)
-/// advances the device epoch and tells every node peer that has not heard of the epoch yet that
-/// this rank's ghost cells (the plan's slot) or buffers are free; then packs the block's sends
-/// over MPI and moves its send pieces (node peers' after their ghosts are free; the rank's own at
-/// once).
+/// Starts exchange `epoch` on this block's share: checks the epoch, then (block 0) advances the
+/// device epoch and tells every node peer that has not heard of the epoch yet that this rank's
+/// ghost cells (the plan's slot) or buffers are free; then packs the block's sends over MPI and
+/// moves its send pieces (node peers' after their ghosts are free; the rank's own at once).
 /// Returns BlockStatus::ok, or BlockStatus::failed (recorded; every member returns the same).
 /// `Lines`: LinesCode::present (the default) serves every plan; a kernel compiled with
 /// LinesCode::absent in both calls holds fewer registers, serves only plans without a node
@@ -178,7 +176,6 @@ HF_HD BlockStatus embedded_exchange_start(const Group& group, const DevicePlan& 
                                           std::uint32_t block, std::uint32_t blocks,
                                           std::uint64_t epoch, const Update& update = {}) {
   const ExchangePlan& internal = detail::plan_of(plan);
-  (void)detail::warm_first_send_piece(group, internal, block);
   if (detail::build_serves<Lines>(internal, block, group.thread(), epoch) != BlockStatus::ok ||
       detail::device_epoch_in_turn(group, internal, epoch, block) != BlockStatus::ok ||
       detail::host_abort_seen(group, internal, block, blocks, epoch) != BlockStatus::ok) {

@@ -24,7 +24,6 @@
 #include "haloflag/kernels/sent_cell_updates.hpp"
 #include "haloflag/kernels/transports/node/node_pieces.hpp"
 #include "haloflag/kernels/transports/self/self_pieces.hpp"
-#include "haloflag/notify/cache_hints.hpp"
 #include "haloflag/notify/portability.hpp"
 #include "haloflag/notify/system_atomics.hpp"
 
@@ -91,44 +90,6 @@ HF_HD bool update_node_piece_first(const Group& group, const ExchangePlan& plan,
   }
 }
 
-/// Asks the cache for a message's layout: its first box and the counts and sizes after the boxes.
-HF_HD inline void prefetch_layout(const MessageLayout& layout) {
-  notify::prefetch_line(&layout.boxes[0]);
-  notify::prefetch_line(&layout.box_count);
-}
-
-/// What warm_first_send_piece warmed where nothing was: no piece, or another member's turn.
-inline constexpr std::uint32_t kNoPieceWarmed = 0xffffffffu;
-
-/// The tables that block `block`'s first send piece reads before its cells move (the route
-/// table, the piece, then its routes and layouts) are a chain of dependent reads. A member of
-/// another warp than the leader's reads the chain's first links and asks the cache for the last,
-/// while the leader checks the epoch (embedded_exchange_start); the move then finds them near.
-/// Reads plan tables only, which stay put for the plan's life, so it may run before any check.
-/// Returns the piece warmed, in the count piece_grid_sends goes by (node pieces first), or
-/// kNoPieceWarmed: the block has no piece, or this member does not warm (the only one that does
-/// is other_warp_member, so a group of one warp warms nothing).
-template <ExchangeGroup Group>
-HF_HD std::uint32_t warm_first_send_piece(const Group& group, const ExchangePlan& plan,
-                                          std::uint32_t block) {
-  if (group.thread() != other_warp_member(group)) return kNoPieceWarmed;
-  const NodePlan* node = plan.routes.node;
-  const std::uint32_t node_pieces = node != nullptr ? node->send_piece_count : 0;
-  if (block < node_pieces) {
-    const NodePiece piece = node->send_pieces[block];
-    notify::prefetch_line(&node->sends[piece.message]);
-    notify::prefetch_line(&node->peers[piece.peer]);
-    prefetch_layout(plan.sends[piece.message]);
-    return block;
-  }
-  const SelfPlan* self = plan.routes.self;
-  if (self == nullptr || block - node_pieces >= self->piece_count) return kNoPieceWarmed;
-  const SelfPiece piece = self->pieces[block - node_pieces];
-  prefetch_layout(plan.sends[piece.send]);
-  prefetch_layout(plan.recvs[piece.recv]);
-  return block;
-}
-
 }  // namespace detail
 
 /// Steps 2 and 3 for block `block` of `blocks`: the send pieces of every transport in one count,
@@ -161,8 +122,8 @@ HF_HD BlockStatus piece_grid_sends(const Group& group, const ExchangePlan& plan,
       // lets any block read the copy, and the count only marks progress (rule 3), so the copy
       // is left unpublished (copy_self_part).
       const SelfPiece self = plan.routes.self->pieces[i - node_pieces];
-      detail::copy_self_part(group, plan, self.send, self.recv, self.first,
-                             self.first + self.count, update, false);
+      detail::copy_self_part(group, plan, self.send, plan.routes.self->sends[self.send].recv,
+                             self.first, self.first + self.count, update, false);
       if (group.thread() == 0) count_piece_work(plan, epoch, 1);
       continue;
     } else {

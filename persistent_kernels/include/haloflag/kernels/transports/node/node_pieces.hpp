@@ -49,8 +49,12 @@ HF_HD inline std::uint64_t announced_slot(const ExchangePlan& plan) {
 /// it (docs/design.md, "Rules of the flag protocol", rule 3).
 template <ExchangeGroup Group>
 HF_HD int peer_word_writer(const Group& group) {
-  const int other = other_warp_member(group);
-  return other >= 0 ? other : 0;
+#if HF_HIP_DEVICE_CODE
+  constexpr int kWarpThreads = 64;  // a wavefront of the gfx9 GPUs the HIP build is for
+#else
+  constexpr int kWarpThreads = 32;
+#endif
+  return group.size() > kWarpThreads ? kWarpThreads : 0;
 }
 
 /// Whether an announce notes its word in this rank's announced_to. The caller's kernel reads the

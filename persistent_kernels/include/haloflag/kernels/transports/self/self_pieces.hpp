@@ -72,7 +72,7 @@ HF_HD inline detail::SendPiece self_send_piece(const ExchangePlan& plan, std::ui
   const SelfPlan& self = *plan.routes.self;
   const SelfPiece piece = self.pieces[j];
   return {piece.send,  piece.first, piece.first + piece.count,
-          &plan.recvs[piece.recv], fields, nullptr};
+          &plan.recvs[self.sends[piece.send].recv], fields, nullptr};
 }
 
 /// After the group copied self piece `piece` (thread 0): traces, then the fence that publishes

@@ -45,9 +45,6 @@ struct SelfPiece {
   std::uint32_t send = 0;  ///< the send
   std::uint32_t first = 0;  ///< its first element
   std::uint32_t count = 0;  ///< number of elements
-  /// The receive the send fills (its SelfSendRoute's), here too: a piece's move then reads
-  /// both layouts straight after the piece, not after one more dependent read of the routes.
-  std::uint32_t recv = kNotSelf;
 };
 
 /// The self transport's route table, in device memory, as is everything it points to.
