@@ -72,16 +72,6 @@ namespace detail {
 /// uses them is cooperative and normally fills the GPU, so one runs at a time. Two cooperative
 /// grids of one translation unit that may run at once must each pass their own slots.
 static __device__ int cooperative_grid_broadcast[2];
-
-/// The arrival word of this translation unit's grid barrier (CooperativeGridGroup::sync on
-/// CUDA), one per translation unit as the slots above, so one such grid at a time. Every
-/// barrier adds 2^31 to it in all (block 0 adds 2^31 - (blocks - 1), every other block 1): its
-/// top bit flips as the last block arrives, and its other bits, 0 at the start, stay 0 between
-/// barriers, whatever the grid's size.
-static __device__ unsigned int cooperative_grid_arrivals;
-inline constexpr unsigned int kArrivalGeneration = 0x80000000u;
-/// CooperativeGridGroup::generation_ before its first barrier has read the word.
-inline constexpr unsigned int kGenerationUnread = 1u;
 }  // namespace detail
 
 /// Every thread of the grid constructs its own object (the round counter is per thread).
@@ -108,17 +98,9 @@ class CooperativeGridGroup {
     return 1;
 #endif
   }
-  /// Barrier of the grid's threads. On CUDA each block's thread 0 adds its arrival with a
-  /// release and no reply (red), then polls for the flip with acquire loads, and each block meets
-  /// at its own barrier before and after: the ordering of cooperative_groups' grid.sync(),
-  /// whose arrival (atom) waits for the add's reply before its first poll, a round trip to the
-  /// L2 on the path of the block that arrives last (docs/design.md, "the grid barrier").
+  /// Barrier of the grid's threads.
   HF_HD void sync() const {
-#if HF_DEVICE_CODE && !HF_HIP_DEVICE_CODE
-    __syncthreads();
-    if (threadIdx.x == 0) arrive_and_wait(&detail::cooperative_grid_arrivals);
-    __syncthreads();
-#elif HF_DEVICE_CODE
+#if HF_DEVICE_CODE
     cooperative_groups::this_grid().sync();
 #endif
   }
@@ -140,30 +122,8 @@ class CooperativeGridGroup {
   }
 
  private:
-#if HF_DEVICE_CODE && !HF_HIP_DEVICE_CODE
-  // Thread 0 of a block: its block's arrival, then the wait until the word's top bit leaves the
-  // generation this block arrived in. The generation is read once, at the first barrier (no
-  // barrier of the grid can pass before this block arrives), and then follows the flips seen.
-  __device__ void arrive_and_wait(unsigned int* word) const {
-    if (generation_ == detail::kGenerationUnread) {
-      unsigned int now;
-      asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(now) : "l"(word) : "memory");
-      generation_ = now & detail::kArrivalGeneration;
-    }
-    const unsigned int add =
-        blockIdx.x == 0 ? detail::kArrivalGeneration - (gridDim.x - 1) : 1u;
-    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(word), "r"(add) : "memory");
-    unsigned int seen;
-    do {
-      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(word) : "memory");
-    } while ((seen & detail::kArrivalGeneration) == generation_);
-    generation_ = seen & detail::kArrivalGeneration;
-  }
-#endif
-
   int* slots_ = nullptr;
   mutable unsigned round_ = 0;
-  mutable unsigned generation_ = detail::kGenerationUnread;  // thread 0 of each block's
 };
 
 }  // namespace haloflag::kernels
